@@ -1,0 +1,378 @@
+//! The board: placed tiles on a grid, and the open cells next to them with
+//! the edges their neighbours demand.
+//!
+//! Each open cell keeps its edge constraints up to date as tiles are placed,
+//! so listing a tile's legal placements is one mask comparison per open cell
+//! and rotation, never a scan of the board.
+
+use crate::geometry::{Pos, Rotation, Side};
+use crate::tile::TileKind;
+
+/// Where and how a tile is placed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Placement {
+    pub pos: Pos,
+    pub rot: Rotation,
+}
+
+/// A tile on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlacedTile {
+    pub kind: TileKind,
+    pub rot: Rotation,
+    pub pos: Pos,
+    /// Its first piece; its pieces are numbered on from there.
+    pub(crate) first_piece: u16,
+}
+
+/// An empty cell next to the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OpenCell {
+    pub pos: Pos,
+    /// Required edge kinds, two bits per side, where `mask` has `0b11`.
+    required: u8,
+    mask: u8,
+}
+
+impl OpenCell {
+    #[inline]
+    pub fn accepts(&self, signature: u8) -> bool {
+        (signature ^ self.required) & self.mask == 0
+    }
+}
+
+const EMPTY: u16 = 0;
+const OPEN: u16 = 0x8000;
+
+/// Why a tile cannot go somewhere.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Misfit {
+    Occupied,
+    NotTouching,
+    Edge(Side),
+}
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Cells cover x and y in `-half..half`.
+    half: i32,
+    /// Per cell: `EMPTY`, a tile index + 1, or `OPEN | open cell index`.
+    cells: Vec<u16>,
+    tiles: Vec<PlacedTile>,
+    open: Vec<OpenCell>,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::new()
+    }
+}
+
+impl Board {
+    pub fn new() -> Board {
+        let half = 16;
+        Board {
+            half,
+            cells: vec![EMPTY; (2 * half * 2 * half) as usize],
+            tiles: Vec::with_capacity(96),
+            open: Vec::with_capacity(96),
+        }
+    }
+
+    #[inline]
+    fn index(&self, p: Pos) -> Option<usize> {
+        let (x, y) = (p.x + self.half, p.y + self.half);
+        let side = 2 * self.half;
+        if x < 0 || y < 0 || x >= side || y >= side {
+            return None;
+        }
+        Some((y * side + x) as usize)
+    }
+
+    /// Makes room so that `p` and its neighbours lie on the grid.
+    fn make_room(&mut self, p: Pos) {
+        let need = p.x.abs().max(p.y.abs()) + 2;
+        if need < self.half {
+            return;
+        }
+        let mut half = self.half;
+        while need >= half {
+            half *= 2;
+        }
+        let old = std::mem::replace(
+            self,
+            Board {
+                half,
+                cells: vec![EMPTY; (4 * half * half) as usize],
+                tiles: Vec::new(),
+                open: Vec::new(),
+            },
+        );
+        self.tiles = old.tiles;
+        self.open = old.open;
+        for (i, t) in self.tiles.iter().enumerate() {
+            let c = self.index(t.pos).expect("grid grew to hold every tile");
+            self.cells[c] = i as u16 + 1;
+        }
+        for (i, o) in self.open.iter().enumerate() {
+            let c = self
+                .index(o.pos)
+                .expect("grid grew to hold every open cell");
+            self.cells[c] = OPEN | i as u16;
+        }
+    }
+
+    /// Index (in placing order) of the tile at `p`.
+    #[inline]
+    pub fn tile_index(&self, p: Pos) -> Option<usize> {
+        let c = *self.cells.get(self.index(p)?)?;
+        if c != EMPTY && c & OPEN == 0 {
+            Some(c as usize - 1)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub fn tile_at(&self, p: Pos) -> Option<&PlacedTile> {
+        self.tile_index(p).map(|i| &self.tiles[i])
+    }
+
+    pub fn tiles(&self) -> &[PlacedTile] {
+        &self.tiles
+    }
+
+    #[inline]
+    pub fn tile(&self, i: usize) -> &PlacedTile {
+        &self.tiles[i]
+    }
+
+    /// Empty cells that share an edge with a placed tile.
+    pub fn open_cells(&self) -> &[OpenCell] {
+        &self.open
+    }
+
+    fn open_cell(&self, p: Pos) -> Option<&OpenCell> {
+        let c = *self.cells.get(self.index(p)?)?;
+        if c & OPEN != 0 {
+            Some(&self.open[(c & !OPEN) as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Whether `kind` turned by `rot` may go at `pos`.
+    pub fn check_fit(&self, kind: TileKind, p: Placement) -> Result<(), Misfit> {
+        if self.tile_at(p.pos).is_some() {
+            return Err(Misfit::Occupied);
+        }
+        let Some(cell) = self.open_cell(p.pos) else {
+            return Err(Misfit::NotTouching);
+        };
+        let sig = kind.info().oriented[p.rot.quarters() as usize].signature;
+        if cell.accepts(sig) {
+            return Ok(());
+        }
+        let bad = (sig ^ cell.required) & cell.mask;
+        let side = Side::ALL
+            .into_iter()
+            .find(|s| bad >> (2 * s.index()) & 3 != 0)
+            .unwrap_or(Side::N);
+        Err(Misfit::Edge(side))
+    }
+
+    /// Calls `f` with every legal placement of `kind`, cell by cell.
+    #[inline]
+    pub fn for_each_placement(&self, kind: TileKind, mut f: impl FnMut(Placement)) {
+        let o = &kind.info().oriented;
+        let sigs = [
+            o[0].signature,
+            o[1].signature,
+            o[2].signature,
+            o[3].signature,
+        ];
+        for cell in &self.open {
+            for (r, sig) in sigs.iter().enumerate() {
+                if cell.accepts(*sig) {
+                    f(Placement {
+                        pos: cell.pos,
+                        rot: Rotation::from_quarters(r as u8),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether `kind` fits anywhere.
+    pub fn fits_somewhere(&self, kind: TileKind) -> bool {
+        let o = &kind.info().oriented;
+        let sigs = [
+            o[0].signature,
+            o[1].signature,
+            o[2].signature,
+            o[3].signature,
+        ];
+        self.open.iter().any(|c| sigs.iter().any(|s| c.accepts(*s)))
+    }
+
+    /// Puts a tile down (the caller has checked it fits) and returns its index.
+    pub fn place(&mut self, kind: TileKind, p: Placement, first_piece: u16) -> usize {
+        self.make_room(p.pos);
+        let idx = self.tiles.len();
+        let c = self.index(p.pos).expect("room was made");
+        if self.cells[c] & OPEN != 0 {
+            let oi = (self.cells[c] & !OPEN) as usize;
+            self.open.swap_remove(oi);
+            if let Some(moved) = self.open.get(oi) {
+                let mc = self.index(moved.pos).expect("open cells lie on the grid");
+                self.cells[mc] = OPEN | oi as u16;
+            }
+        }
+        self.cells[c] = idx as u16 + 1;
+        self.tiles.push(PlacedTile {
+            kind,
+            rot: p.rot,
+            pos: p.pos,
+            first_piece,
+        });
+        let sig = kind.info().oriented[p.rot.quarters() as usize].signature;
+        for s in Side::ALL {
+            let n = p.pos.step(s);
+            let nc = self.index(n).expect("room was made for neighbours");
+            let cell = self.cells[nc];
+            if cell != EMPTY && cell & OPEN == 0 {
+                continue;
+            }
+            let oi = if cell == EMPTY {
+                self.open.push(OpenCell {
+                    pos: n,
+                    required: 0,
+                    mask: 0,
+                });
+                let oi = self.open.len() - 1;
+                self.cells[nc] = OPEN | oi as u16;
+                oi
+            } else {
+                (cell & !OPEN) as usize
+            };
+            // The neighbour's side facing us must show our edge.
+            let facing = s.opposite().index() * 2;
+            let edge = (sig >> (2 * s.index())) & 3;
+            let o = &mut self.open[oi];
+            o.required |= edge << facing;
+            o.mask |= 3 << facing;
+        }
+        idx
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(id: &str) -> TileKind {
+        TileKind::parse(id).unwrap()
+    }
+
+    #[test]
+    fn a_tile_must_touch_the_board() {
+        let mut b = Board::new();
+        b.place(
+            kind("D"),
+            Placement {
+                pos: Pos::ORIGIN,
+                rot: Rotation::R0,
+            },
+            0,
+        );
+        let far = Placement {
+            pos: Pos::new(2, 0),
+            rot: Rotation::R0,
+        };
+        assert_eq!(b.check_fit(kind("U"), far), Err(Misfit::NotTouching));
+        let on = Placement {
+            pos: Pos::ORIGIN,
+            rot: Rotation::R0,
+        };
+        assert_eq!(b.check_fit(kind("U"), on), Err(Misfit::Occupied));
+    }
+
+    #[test]
+    fn edges_must_match_city_to_city_and_road_to_road() {
+        let mut b = Board::new();
+        b.place(
+            kind("D"),
+            Placement {
+                pos: Pos::ORIGIN,
+                rot: Rotation::R0,
+            },
+            0,
+        );
+        // East of D is its road: U at 0° continues it, U at 90° shows a field there.
+        let east = Pos::new(1, 0);
+        assert!(b
+            .check_fit(
+                kind("U"),
+                Placement {
+                    pos: east,
+                    rot: Rotation::R0
+                }
+            )
+            .is_ok());
+        assert_eq!(
+            b.check_fit(
+                kind("U"),
+                Placement {
+                    pos: east,
+                    rot: Rotation::R90
+                }
+            ),
+            Err(Misfit::Edge(Side::W))
+        );
+        // North of D is its city: E at 180° turns its city south, to meet it.
+        let north = Pos::new(0, -1);
+        assert!(b
+            .check_fit(
+                kind("E"),
+                Placement {
+                    pos: north,
+                    rot: Rotation::R180
+                }
+            )
+            .is_ok());
+        assert_eq!(
+            b.check_fit(
+                kind("E"),
+                Placement {
+                    pos: north,
+                    rot: Rotation::R0
+                }
+            ),
+            Err(Misfit::Edge(Side::S))
+        );
+    }
+
+    #[test]
+    fn the_grid_grows_for_long_rows() {
+        let mut b = Board::new();
+        for x in 0..60 {
+            b.place(
+                kind("U"),
+                Placement {
+                    pos: Pos::new(x, 0),
+                    rot: Rotation::R0,
+                },
+                0,
+            );
+        }
+        assert_eq!(b.tile_at(Pos::new(59, 0)).unwrap().kind, kind("U"));
+        assert_eq!(b.tile_at(Pos::new(3, 0)).unwrap().pos, Pos::new(3, 0));
+        assert_eq!(b.open_cells().len(), 60 * 2 + 2);
+        let mut out = Vec::new();
+        b.for_each_placement(kind("U"), |p| out.push(p));
+        assert!(out.contains(&Placement {
+            pos: Pos::new(60, 0),
+            rot: Rotation::R180
+        }));
+    }
+}

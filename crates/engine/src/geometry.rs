@@ -1,0 +1,279 @@
+//! Board geometry: positions, sides, half-edges and rotations.
+//!
+//! x grows to the east and y to the **south** (screen order). Rotation is
+//! clockwise: turning 90° moves what was on N to E.
+
+use std::fmt;
+
+/// A cell of the board, `[x, y]`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Pos {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl Pos {
+    pub const ORIGIN: Pos = Pos { x: 0, y: 0 };
+
+    pub const fn new(x: i32, y: i32) -> Pos {
+        Pos { x, y }
+    }
+
+    /// The neighbouring cell across `side`.
+    #[inline]
+    pub const fn step(self, side: Side) -> Pos {
+        match side {
+            Side::N => Pos::new(self.x, self.y - 1),
+            Side::E => Pos::new(self.x + 1, self.y),
+            Side::S => Pos::new(self.x, self.y + 1),
+            Side::W => Pos::new(self.x - 1, self.y),
+        }
+    }
+
+    /// The eight cells around this one (for monasteries).
+    pub fn surrounding(self) -> impl Iterator<Item = Pos> {
+        (-1..=1)
+            .flat_map(move |dy| (-1..=1).map(move |dx| Pos::new(self.x + dx, self.y + dy)))
+            .filter(move |p| *p != self)
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}, {}]", self.x, self.y)
+    }
+}
+
+/// One of the four edges of a tile.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Side {
+    N = 0,
+    E = 1,
+    S = 2,
+    W = 3,
+}
+
+impl Side {
+    pub const ALL: [Side; 4] = [Side::N, Side::E, Side::S, Side::W];
+
+    #[inline]
+    pub const fn from_index(i: usize) -> Side {
+        match i & 3 {
+            0 => Side::N,
+            1 => Side::E,
+            2 => Side::S,
+            _ => Side::W,
+        }
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    #[inline]
+    pub const fn opposite(self) -> Side {
+        Side::from_index(self as usize + 2)
+    }
+
+    /// Where this side ends up when its tile turns by `rot`.
+    #[inline]
+    pub const fn rotated(self, rot: Rotation) -> Side {
+        Side::from_index(self as usize + rot.quarters() as usize)
+    }
+
+    /// The two half-edges of this side, in clockwise order.
+    pub const fn halves(self) -> [HalfEdge; 2] {
+        [
+            HalfEdge::from_index(self as usize * 2),
+            HalfEdge::from_index(self as usize * 2 + 1),
+        ]
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::N => "N",
+            Side::E => "E",
+            Side::S => "S",
+            Side::W => "W",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|side| side.name() == s)
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Half of an edge, named on a 16-point compass: `NNE` is the east half of
+/// the north edge. Fields touch edges by halves.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum HalfEdge {
+    Nnw = 0,
+    Nne = 1,
+    Ene = 2,
+    Ese = 3,
+    Sse = 4,
+    Ssw = 5,
+    Wsw = 6,
+    Wnw = 7,
+}
+
+impl HalfEdge {
+    pub const ALL: [HalfEdge; 8] = [
+        HalfEdge::Nnw,
+        HalfEdge::Nne,
+        HalfEdge::Ene,
+        HalfEdge::Ese,
+        HalfEdge::Sse,
+        HalfEdge::Ssw,
+        HalfEdge::Wsw,
+        HalfEdge::Wnw,
+    ];
+
+    #[inline]
+    pub const fn from_index(i: usize) -> HalfEdge {
+        HalfEdge::ALL[i & 7]
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    #[inline]
+    pub const fn side(self) -> Side {
+        Side::from_index(self as usize / 2)
+    }
+
+    /// The half-edge of the neighbouring tile that touches this one.
+    #[inline]
+    pub const fn facing(self) -> HalfEdge {
+        // N's west half meets S's west half, E's north half meets W's north half.
+        const FACING: [u8; 8] = [5, 4, 7, 6, 1, 0, 3, 2];
+        HalfEdge::from_index(FACING[self as usize] as usize)
+    }
+
+    #[inline]
+    pub const fn rotated(self, rot: Rotation) -> HalfEdge {
+        HalfEdge::from_index(self as usize + 2 * rot.quarters() as usize)
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            HalfEdge::Nnw => "NNW",
+            HalfEdge::Nne => "NNE",
+            HalfEdge::Ene => "ENE",
+            HalfEdge::Ese => "ESE",
+            HalfEdge::Sse => "SSE",
+            HalfEdge::Ssw => "SSW",
+            HalfEdge::Wsw => "WSW",
+            HalfEdge::Wnw => "WNW",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<HalfEdge> {
+        HalfEdge::ALL.into_iter().find(|h| h.name() == s)
+    }
+}
+
+impl fmt::Display for HalfEdge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A clockwise turn of a tile: 0, 90, 180 or 270 degrees.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Rotation(u8);
+
+impl Rotation {
+    pub const R0: Rotation = Rotation(0);
+    pub const R90: Rotation = Rotation(1);
+    pub const R180: Rotation = Rotation(2);
+    pub const R270: Rotation = Rotation(3);
+    pub const ALL: [Rotation; 4] = [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270];
+
+    /// Number of quarter turns clockwise, 0 to 3.
+    #[inline]
+    pub const fn quarters(self) -> u8 {
+        self.0
+    }
+
+    pub const fn from_quarters(q: u8) -> Rotation {
+        Rotation(q & 3)
+    }
+
+    pub const fn degrees(self) -> u16 {
+        self.0 as u16 * 90
+    }
+
+    /// 0, 90, 180 or 270; anything else is not a rotation.
+    pub fn from_degrees(deg: i64) -> Option<Rotation> {
+        match deg {
+            0 => Some(Rotation(0)),
+            90 => Some(Rotation(1)),
+            180 => Some(Rotation(2)),
+            270 => Some(Rotation(3)),
+            _ => None,
+        }
+    }
+
+    /// The turn that undoes this one.
+    pub const fn inverse(self) -> Rotation {
+        Rotation((4 - self.0) & 3)
+    }
+}
+
+impl fmt::Display for Rotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.degrees())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turning_moves_north_to_east() {
+        assert_eq!(Side::N.rotated(Rotation::R90), Side::E);
+        assert_eq!(Side::W.rotated(Rotation::R90), Side::N);
+        assert_eq!(Side::S.rotated(Rotation::R270), Side::E);
+        assert_eq!(HalfEdge::Nnw.rotated(Rotation::R90), HalfEdge::Ene);
+        assert_eq!(HalfEdge::Wnw.rotated(Rotation::R90), HalfEdge::Nne);
+    }
+
+    #[test]
+    fn facing_half_edges_lie_on_opposite_sides_and_pair_up() {
+        for h in HalfEdge::ALL {
+            assert_eq!(h.facing().side(), h.side().opposite());
+            assert_eq!(h.facing().facing(), h);
+        }
+        assert_eq!(HalfEdge::Nne.facing(), HalfEdge::Sse);
+        assert_eq!(HalfEdge::Ene.facing(), HalfEdge::Wnw);
+    }
+
+    #[test]
+    fn y_grows_to_the_south() {
+        assert_eq!(Pos::ORIGIN.step(Side::N), Pos::new(0, -1));
+        assert_eq!(Pos::ORIGIN.step(Side::S), Pos::new(0, 1));
+        assert_eq!(Pos::ORIGIN.step(Side::E), Pos::new(1, 0));
+        assert_eq!(Pos::ORIGIN.surrounding().count(), 8);
+    }
+}

@@ -1,0 +1,46 @@
+//! A rules engine for Carcassonne with The Ferries.
+//!
+//! The engine is a pure library: no I/O, no global mutable state, and
+//! deterministic: a game is its [`Rules`] plus a sequence of [`Action`]s,
+//! chance's tile draws among them.
+//!
+//! ```
+//! use carcassonne_engine::{Rules, State, Actor};
+//! let mut state = State::new(Rules::base(2).unwrap());
+//! assert_eq!(state.actor(), Some(Actor::Chance));
+//! let draw = state.legal_action_list()[0];
+//! state.play(draw).unwrap();
+//! assert_eq!(state.actor(), Some(Actor::Player(0)));
+//! ```
+//!
+//! Vocabulary: a tile *kind* is a static definition ([`tile`]); a
+//! [`Placement`] is where a tile goes; an [`Action`] is a decision; an
+//! [`Event`] is what happened; a [`Step`] is where the turn stands; a
+//! *feature* is a road, city, field or monastery grown from *pieces* of tiles.
+
+pub mod action;
+pub mod audit;
+pub mod bag;
+mod base_tiles;
+pub mod board;
+pub mod error;
+pub mod event;
+pub mod features;
+pub mod ferries;
+pub mod geometry;
+pub mod record;
+pub mod setup;
+pub mod state;
+pub mod tile;
+
+pub use action::{Action, Actor, JettyPair, Location, Step};
+pub use bag::Bag;
+pub use board::{Board, PlacedTile, Placement};
+pub use error::{PlayError, SetupError};
+pub use event::{Event, EventSink, NoEvents, Scoring};
+pub use ferries::Ferry;
+pub use geometry::{HalfEdge, Pos, Rotation, Side};
+pub use record::{Game, Record, RecordError, Summary};
+pub use setup::{Edition, Expansion, Rules};
+pub use state::{Follower, State};
+pub use tile::{FeatureKind, TileKind};

@@ -1,0 +1,129 @@
+//! How a game is set up: players, expansions in play, tile edition.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::SetupError;
+
+/// The most followers a player owns.
+pub const FOLLOWERS_PER_PLAYER: u8 = 7;
+/// Fewest and most players in a game.
+pub const MIN_PLAYERS: usize = 2;
+pub const MAX_PLAYERS: usize = 5;
+
+/// An expansion that can be played besides the base game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expansion {
+    /// The Ferries (mini expansion #3): lake tiles and ferries.
+    Ferries,
+}
+
+impl Expansion {
+    pub const ALL: [Expansion; 1] = [Expansion::Ferries];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Expansion::Ferries => "ferries",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Expansion> {
+        Expansion::ALL.into_iter().find(|e| e.name() == s)
+    }
+}
+
+impl fmt::Display for Expansion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which tile distribution is used.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub enum Edition {
+    /// Third edition (2021) and its 2025 revision.
+    #[default]
+    #[serde(rename = "c3")]
+    C3 = 0,
+    /// Second edition (2017).
+    #[serde(rename = "c2")]
+    C2 = 1,
+}
+
+impl Edition {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Edition::C3 => "c3",
+            Edition::C2 => "c2",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Edition> {
+        [Edition::C3, Edition::C2]
+            .into_iter()
+            .find(|e| e.name() == s)
+    }
+}
+
+impl fmt::Display for Edition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rules a game is played with, validated: a player count from 2 to 5,
+/// each expansion at most once.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Rules {
+    players: u8,
+    expansions: u32,
+    edition: Edition,
+}
+
+impl Rules {
+    pub fn new(
+        players: usize,
+        expansions: &[Expansion],
+        edition: Edition,
+    ) -> Result<Rules, SetupError> {
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(SetupError::PlayerCount(players));
+        }
+        let mut mask = 0u32;
+        for e in expansions {
+            let bit = 1 << *e as u32;
+            if mask & bit != 0 {
+                return Err(SetupError::DuplicateExpansion(*e));
+            }
+            mask |= bit;
+        }
+        Ok(Rules {
+            players: players as u8,
+            expansions: mask,
+            edition,
+        })
+    }
+
+    /// A base game for `players` players, third edition.
+    pub fn base(players: usize) -> Result<Rules, SetupError> {
+        Rules::new(players, &[], Edition::C3)
+    }
+
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    pub fn edition(&self) -> Edition {
+        self.edition
+    }
+
+    pub fn has(&self, e: Expansion) -> bool {
+        self.expansions & (1 << e as u32) != 0
+    }
+
+    pub fn expansions(&self) -> impl Iterator<Item = Expansion> + '_ {
+        Expansion::ALL.into_iter().filter(|e| self.has(*e))
+    }
+}

@@ -1,0 +1,403 @@
+//! Tiles as data.
+//!
+//! A tile kind is a list of feature pieces (road, city, field, monastery) given
+//! at rotation 0. Edges are derived from the pieces, so a definition cannot
+//! disagree with itself. Every expansion brings its own [`TileSet`]; the
+//! [`catalogue`] joins them, and everything else addresses a kind by its
+//! [`TileKind`] index.
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use crate::geometry::{HalfEdge, Rotation, Side};
+use crate::setup::{Edition, Expansion};
+
+/// What a piece of a tile is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FeatureKind {
+    Road,
+    City,
+    Field,
+    Monastery,
+}
+
+impl FeatureKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureKind::Road => "road",
+            FeatureKind::City => "city",
+            FeatureKind::Field => "field",
+            FeatureKind::Monastery => "monastery",
+        }
+    }
+}
+
+impl fmt::Display for FeatureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What lies along an edge; neighbours must agree on it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum EdgeKind {
+    Field = 0,
+    Road = 1,
+    City = 2,
+}
+
+/// One feature piece of a tile, at rotation 0.
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureDef {
+    pub kind: FeatureKind,
+    /// Sides reached by a road or city piece (bit per [`Side`]).
+    pub sides: u8,
+    /// Half-edges touched by a field (bit per [`HalfEdge`]).
+    pub halves: u8,
+    /// Coats of arms on a city piece.
+    pub pennants: u8,
+    /// For a field: the city pieces of this tile it borders (bit per piece index).
+    pub borders: u16,
+    /// A road piece that ends at a lake's jetty (The Ferries).
+    pub jetty: bool,
+}
+
+const fn side_mask(sides: &[Side]) -> u8 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < sides.len() {
+        m |= sides[i].bit();
+        i += 1;
+    }
+    m
+}
+
+const fn half_mask(halves: &[HalfEdge]) -> u8 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < halves.len() {
+        m |= halves[i].bit();
+        i += 1;
+    }
+    m
+}
+
+const EMPTY: FeatureDef = FeatureDef {
+    kind: FeatureKind::Field,
+    sides: 0,
+    halves: 0,
+    pennants: 0,
+    borders: 0,
+    jetty: false,
+};
+
+/// A road piece reaching `sides`; with one side it ends inside the tile.
+pub const fn road(sides: &[Side]) -> FeatureDef {
+    FeatureDef {
+        kind: FeatureKind::Road,
+        sides: side_mask(sides),
+        ..EMPTY
+    }
+}
+
+/// A road piece from `side` to a jetty on the tile's lake.
+pub const fn jetty(side: Side) -> FeatureDef {
+    FeatureDef {
+        kind: FeatureKind::Road,
+        sides: side.bit(),
+        jetty: true,
+        ..EMPTY
+    }
+}
+
+/// A city piece reaching `sides`.
+pub const fn city(sides: &[Side]) -> FeatureDef {
+    FeatureDef {
+        kind: FeatureKind::City,
+        sides: side_mask(sides),
+        ..EMPTY
+    }
+}
+
+/// A city piece with a coat of arms.
+pub const fn city_with_pennant(sides: &[Side]) -> FeatureDef {
+    FeatureDef {
+        kind: FeatureKind::City,
+        sides: side_mask(sides),
+        pennants: 1,
+        ..EMPTY
+    }
+}
+
+/// A field touching `halves`, bordering the city pieces `borders` (piece indices).
+pub const fn field(halves: &[HalfEdge], borders: &[u8]) -> FeatureDef {
+    let mut b = 0u16;
+    let mut i = 0;
+    while i < borders.len() {
+        b |= 1 << borders[i];
+        i += 1;
+    }
+    FeatureDef {
+        kind: FeatureKind::Field,
+        halves: half_mask(halves),
+        borders: b,
+        ..EMPTY
+    }
+}
+
+pub const fn monastery() -> FeatureDef {
+    FeatureDef {
+        kind: FeatureKind::Monastery,
+        ..EMPTY
+    }
+}
+
+/// A tile's definition: its id as written in records, and its pieces.
+#[derive(Debug)]
+pub struct TileDef {
+    pub id: &'static str,
+    pub features: &'static [FeatureDef],
+}
+
+/// The tiles an expansion (or the base game) brings, with counts per edition.
+pub struct TileSet {
+    pub expansion: Option<Expansion>,
+    /// `(tile, count in c3, count in c2)`.
+    pub tiles: &'static [(TileDef, u8, u8)],
+}
+
+/// Index of a tile kind in the [`catalogue`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct TileKind(pub(crate) u8);
+
+impl TileKind {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn info(self) -> &'static KindInfo {
+        &catalogue().kinds[self.index()]
+    }
+
+    pub fn id(self) -> &'static str {
+        self.info().def.id
+    }
+
+    /// The kind whose record id is `id`, such as `"D"` or `"F3"`.
+    pub fn parse(id: &str) -> Option<TileKind> {
+        catalogue()
+            .kinds
+            .iter()
+            .position(|k| k.def.id == id)
+            .map(|i| TileKind(i as u8))
+    }
+
+    pub fn all() -> impl Iterator<Item = TileKind> {
+        (0..catalogue().kinds.len()).map(|i| TileKind(i as u8))
+    }
+}
+
+impl fmt::Display for TileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// No piece there.
+pub const NO_PIECE: u8 = u8::MAX;
+
+/// A tile kind at one rotation, precomputed for placement and feature lookup.
+#[derive(Clone, Copy, Debug)]
+pub struct Oriented {
+    /// Edge kinds of N, E, S, W packed two bits each (see [`EdgeKind`]).
+    pub signature: u8,
+    /// The road or city piece reaching each side, or [`NO_PIECE`].
+    pub side_piece: [u8; 4],
+    /// The field touching each half-edge, or [`NO_PIECE`].
+    pub half_piece: [u8; 8],
+}
+
+/// Everything derived from a [`TileDef`].
+pub struct KindInfo {
+    pub def: &'static TileDef,
+    pub expansion: Option<Expansion>,
+    pub counts: [u8; 2],
+    pub edges: [EdgeKind; 4],
+    pub oriented: [Oriented; 4],
+    /// Piece index of the monastery, or [`NO_PIECE`].
+    pub monastery: u8,
+    /// Whether it has a lake with jetties (The Ferries).
+    pub lake: bool,
+    /// Bit mask of sides with a jetty, at rotation 0.
+    pub jetties: u8,
+}
+
+impl KindInfo {
+    pub fn count(&self, edition: Edition) -> u8 {
+        self.counts[edition as usize]
+    }
+
+    pub fn pieces(&self) -> usize {
+        self.def.features.len()
+    }
+}
+
+/// All tile kinds known to the engine.
+pub struct Catalogue {
+    pub kinds: Vec<KindInfo>,
+    /// The most pieces any kind has.
+    pub max_pieces: usize,
+}
+
+fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) -> KindInfo {
+    let mut edges = [EdgeKind::Field; 4];
+    let mut side_piece = [NO_PIECE; 4];
+    let mut half_piece = [NO_PIECE; 8];
+    let mut monastery = NO_PIECE;
+    let mut jetties = 0;
+    for (i, f) in def.features.iter().enumerate() {
+        for s in Side::ALL {
+            if f.sides & s.bit() != 0 {
+                assert_eq!(
+                    side_piece[s.index()],
+                    NO_PIECE,
+                    "tile {}: two pieces reach {s}",
+                    def.id
+                );
+                side_piece[s.index()] = i as u8;
+                edges[s.index()] = match f.kind {
+                    FeatureKind::City => EdgeKind::City,
+                    _ => EdgeKind::Road,
+                };
+                if f.jetty {
+                    jetties |= s.bit();
+                }
+            }
+        }
+        for h in HalfEdge::ALL {
+            if f.halves & h.bit() != 0 {
+                assert_eq!(
+                    half_piece[h.index()],
+                    NO_PIECE,
+                    "tile {}: two fields touch {h}",
+                    def.id
+                );
+                half_piece[h.index()] = i as u8;
+            }
+        }
+        if f.kind == FeatureKind::Monastery {
+            monastery = i as u8;
+        }
+    }
+    let mut oriented = [Oriented {
+        signature: 0,
+        side_piece,
+        half_piece,
+    }; 4];
+    for rot in Rotation::ALL {
+        let o = &mut oriented[rot.quarters() as usize];
+        o.signature = 0;
+        for s in Side::ALL {
+            let to = s.rotated(rot);
+            o.side_piece[to.index()] = side_piece[s.index()];
+            o.signature |= (edges[s.index()] as u8) << (2 * to.index());
+            for h in s.halves() {
+                o.half_piece[h.rotated(rot).index()] = half_piece[h.index()];
+            }
+        }
+    }
+    KindInfo {
+        def,
+        expansion,
+        counts,
+        edges,
+        oriented,
+        monastery,
+        lake: jetties != 0,
+        jetties,
+    }
+}
+
+static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
+    let sets: [&TileSet; 2] = [&crate::base_tiles::TILES, &crate::ferries::TILES];
+    let mut kinds = Vec::new();
+    for set in sets {
+        for (def, c3, c2) in set.tiles {
+            kinds.push(derive(def, set.expansion, [*c3, *c2]));
+        }
+    }
+    let max_pieces = kinds.iter().map(|k| k.pieces()).max().unwrap_or(0);
+    Catalogue { kinds, max_pieces }
+});
+
+/// The catalogue of every tile kind (immutable, built on first use).
+pub fn catalogue() -> &'static Catalogue {
+    &CATALOGUE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(id: &str) -> &'static KindInfo {
+        TileKind::parse(id).unwrap().info()
+    }
+
+    #[test]
+    fn base_game_has_72_tiles_in_both_editions() {
+        for edition in [Edition::C3, Edition::C2] {
+            let n: u32 = catalogue()
+                .kinds
+                .iter()
+                .filter(|k| k.expansion.is_none())
+                .map(|k| k.count(edition) as u32)
+                .sum();
+            assert_eq!(n, 72);
+        }
+    }
+
+    #[test]
+    fn every_half_edge_of_a_field_or_road_edge_has_a_field() {
+        // A road edge has fields on both halves; a city edge has none.
+        for k in &catalogue().kinds {
+            for s in Side::ALL {
+                for h in s.halves() {
+                    let has_field = k.oriented[0].half_piece[h.index()] != NO_PIECE;
+                    assert_eq!(
+                        has_field,
+                        k.edges[s.index()] != EdgeKind::City,
+                        "{} {h}",
+                        k.def.id
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rotation_moves_edges_clockwise() {
+        let d = kind("D");
+        // D: city N, road W-E. Turned 90°, the city faces east and the road runs N-S.
+        let o = d.oriented[1];
+        let edge = |s: Side| (o.signature >> (2 * s.index())) & 3;
+        assert_eq!(edge(Side::E), EdgeKind::City as u8);
+        assert_eq!(edge(Side::N), EdgeKind::Road as u8);
+        assert_eq!(edge(Side::S), EdgeKind::Road as u8);
+        assert_eq!(edge(Side::W), EdgeKind::Field as u8);
+        assert_eq!(o.side_piece[Side::E.index()], 0);
+    }
+
+    #[test]
+    fn fields_border_only_cities_of_their_tile() {
+        for k in &catalogue().kinds {
+            for f in k.def.features {
+                for (i, g) in k.def.features.iter().enumerate() {
+                    if f.borders & (1 << i) != 0 {
+                        assert_eq!(f.kind, FeatureKind::Field);
+                        assert_eq!(g.kind, FeatureKind::City, "{}", k.def.id);
+                    }
+                }
+            }
+        }
+    }
+}

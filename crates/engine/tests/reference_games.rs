@@ -1,0 +1,99 @@
+//! The reference games computed by JCloisterZone (`shared/spec/examples/`)
+//! replay to exactly the figures it computed: base games, and games with
+//! The Ferries (edition c2) with ferry moves and discards.
+
+use std::path::PathBuf;
+
+use carcassonne_engine::{Game, Record, Summary};
+use serde::Deserialize;
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/examples")
+}
+
+#[derive(Deserialize)]
+struct Expect {
+    turns: u32,
+    scores: Vec<u32>,
+    final_scores: Vec<u32>,
+    supply: Vec<u8>,
+}
+
+#[derive(Deserialize)]
+struct Reference {
+    name: String,
+    record: Record,
+    expect: Expect,
+}
+
+fn check(name: &str, record: &Record, expect: &Expect) -> Result<(), String> {
+    let game = Game::replay(record).map_err(|e| format!("{name}: {e}"))?;
+    let got = Summary::of(game.state());
+    let want = (
+        expect.turns,
+        &expect.scores,
+        &expect.final_scores,
+        &expect.supply,
+    );
+    if (got.turns, &got.scores, &got.final_scores, &got.supply) != want {
+        return Err(format!(
+            "{name}: got turns {} scores {:?} final {:?} supply {:?}, JCloisterZone says turns {} scores {:?} final {:?} supply {:?}",
+            got.turns, got.scores, got.final_scores, got.supply, want.0, want.1, want.2, want.3
+        ));
+    }
+    Ok(())
+}
+
+fn references(filter: impl Fn(&Reference) -> bool) -> Vec<Reference> {
+    let text =
+        std::fs::read_to_string(examples().join("reference-games.jsonl")).expect("reference games");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a reference line"))
+        .filter(filter)
+        .collect()
+}
+
+fn run(games: Vec<Reference>) {
+    assert!(!games.is_empty());
+    let failures: Vec<String> = games
+        .iter()
+        .filter_map(|g| check(&g.name, &g.record, &g.expect).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} games differ:\n{}",
+        failures.len(),
+        games.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn base_games_match_jcloisterzone() {
+    let games = references(|g| g.record.setup.expansions.is_empty());
+    assert_eq!(games.len(), 15);
+    run(games);
+}
+
+#[test]
+fn ferries_games_match_jcloisterzone() {
+    let games = references(|g| g.record.setup.expansions.iter().any(|e| e == "ferries"));
+    assert_eq!(games.len(), 25);
+    run(games);
+}
+
+#[test]
+fn the_record_format_example_replays_to_its_figures() {
+    let text = std::fs::read_to_string(examples().join("record-format-example.json")).unwrap();
+    let expect: Expect = serde_json::from_str(
+        &std::fs::read_to_string(examples().join("record-format-example.expect.json")).unwrap(),
+    )
+    .unwrap();
+    check(
+        "record-format-example",
+        &Record::from_json(&text).unwrap(),
+        &expect,
+    )
+    .unwrap();
+}
