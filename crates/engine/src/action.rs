@@ -88,8 +88,7 @@ impl FromStr for Location {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Location, String> {
-        let bad =
-            || format!("'{s}' is not a feature name (road:E, city:N, field:SSE or monastery)");
+        let bad = || format!("'{s}' is not a feature name (road:E, city:N, field:SSE or monastery)");
         if s == "monastery" {
             return Ok(Location::Monastery);
         }
@@ -147,10 +146,7 @@ impl FromStr for JettyPair {
     fn from_str(s: &str) -> Result<JettyPair, String> {
         let bad = || format!("'{s}' is not a pair of jetties such as E-W");
         let (a, b) = s.split_once('-').ok_or_else(bad)?;
-        let (a, b) = (
-            Side::parse(a).ok_or_else(bad)?,
-            Side::parse(b).ok_or_else(bad)?,
-        );
+        let (a, b) = (Side::parse(a).ok_or_else(bad)?, Side::parse(b).ok_or_else(bad)?);
         JettyPair::new(a, b).ok_or_else(bad)
     }
 }

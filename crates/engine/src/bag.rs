@@ -25,10 +25,7 @@ impl Bag {
     /// The tiles of the base game and every expansion in play, in the chosen
     /// edition, less the start tile.
     pub fn for_rules(rules: &Rules) -> Bag {
-        assert!(
-            catalogue().kinds.len() <= MAX_KINDS,
-            "the bag has room for every kind"
-        );
+        assert!(catalogue().kinds.len() <= MAX_KINDS, "the bag has room for every kind");
         let mut counts = [0u8; MAX_KINDS];
         for (i, k) in catalogue().kinds.iter().enumerate() {
             if k.expansion.is_none_or(|e| rules.has(e)) {

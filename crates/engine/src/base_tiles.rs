@@ -23,77 +23,14 @@ pub static TILES: TileSet = TileSet {
         tile!("A", 2, [monastery(), road(&[S]), field(ALL_HALVES, &[])]),
         tile!("B", 4, [monastery(), field(ALL_HALVES, &[])]),
         tile!("C", 1, [city_with_pennant(&[N, E, S, W])]),
-        tile!(
-            "D",
-            4,
-            [
-                city(&[N]),
-                road(&[W, E]),
-                field(&[Wnw, Ene], &[0]),
-                field(&[Ese, Sse, Ssw, Wsw], &[]),
-            ]
-        ),
-        tile!(
-            "E",
-            5,
-            [city(&[N]), field(&[Ene, Ese, Sse, Ssw, Wsw, Wnw], &[0])]
-        ),
-        tile!(
-            "F",
-            2,
-            [
-                city_with_pennant(&[W, E]),
-                field(&[Nnw, Nne], &[0]),
-                field(&[Sse, Ssw], &[0]),
-            ]
-        ),
-        tile!(
-            "G",
-            1,
-            [
-                city(&[W, E]),
-                field(&[Nnw, Nne], &[0]),
-                field(&[Sse, Ssw], &[0])
-            ]
-        ),
-        tile!(
-            "H",
-            3,
-            [
-                city(&[N]),
-                city(&[S]),
-                field(&[Ene, Ese, Wsw, Wnw], &[0, 1])
-            ]
-        ),
-        tile!(
-            "I",
-            2,
-            [
-                city(&[N]),
-                city(&[W]),
-                field(&[Ene, Ese, Sse, Ssw], &[0, 1])
-            ]
-        ),
-        tile!(
-            "J",
-            3,
-            [
-                city(&[N]),
-                road(&[E, S]),
-                field(&[Ene, Wnw, Wsw, Ssw], &[0]),
-                field(&[Ese, Sse], &[]),
-            ]
-        ),
-        tile!(
-            "K",
-            3,
-            [
-                city(&[N]),
-                road(&[S, W]),
-                field(&[Wnw, Ene, Ese, Sse], &[0]),
-                field(&[Wsw, Ssw], &[]),
-            ]
-        ),
+        tile!("D", 4, [city(&[N]), road(&[W, E]), field(&[Wnw, Ene], &[0]), field(&[Ese, Sse, Ssw, Wsw], &[]),]),
+        tile!("E", 5, [city(&[N]), field(&[Ene, Ese, Sse, Ssw, Wsw, Wnw], &[0])]),
+        tile!("F", 2, [city_with_pennant(&[W, E]), field(&[Nnw, Nne], &[0]), field(&[Sse, Ssw], &[0]),]),
+        tile!("G", 1, [city(&[W, E]), field(&[Nnw, Nne], &[0]), field(&[Sse, Ssw], &[0])]),
+        tile!("H", 3, [city(&[N]), city(&[S]), field(&[Ene, Ese, Wsw, Wnw], &[0, 1])]),
+        tile!("I", 2, [city(&[N]), city(&[W]), field(&[Ene, Ese, Sse, Ssw], &[0, 1])]),
+        tile!("J", 3, [city(&[N]), road(&[E, S]), field(&[Ene, Wnw, Wsw, Ssw], &[0]), field(&[Ese, Sse], &[]),]),
+        tile!("K", 3, [city(&[N]), road(&[S, W]), field(&[Wnw, Ene, Ese, Sse], &[0]), field(&[Wsw, Ssw], &[]),]),
         tile!(
             "L",
             3,
@@ -107,79 +44,16 @@ pub static TILES: TileSet = TileSet {
                 field(&[Ese, Sse], &[]),
             ]
         ),
-        tile!(
-            "M",
-            2,
-            [
-                city_with_pennant(&[N, W]),
-                field(&[Ene, Ese, Sse, Ssw], &[0])
-            ]
-        ),
+        tile!("M", 2, [city_with_pennant(&[N, W]), field(&[Ene, Ese, Sse, Ssw], &[0])]),
         tile!("N", 3, [city(&[N, W]), field(&[Ene, Ese, Sse, Ssw], &[0])]),
-        tile!(
-            "O",
-            2,
-            [
-                city_with_pennant(&[N, W]),
-                road(&[E, S]),
-                field(&[Ene, Ssw], &[0]),
-                field(&[Ese, Sse], &[]),
-            ]
-        ),
-        tile!(
-            "P",
-            3,
-            [
-                city(&[N, W]),
-                road(&[E, S]),
-                field(&[Ene, Ssw], &[0]),
-                field(&[Ese, Sse], &[]),
-            ]
-        ),
-        tile!(
-            "Q",
-            1,
-            [city_with_pennant(&[N, E, W]), field(&[Sse, Ssw], &[0])]
-        ),
+        tile!("O", 2, [city_with_pennant(&[N, W]), road(&[E, S]), field(&[Ene, Ssw], &[0]), field(&[Ese, Sse], &[]),]),
+        tile!("P", 3, [city(&[N, W]), road(&[E, S]), field(&[Ene, Ssw], &[0]), field(&[Ese, Sse], &[]),]),
+        tile!("Q", 1, [city_with_pennant(&[N, E, W]), field(&[Sse, Ssw], &[0])]),
         tile!("R", 3, [city(&[N, E, W]), field(&[Sse, Ssw], &[0])]),
-        tile!(
-            "S",
-            2,
-            [
-                city_with_pennant(&[N, E, W]),
-                road(&[S]),
-                field(&[Sse], &[0]),
-                field(&[Ssw], &[0]),
-            ]
-        ),
-        tile!(
-            "T",
-            1,
-            [
-                city(&[N, E, W]),
-                road(&[S]),
-                field(&[Sse], &[0]),
-                field(&[Ssw], &[0])
-            ]
-        ),
-        tile!(
-            "U",
-            8,
-            [
-                road(&[W, E]),
-                field(&[Wnw, Nnw, Nne, Ene], &[]),
-                field(&[Ese, Sse, Ssw, Wsw], &[])
-            ]
-        ),
-        tile!(
-            "V",
-            9,
-            [
-                road(&[S, W]),
-                field(&[Wnw, Nnw, Nne, Ene, Ese, Sse], &[]),
-                field(&[Ssw, Wsw], &[])
-            ]
-        ),
+        tile!("S", 2, [city_with_pennant(&[N, E, W]), road(&[S]), field(&[Sse], &[0]), field(&[Ssw], &[0]),]),
+        tile!("T", 1, [city(&[N, E, W]), road(&[S]), field(&[Sse], &[0]), field(&[Ssw], &[0])]),
+        tile!("U", 8, [road(&[W, E]), field(&[Wnw, Nnw, Nne, Ene], &[]), field(&[Ese, Sse, Ssw, Wsw], &[])]),
+        tile!("V", 9, [road(&[S, W]), field(&[Wnw, Nnw, Nne, Ene, Ese, Sse], &[]), field(&[Ssw, Wsw], &[])]),
         tile!(
             "W",
             4,

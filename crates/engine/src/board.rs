@@ -101,12 +101,7 @@ impl Board {
         }
         let old = std::mem::replace(
             self,
-            Board {
-                half,
-                cells: vec![EMPTY; (4 * half * half) as usize],
-                tiles: Vec::new(),
-                open: Vec::new(),
-            },
+            Board { half, cells: vec![EMPTY; (4 * half * half) as usize], tiles: Vec::new(), open: Vec::new() },
         );
         self.tiles = old.tiles;
         self.open = old.open;
@@ -115,9 +110,7 @@ impl Board {
             self.cells[c] = i as u16 + 1;
         }
         for (i, o) in self.open.iter().enumerate() {
-            let c = self
-                .index(o.pos)
-                .expect("grid grew to hold every open cell");
+            let c = self.index(o.pos).expect("grid grew to hold every open cell");
             self.cells[c] = OPEN | i as u16;
         }
     }
@@ -174,10 +167,7 @@ impl Board {
             return Ok(());
         }
         let bad = (sig ^ cell.required) & cell.mask;
-        let side = Side::ALL
-            .into_iter()
-            .find(|s| bad >> (2 * s.index()) & 3 != 0)
-            .unwrap_or(Side::N);
+        let side = Side::ALL.into_iter().find(|s| bad >> (2 * s.index()) & 3 != 0).unwrap_or(Side::N);
         Err(Misfit::Edge(side))
     }
 
@@ -185,19 +175,11 @@ impl Board {
     #[inline]
     pub fn for_each_placement(&self, kind: TileKind, mut f: impl FnMut(Placement)) {
         let o = &kind.info().oriented;
-        let sigs = [
-            o[0].signature,
-            o[1].signature,
-            o[2].signature,
-            o[3].signature,
-        ];
+        let sigs = [o[0].signature, o[1].signature, o[2].signature, o[3].signature];
         for cell in &self.open {
             for (r, sig) in sigs.iter().enumerate() {
                 if cell.accepts(*sig) {
-                    f(Placement {
-                        pos: cell.pos,
-                        rot: Rotation::from_quarters(r as u8),
-                    });
+                    f(Placement { pos: cell.pos, rot: Rotation::from_quarters(r as u8) });
                 }
             }
         }
@@ -206,12 +188,7 @@ impl Board {
     /// Whether `kind` fits anywhere.
     pub fn fits_somewhere(&self, kind: TileKind) -> bool {
         let o = &kind.info().oriented;
-        let sigs = [
-            o[0].signature,
-            o[1].signature,
-            o[2].signature,
-            o[3].signature,
-        ];
+        let sigs = [o[0].signature, o[1].signature, o[2].signature, o[3].signature];
         self.open.iter().any(|c| sigs.iter().any(|s| c.accepts(*s)))
     }
 
@@ -229,12 +206,7 @@ impl Board {
             }
         }
         self.cells[c] = idx as u16 + 1;
-        self.tiles.push(PlacedTile {
-            kind,
-            rot: p.rot,
-            pos: p.pos,
-            first_piece,
-        });
+        self.tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece });
         let sig = kind.info().oriented[p.rot.quarters() as usize].signature;
         for s in Side::ALL {
             let n = p.pos.step(s);
@@ -244,11 +216,7 @@ impl Board {
                 continue;
             }
             let oi = if cell == EMPTY {
-                self.open.push(OpenCell {
-                    pos: n,
-                    required: 0,
-                    mask: 0,
-                });
+                self.open.push(OpenCell { pos: n, required: 0, mask: 0 });
                 let oi = self.open.len() - 1;
                 self.cells[nc] = OPEN | oi as u16;
                 oi
@@ -277,102 +245,38 @@ mod tests {
     #[test]
     fn a_tile_must_touch_the_board() {
         let mut b = Board::new();
-        b.place(
-            kind("D"),
-            Placement {
-                pos: Pos::ORIGIN,
-                rot: Rotation::R0,
-            },
-            0,
-        );
-        let far = Placement {
-            pos: Pos::new(2, 0),
-            rot: Rotation::R0,
-        };
+        b.place(kind("D"), Placement { pos: Pos::ORIGIN, rot: Rotation::R0 }, 0);
+        let far = Placement { pos: Pos::new(2, 0), rot: Rotation::R0 };
         assert_eq!(b.check_fit(kind("U"), far), Err(Misfit::NotTouching));
-        let on = Placement {
-            pos: Pos::ORIGIN,
-            rot: Rotation::R0,
-        };
+        let on = Placement { pos: Pos::ORIGIN, rot: Rotation::R0 };
         assert_eq!(b.check_fit(kind("U"), on), Err(Misfit::Occupied));
     }
 
     #[test]
     fn edges_must_match_city_to_city_and_road_to_road() {
         let mut b = Board::new();
-        b.place(
-            kind("D"),
-            Placement {
-                pos: Pos::ORIGIN,
-                rot: Rotation::R0,
-            },
-            0,
-        );
+        b.place(kind("D"), Placement { pos: Pos::ORIGIN, rot: Rotation::R0 }, 0);
         // East of D is its road: U at 0° continues it, U at 90° shows a field there.
         let east = Pos::new(1, 0);
-        assert!(b
-            .check_fit(
-                kind("U"),
-                Placement {
-                    pos: east,
-                    rot: Rotation::R0
-                }
-            )
-            .is_ok());
-        assert_eq!(
-            b.check_fit(
-                kind("U"),
-                Placement {
-                    pos: east,
-                    rot: Rotation::R90
-                }
-            ),
-            Err(Misfit::Edge(Side::W))
-        );
+        assert!(b.check_fit(kind("U"), Placement { pos: east, rot: Rotation::R0 }).is_ok());
+        assert_eq!(b.check_fit(kind("U"), Placement { pos: east, rot: Rotation::R90 }), Err(Misfit::Edge(Side::W)));
         // North of D is its city: E at 180° turns its city south, to meet it.
         let north = Pos::new(0, -1);
-        assert!(b
-            .check_fit(
-                kind("E"),
-                Placement {
-                    pos: north,
-                    rot: Rotation::R180
-                }
-            )
-            .is_ok());
-        assert_eq!(
-            b.check_fit(
-                kind("E"),
-                Placement {
-                    pos: north,
-                    rot: Rotation::R0
-                }
-            ),
-            Err(Misfit::Edge(Side::S))
-        );
+        assert!(b.check_fit(kind("E"), Placement { pos: north, rot: Rotation::R180 }).is_ok());
+        assert_eq!(b.check_fit(kind("E"), Placement { pos: north, rot: Rotation::R0 }), Err(Misfit::Edge(Side::S)));
     }
 
     #[test]
     fn the_grid_grows_for_long_rows() {
         let mut b = Board::new();
         for x in 0..60 {
-            b.place(
-                kind("U"),
-                Placement {
-                    pos: Pos::new(x, 0),
-                    rot: Rotation::R0,
-                },
-                0,
-            );
+            b.place(kind("U"), Placement { pos: Pos::new(x, 0), rot: Rotation::R0 }, 0);
         }
         assert_eq!(b.tile_at(Pos::new(59, 0)).unwrap().kind, kind("U"));
         assert_eq!(b.tile_at(Pos::new(3, 0)).unwrap().pos, Pos::new(3, 0));
         assert_eq!(b.open_cells().len(), 60 * 2 + 2);
         let mut out = Vec::new();
         b.for_each_placement(kind("U"), |p| out.push(p));
-        assert!(out.contains(&Placement {
-            pos: Pos::new(60, 0),
-            rot: Rotation::R180
-        }));
+        assert!(out.contains(&Placement { pos: Pos::new(60, 0), rot: Rotation::R180 }));
     }
 }

@@ -29,15 +29,8 @@ pub enum PlayError {
     Occupied(Pos),
     #[error("a tile must share an edge with a placed tile, and {0} touches none")]
     NotTouching(Pos),
-    #[error(
-        "tile {tile} turned {rot} at {at} does not match the edge of its neighbour to the {side}"
-    )]
-    EdgeMismatch {
-        tile: TileKind,
-        rot: Rotation,
-        at: Pos,
-        side: Side,
-    },
+    #[error("tile {tile} turned {rot} at {at} does not match the edge of its neighbour to the {side}")]
+    EdgeMismatch { tile: TileKind, rot: Rotation, at: Pos, side: Side },
     #[error("tile {0} fits on the board, so it must be placed; only a tile that fits nowhere is discarded")]
     MustPlace(TileKind),
     #[error("no follower is left in supply")]
@@ -52,11 +45,11 @@ pub enum PlayError {
     NoFerry(Pos),
     #[error("the lake at {at} has no jetties {ferry}: a ferry moves to two jetties of its own lake (F8)")]
     NotJettiesOf { at: Pos, ferry: JettyPair },
-    #[error("the ferry at {0} may not move: no road of the tile just placed reaches it without passing another ferry (F6)")]
-    FerryNotMovable(Pos),
     #[error(
-        "the ferry at {0} was moved this turn already; each ferry moves at most once a turn (F7)"
+        "the ferry at {0} may not move: no road of the tile just placed reaches it without passing another ferry (F6)"
     )]
+    FerryNotMovable(Pos),
+    #[error("the ferry at {0} was moved this turn already; each ferry moves at most once a turn (F7)")]
     FerryMovedAlready(Pos),
     #[error("the ferry at {at} already joins {ferry}: putting it back is no move (F8)")]
     SameJetties { at: Pos, ferry: JettyPair },

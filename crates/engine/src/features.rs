@@ -74,12 +74,7 @@ impl Features {
     /// Adds a piece on its own.
     pub fn add(&mut self, info: PieceInfo, open: u16, pennants: u16) -> PieceId {
         let id = self.parent.len() as PieceId;
-        let own = Totals {
-            open,
-            pennants,
-            followers: 0,
-            pieces: 1,
-        };
+        let own = Totals { open, pennants, followers: 0, pieces: 1 };
         self.parent.push(id);
         self.next.push(id);
         self.totals.push(own);
@@ -130,11 +125,8 @@ impl Features {
             t.open = t.open.saturating_sub(closed);
             return;
         }
-        let (big, small) = if self.totals[ra as usize].pieces >= self.totals[rb as usize].pieces {
-            (ra, rb)
-        } else {
-            (rb, ra)
-        };
+        let (big, small) =
+            if self.totals[ra as usize].pieces >= self.totals[rb as usize].pieces { (ra, rb) } else { (rb, ra) };
         let s = self.totals[small as usize];
         let t = &mut self.totals[big as usize];
         t.open = (t.open + s.open).saturating_sub(closed);
@@ -162,11 +154,7 @@ impl Features {
 
     /// The pieces of `p`'s feature, `p` first.
     pub fn members(&self, p: PieceId) -> Members<'_> {
-        Members {
-            features: self,
-            start: p,
-            cur: Some(p),
-        }
+        Members { features: self, start: p, cur: Some(p) }
     }
 
     pub fn link(&self, p: PieceId) -> PieceId {
@@ -235,15 +223,7 @@ mod tests {
     use super::*;
 
     fn piece(f: &mut Features, open: u16) -> PieceId {
-        f.add(
-            PieceInfo {
-                kind: FeatureKind::Road,
-                tile: 0,
-                local: 0,
-            },
-            open,
-            0,
-        )
+        f.add(PieceInfo { kind: FeatureKind::Road, tile: 0, local: 0 }, open, 0)
     }
 
     #[test]

@@ -89,10 +89,7 @@ impl Side {
 
     /// The two half-edges of this side, in clockwise order.
     pub const fn halves(self) -> [HalfEdge; 2] {
-        [
-            HalfEdge::from_index(self as usize * 2),
-            HalfEdge::from_index(self as usize * 2 + 1),
-        ]
+        [HalfEdge::from_index(self as usize * 2), HalfEdge::from_index(self as usize * 2 + 1)]
     }
 
     pub const fn name(self) -> &'static str {

@@ -88,8 +88,7 @@ pub enum RecordError {
 impl Record {
     /// Parses a record from JSON text (structure only; see [`Game::replay`]).
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
-        let record: Record =
-            serde_json::from_str(text).map_err(|e| RecordError::Malformed(e.to_string()))?;
+        let record: Record = serde_json::from_str(text).map_err(|e| RecordError::Malformed(e.to_string()))?;
         if record.format != FORMAT_V1 {
             return Err(RecordError::Format(record.format));
         }
@@ -111,20 +110,19 @@ impl Setup {
         let mut expansions = Vec::new();
         for e in &self.expansions {
             let known: Vec<_> = Expansion::ALL.iter().map(|e| e.name()).collect();
-            expansions.push(Expansion::parse(e).ok_or_else(|| {
-                RecordError::Setup(format!(
-                    "unknown expansion '{e}' (known: {})",
-                    known.join(", ")
-                ))
-            })?);
+            expansions.push(
+                Expansion::parse(e).ok_or_else(|| {
+                    RecordError::Setup(format!("unknown expansion '{e}' (known: {})", known.join(", ")))
+                })?,
+            );
         }
         let edition = match &self.edition {
             None => Edition::default(),
-            Some(e) => Edition::parse(e)
-                .ok_or_else(|| RecordError::Setup(format!("unknown edition '{e}' (c3 or c2)")))?,
+            Some(e) => {
+                Edition::parse(e).ok_or_else(|| RecordError::Setup(format!("unknown edition '{e}' (c3 or c2)")))?
+            }
         };
-        Rules::new(self.players.len(), &expansions, edition)
-            .map_err(|e| RecordError::Setup(e.to_string()))
+        Rules::new(self.players.len(), &expansions, edition).map_err(|e| RecordError::Setup(e.to_string()))
     }
 }
 
@@ -141,11 +139,7 @@ impl Game {
         let rules = setup.rules()?;
         Ok(Game {
             state: State::new(rules),
-            record: Record {
-                format: FORMAT_V1.to_string(),
-                setup,
-                turns: Vec::new(),
-            },
+            record: Record { format: FORMAT_V1.to_string(), setup, turns: Vec::new() },
         })
     }
 
@@ -161,11 +155,7 @@ impl Game {
         }
         let mut game = Game::new(record.setup.clone())?;
         for (i, turn) in record.turns.iter().enumerate() {
-            game.play_turn(turn, events)
-                .map_err(|reason| RecordError::Turn {
-                    turn: i + 1,
-                    reason,
-                })?;
+            game.play_turn(turn, events).map_err(|reason| RecordError::Turn { turn: i + 1, reason })?;
         }
         Ok(game)
     }
@@ -193,18 +183,11 @@ impl Game {
         self.play_with(action, &mut NoEvents)
     }
 
-    pub fn play_with<E: EventSink>(
-        &mut self,
-        action: Action,
-        events: &mut E,
-    ) -> Result<(), PlayError> {
+    pub fn play_with<E: EventSink>(&mut self, action: Action, events: &mut E) -> Result<(), PlayError> {
         self.state.play_with(action, events)?;
         let turns = &mut self.record.turns;
         match action {
-            Action::Draw(kind) => turns.push(Turn {
-                tile: kind.id().to_string(),
-                ..Turn::default()
-            }),
+            Action::Draw(kind) => turns.push(Turn { tile: kind.id().to_string(), ..Turn::default() }),
             Action::Place(p) => {
                 if let Some(t) = turns.last_mut() {
                     t.at = Some([p.pos.x as i64, p.pos.y as i64]);
@@ -228,10 +211,7 @@ impl Game {
             }
             Action::MoveFerry { at, ferry } => {
                 if let Some(t) = turns.last_mut() {
-                    t.moves.push(FerryMove {
-                        at: [at.x as i64, at.y as i64],
-                        ferry: ferry.to_string(),
-                    });
+                    t.moves.push(FerryMove { at: [at.x as i64, at.y as i64], ferry: ferry.to_string() });
                 }
             }
             Action::Pass => {}
@@ -245,8 +225,7 @@ impl Game {
         if self.state.is_over() {
             return Err(PlayError::GameOver.to_string());
         }
-        let kind = TileKind::parse(&turn.tile)
-            .ok_or_else(|| format!("there is no tile '{}'", turn.tile))?;
+        let kind = TileKind::parse(&turn.tile).ok_or_else(|| format!("there is no tile '{}'", turn.tile))?;
         self.play_with(Action::Draw(kind), events).map_err(err)?;
         if turn.discard {
             if turn.at.is_some()
@@ -255,22 +234,20 @@ impl Game {
                 || turn.ferry.is_some()
                 || !turn.moves.is_empty()
             {
-                return Err("a discarded tile is not placed: 'discard' goes without 'at', 'rot', 'meeple', 'ferry' and 'moves'".into());
+                return Err(
+                    "a discarded tile is not placed: 'discard' goes without 'at', 'rot', 'meeple', 'ferry' and 'moves'"
+                        .into(),
+                );
             }
             return self.play_with(Action::Discard, events).map_err(err);
         }
         let (Some([x, y]), Some(rot)) = (turn.at, turn.rot) else {
-            return Err(
-                "a turn places its tile ('at' and 'rot') or discards it ('discard': true)".into(),
-            );
+            return Err("a turn places its tile ('at' and 'rot') or discards it ('discard': true)".into());
         };
-        let rot = Rotation::from_degrees(rot)
-            .ok_or_else(|| format!("rotation {rot} is not one of 0, 90, 180, 270"))?;
-        let pos = coordinate(x, y).ok_or_else(|| {
-            format!("[{x}, {y}] is far off the board: a tile must share an edge with a placed tile")
-        })?;
-        self.play_with(Action::Place(Placement { pos, rot }), events)
-            .map_err(err)?;
+        let rot = Rotation::from_degrees(rot).ok_or_else(|| format!("rotation {rot} is not one of 0, 90, 180, 270"))?;
+        let pos = coordinate(x, y)
+            .ok_or_else(|| format!("[{x}, {y}] is far off the board: a tile must share an edge with a placed tile"))?;
+        self.play_with(Action::Place(Placement { pos, rot }), events).map_err(err)?;
 
         match &turn.meeple {
             Some(name) => {
@@ -284,14 +261,9 @@ impl Game {
         match (&turn.ferry, lake) {
             (Some(f), true) => {
                 let pair: JettyPair = f.parse()?;
-                self.play_with(Action::PlaceFerry(pair), events)
-                    .map_err(err)?;
+                self.play_with(Action::PlaceFerry(pair), events).map_err(err)?;
             }
-            (None, true) => {
-                return Err(
-                    "a lake tile takes a ferry: 'ferry' names the two jetties it joins (F3)".into(),
-                )
-            }
+            (None, true) => return Err("a lake tile takes a ferry: 'ferry' names the two jetties it joins (F3)".into()),
             (Some(_), false) => return Err(format!("tile {kind} has no lake for a ferry")),
             (None, false) => {}
         }
@@ -308,8 +280,7 @@ impl Game {
                 }
                 .to_string());
             }
-            self.play_with(Action::MoveFerry { at, ferry }, events)
-                .map_err(err)?;
+            self.play_with(Action::MoveFerry { at, ferry }, events).map_err(err)?;
         }
         if self.state.step() == Step::MoveFerries {
             self.play_with(Action::Pass, events).map_err(err)?;

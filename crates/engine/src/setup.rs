@@ -61,9 +61,7 @@ impl Edition {
     }
 
     pub fn parse(s: &str) -> Option<Edition> {
-        [Edition::C3, Edition::C2]
-            .into_iter()
-            .find(|e| e.name() == s)
+        [Edition::C3, Edition::C2].into_iter().find(|e| e.name() == s)
     }
 }
 
@@ -83,11 +81,7 @@ pub struct Rules {
 }
 
 impl Rules {
-    pub fn new(
-        players: usize,
-        expansions: &[Expansion],
-        edition: Edition,
-    ) -> Result<Rules, SetupError> {
+    pub fn new(players: usize, expansions: &[Expansion], edition: Edition) -> Result<Rules, SetupError> {
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
             return Err(SetupError::PlayerCount(players));
         }
@@ -99,11 +93,7 @@ impl Rules {
             }
             mask |= bit;
         }
-        Ok(Rules {
-            players: players as u8,
-            expansions: mask,
-            edition,
-        })
+        Ok(Rules { players: players as u8, expansions: mask, edition })
     }
 
     /// A base game for `players` players, third edition.

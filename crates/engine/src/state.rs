@@ -25,12 +25,7 @@ pub struct Follower {
 
 /// The turn plan: the steps of a turn after the draw, in order. A step is
 /// entered only when it has something to decide (see `State::enter`).
-const TURN_PLAN: [Step; 4] = [
-    Step::Place,
-    Step::Deploy,
-    Step::PlaceFerry,
-    Step::MoveFerries,
-];
+const TURN_PLAN: [Step; 4] = [Step::Place, Step::Deploy, Step::PlaceFerry, Step::MoveFerries];
 
 /// Points a completed city scores per tile and per pennant.
 const CITY_POINTS: u32 = 2;
@@ -111,13 +106,7 @@ impl State {
             *s = FOLLOWERS_PER_PLAYER;
         }
         let start = Bag::start_tile();
-        state.put_tile(
-            start,
-            Placement {
-                pos: Pos::ORIGIN,
-                rot: Rotation::R0,
-            },
-        );
+        state.put_tile(start, Placement { pos: Pos::ORIGIN, rot: Rotation::R0 });
         state
     }
 
@@ -162,11 +151,7 @@ impl State {
 
     /// The tile placed this turn, during the steps after placing.
     pub fn placed_tile(&self) -> Option<&PlacedTile> {
-        matches!(
-            self.step,
-            Step::Deploy | Step::PlaceFerry | Step::MoveFerries
-        )
-        .then(|| self.board.tile(self.placed))
+        matches!(self.step, Step::Deploy | Step::PlaceFerry | Step::MoveFerries).then(|| self.board.tile(self.placed))
     }
 
     /// Points of each player so far, without end-of-game scoring.
@@ -212,8 +197,7 @@ impl State {
     pub(crate) fn piece_across(&self, tile: usize, side: Side) -> Option<PieceId> {
         let t = self.board.tile(tile);
         let n = self.board.tile(self.board.tile_index(t.pos.step(side))?);
-        let local =
-            n.kind.info().oriented[n.rot.quarters() as usize].side_piece[side.opposite().index()];
+        let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[side.opposite().index()];
         (local != NO_PIECE).then_some(n.first_piece + local as PieceId)
     }
 
@@ -304,10 +288,7 @@ impl State {
             if self.step == Step::GameOver {
                 PlayError::GameOver
             } else {
-                PlayError::WrongStep {
-                    tried,
-                    step: self.step,
-                }
+                PlayError::WrongStep { tried, step: self.step }
             }
         };
         match action {
@@ -328,12 +309,7 @@ impl State {
                 self.board.check_fit(kind, p).map_err(|m| match m {
                     Misfit::Occupied => PlayError::Occupied(p.pos),
                     Misfit::NotTouching => PlayError::NotTouching(p.pos),
-                    Misfit::Edge(side) => PlayError::EdgeMismatch {
-                        tile: kind,
-                        rot: p.rot,
-                        at: p.pos,
-                        side,
-                    },
+                    Misfit::Edge(side) => PlayError::EdgeMismatch { tile: kind, rot: p.rot, at: p.pos, side },
                 })
             }
             Action::Discard => {
@@ -353,9 +329,7 @@ impl State {
                 if self.supply[self.current as usize] == 0 {
                     return Err(PlayError::NoFollowerInSupply);
                 }
-                let p = self
-                    .resolve(self.placed, loc)
-                    .ok_or(PlayError::NoSuchFeature(loc))?;
+                let p = self.resolve(self.placed, loc).ok_or(PlayError::NoSuchFeature(loc))?;
                 if self.features.totals(p).followers > 0 {
                     return Err(PlayError::FeatureOccupied(loc));
                 }
@@ -365,11 +339,12 @@ impl State {
                 Step::Deploy | Step::MoveFerries => Ok(()),
                 _ => Err(wrong("pass")),
             },
-            Action::PlaceFerry(_) | Action::MoveFerry { .. } => crate::ferries::check(self, action)
-                .map_err(|e| match e {
+            Action::PlaceFerry(_) | Action::MoveFerry { .. } => {
+                crate::ferries::check(self, action).map_err(|e| match e {
                     PlayError::WrongStep { tried, .. } => wrong(tried),
                     e => e,
-                }),
+                })
+            }
         }
     }
 
@@ -382,11 +357,7 @@ impl State {
     }
 
     /// As [`play`](Self::play), reporting what happened to `events`.
-    pub fn play_with<E: EventSink>(
-        &mut self,
-        action: Action,
-        events: &mut E,
-    ) -> Result<(), PlayError> {
+    pub fn play_with<E: EventSink>(&mut self, action: Action, events: &mut E) -> Result<(), PlayError> {
         self.check(action)?;
         self.apply(action, events);
         Ok(())
@@ -412,25 +383,15 @@ impl State {
                 let kind = self.drawn.expect("a tile is drawn at the Place step");
                 self.placed = self.put_tile(kind, p);
                 if E::ENABLED {
-                    events.push(Event::TilePlaced {
-                        player: self.current as usize,
-                        tile: kind,
-                        placement: p,
-                    });
+                    events.push(Event::TilePlaced { player: self.current as usize, tile: kind, placement: p });
                 }
                 self.next_step(Step::Place, events);
             }
             Action::Discard => {
-                let kind = self
-                    .drawn
-                    .take()
-                    .expect("a tile is drawn at the Place step");
+                let kind = self.drawn.take().expect("a tile is drawn at the Place step");
                 self.turns += 1;
                 if E::ENABLED {
-                    events.push(Event::TileDiscarded {
-                        player: self.current as usize,
-                        tile: kind,
-                    });
+                    events.push(Event::TileDiscarded { player: self.current as usize, tile: kind });
                 }
                 // The same player draws again, if anything is left to draw.
                 self.step = Step::Draw;
@@ -439,9 +400,7 @@ impl State {
                 }
             }
             Action::Deploy(loc) => {
-                let p = self
-                    .resolve(self.placed, loc)
-                    .expect("deployment was checked");
+                let p = self.resolve(self.placed, loc).expect("deployment was checked");
                 let player = self.current;
                 self.supply[player as usize] -= 1;
                 self.followers.push(Follower { player, piece: p });
@@ -474,10 +433,7 @@ impl State {
     /// Enters the first step after `after` in the turn plan that has a decision
     /// to make, or ends the turn.
     fn next_step<E: EventSink>(&mut self, after: Step, events: &mut E) {
-        let from = TURN_PLAN
-            .iter()
-            .position(|s| *s == after)
-            .map_or(0, |i| i + 1);
+        let from = TURN_PLAN.iter().position(|s| *s == after).map_or(0, |i| i + 1);
         for &step in &TURN_PLAN[from..] {
             if self.enter(step) {
                 self.step = step;
@@ -508,11 +464,7 @@ impl State {
                 FeatureKind::Road | FeatureKind::City => f.sides.count_ones() as u16,
                 _ => 0,
             };
-            let piece = crate::features::PieceInfo {
-                kind: f.kind,
-                tile: idx as u16,
-                local: local as u8,
-            };
+            let piece = crate::features::PieceInfo { kind: f.kind, tile: idx as u16, local: local as u8 };
             self.features.add(piece, open, f.pennants as u16);
         }
         let o = &info.oriented[p.rot.quarters() as usize];
@@ -525,21 +477,13 @@ impl State {
             let mine = o.side_piece[s.index()];
             if mine != NO_PIECE {
                 let theirs = no.side_piece[s.opposite().index()];
-                self.features.join(
-                    first + mine as PieceId,
-                    n.first_piece + theirs as PieceId,
-                    true,
-                );
+                self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, true);
             }
             for h in s.halves() {
                 let mine = o.half_piece[h.index()];
                 if mine != NO_PIECE {
                     let theirs = no.half_piece[h.facing().index()];
-                    self.features.join(
-                        first + mine as PieceId,
-                        n.first_piece + theirs as PieceId,
-                        false,
-                    );
+                    self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, false);
                 }
             }
         }
@@ -574,10 +518,7 @@ impl State {
         let t = *self.board.tile(self.placed);
         let n = t.kind.info().pieces() as PieceId;
         for p in t.first_piece..t.first_piece + n {
-            if matches!(
-                self.features.info(p).kind,
-                FeatureKind::Road | FeatureKind::City
-            ) {
+            if matches!(self.features.info(p).kind, FeatureKind::Road | FeatureKind::City) {
                 self.score_if_complete(p, events);
             }
         }
@@ -626,14 +567,7 @@ impl State {
                 if self.features.totals(p).followers > 0 && self.neighbours(pos) == 8 {
                     let mut tiles = TileSet::default();
                     tiles.insert(ti as u16);
-                    self.award(
-                        p,
-                        FeatureKind::Monastery,
-                        MONASTERY_POINTS,
-                        true,
-                        tiles,
-                        events,
-                    );
+                    self.award(p, FeatureKind::Monastery, MONASTERY_POINTS, true, tiles, events);
                 }
             }
         }
@@ -641,9 +575,7 @@ impl State {
 
     /// How many of the eight cells around `pos` hold tiles.
     fn neighbours(&self, pos: Pos) -> u32 {
-        pos.surrounding()
-            .filter(|p| self.board.tile_index(*p).is_some())
-            .count() as u32
+        pos.surrounding().filter(|p| self.board.tile_index(*p).is_some()).count() as u32
     }
 
     fn feature_tiles(&self, root: PieceId) -> TileSet {
@@ -697,11 +629,7 @@ impl State {
                 self.supply[f.player as usize] += 1;
                 if E::ENABLED {
                     let (at, location) = self.piece_location(f.piece);
-                    events.push(Event::FollowerReturned {
-                        player: f.player as usize,
-                        at,
-                        location,
-                    });
+                    events.push(Event::FollowerReturned { player: f.player as usize, at, location });
                 }
             } else {
                 i += 1;
@@ -767,15 +695,9 @@ impl State {
                     let tile = self.features.info(root).tile;
                     let mut tiles = TileSet::default();
                     tiles.insert(tile);
-                    (
-                        1 + self.neighbours(self.board.tile(tile as usize).pos),
-                        tiles,
-                    )
+                    (1 + self.neighbours(self.board.tile(tile as usize).pos), tiles)
                 }
-                FeatureKind::Field => (
-                    FARM_POINTS * self.completed_cities_bordered(root),
-                    self.feature_tiles(root),
-                ),
+                FeatureKind::Field => (FARM_POINTS * self.completed_cities_bordered(root), self.feature_tiles(root)),
             };
             let won = winners(self.majority(root), points);
             for (s, w) in scores.iter_mut().zip(won) {
@@ -783,9 +705,7 @@ impl State {
             }
             report(Scoring {
                 kind,
-                completed: t.open == 0
-                    && kind != FeatureKind::Field
-                    && kind != FeatureKind::Monastery,
+                completed: t.open == 0 && kind != FeatureKind::Field && kind != FeatureKind::Monastery,
                 end_of_game: true,
                 tiles: self.tile_positions(&tiles),
                 points: won[..self.rules.players()].to_vec(),
@@ -843,9 +763,9 @@ pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
                 Location::City(s)
             }
         }
-        FeatureKind::Field => Location::Field(HalfEdge::from_index(
-            rotate_halves(f.halves, t.rot).trailing_zeros() as usize,
-        )),
+        FeatureKind::Field => {
+            Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
+        }
         FeatureKind::Monastery => Location::Monastery,
     }
 }
@@ -860,14 +780,8 @@ mod tests {
         assert_eq!(rotate_sides(n, Rotation::R0), n);
         assert_eq!(rotate_sides(n, Rotation::R90), Side::E.bit());
         assert_eq!(rotate_sides(Side::W.bit(), Rotation::R90), Side::N.bit());
-        assert_eq!(
-            rotate_sides(Side::W.bit() | Side::S.bit(), Rotation::R270),
-            Side::S.bit() | Side::E.bit()
-        );
-        assert_eq!(
-            rotate_halves(HalfEdge::Wnw.bit(), Rotation::R90),
-            HalfEdge::Nne.bit()
-        );
+        assert_eq!(rotate_sides(Side::W.bit() | Side::S.bit(), Rotation::R270), Side::S.bit() | Side::E.bit());
+        assert_eq!(rotate_halves(HalfEdge::Wnw.bit(), Rotation::R90), HalfEdge::Nne.bit());
     }
 
     #[test]

@@ -82,51 +82,27 @@ const fn half_mask(halves: &[HalfEdge]) -> u8 {
     m
 }
 
-const EMPTY: FeatureDef = FeatureDef {
-    kind: FeatureKind::Field,
-    sides: 0,
-    halves: 0,
-    pennants: 0,
-    borders: 0,
-    jetty: false,
-};
+const EMPTY: FeatureDef =
+    FeatureDef { kind: FeatureKind::Field, sides: 0, halves: 0, pennants: 0, borders: 0, jetty: false };
 
 /// A road piece reaching `sides`; with one side it ends inside the tile.
 pub const fn road(sides: &[Side]) -> FeatureDef {
-    FeatureDef {
-        kind: FeatureKind::Road,
-        sides: side_mask(sides),
-        ..EMPTY
-    }
+    FeatureDef { kind: FeatureKind::Road, sides: side_mask(sides), ..EMPTY }
 }
 
 /// A road piece from `side` to a jetty on the tile's lake.
 pub const fn jetty(side: Side) -> FeatureDef {
-    FeatureDef {
-        kind: FeatureKind::Road,
-        sides: side.bit(),
-        jetty: true,
-        ..EMPTY
-    }
+    FeatureDef { kind: FeatureKind::Road, sides: side.bit(), jetty: true, ..EMPTY }
 }
 
 /// A city piece reaching `sides`.
 pub const fn city(sides: &[Side]) -> FeatureDef {
-    FeatureDef {
-        kind: FeatureKind::City,
-        sides: side_mask(sides),
-        ..EMPTY
-    }
+    FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), ..EMPTY }
 }
 
 /// A city piece with a coat of arms.
 pub const fn city_with_pennant(sides: &[Side]) -> FeatureDef {
-    FeatureDef {
-        kind: FeatureKind::City,
-        sides: side_mask(sides),
-        pennants: 1,
-        ..EMPTY
-    }
+    FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), pennants: 1, ..EMPTY }
 }
 
 /// A field touching `halves`, bordering the city pieces `borders` (piece indices).
@@ -137,19 +113,11 @@ pub const fn field(halves: &[HalfEdge], borders: &[u8]) -> FeatureDef {
         b |= 1 << borders[i];
         i += 1;
     }
-    FeatureDef {
-        kind: FeatureKind::Field,
-        halves: half_mask(halves),
-        borders: b,
-        ..EMPTY
-    }
+    FeatureDef { kind: FeatureKind::Field, halves: half_mask(halves), borders: b, ..EMPTY }
 }
 
 pub const fn monastery() -> FeatureDef {
-    FeatureDef {
-        kind: FeatureKind::Monastery,
-        ..EMPTY
-    }
+    FeatureDef { kind: FeatureKind::Monastery, ..EMPTY }
 }
 
 /// A tile's definition: its id as written in records, and its pieces.
@@ -185,11 +153,7 @@ impl TileKind {
 
     /// The kind whose record id is `id`, such as `"D"` or `"F3"`.
     pub fn parse(id: &str) -> Option<TileKind> {
-        catalogue()
-            .kinds
-            .iter()
-            .position(|k| k.def.id == id)
-            .map(|i| TileKind(i as u8))
+        catalogue().kinds.iter().position(|k| k.def.id == id).map(|i| TileKind(i as u8))
     }
 
     pub fn all() -> impl Iterator<Item = TileKind> {
@@ -258,12 +222,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
     for (i, f) in def.features.iter().enumerate() {
         for s in Side::ALL {
             if f.sides & s.bit() != 0 {
-                assert_eq!(
-                    side_piece[s.index()],
-                    NO_PIECE,
-                    "tile {}: two pieces reach {s}",
-                    def.id
-                );
+                assert_eq!(side_piece[s.index()], NO_PIECE, "tile {}: two pieces reach {s}", def.id);
                 side_piece[s.index()] = i as u8;
                 edges[s.index()] = match f.kind {
                     FeatureKind::City => EdgeKind::City,
@@ -276,12 +235,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
         }
         for h in HalfEdge::ALL {
             if f.halves & h.bit() != 0 {
-                assert_eq!(
-                    half_piece[h.index()],
-                    NO_PIECE,
-                    "tile {}: two fields touch {h}",
-                    def.id
-                );
+                assert_eq!(half_piece[h.index()], NO_PIECE, "tile {}: two fields touch {h}", def.id);
                 half_piece[h.index()] = i as u8;
             }
         }
@@ -289,11 +243,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
             monastery = i as u8;
         }
     }
-    let mut oriented = [Oriented {
-        signature: 0,
-        side_piece,
-        half_piece,
-    }; 4];
+    let mut oriented = [Oriented { signature: 0, side_piece, half_piece }; 4];
     for rot in Rotation::ALL {
         let o = &mut oriented[rot.quarters() as usize];
         o.signature = 0;
@@ -306,16 +256,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
             }
         }
     }
-    KindInfo {
-        def,
-        expansion,
-        counts,
-        edges,
-        oriented,
-        monastery,
-        lake: jetties != 0,
-        jetties,
-    }
+    KindInfo { def, expansion, counts, edges, oriented, monastery, lake: jetties != 0, jetties }
 }
 
 static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
@@ -346,12 +287,8 @@ mod tests {
     #[test]
     fn base_game_has_72_tiles_in_both_editions() {
         for edition in [Edition::C3, Edition::C2] {
-            let n: u32 = catalogue()
-                .kinds
-                .iter()
-                .filter(|k| k.expansion.is_none())
-                .map(|k| k.count(edition) as u32)
-                .sum();
+            let n: u32 =
+                catalogue().kinds.iter().filter(|k| k.expansion.is_none()).map(|k| k.count(edition) as u32).sum();
             assert_eq!(n, 72);
         }
     }
@@ -363,12 +300,7 @@ mod tests {
             for s in Side::ALL {
                 for h in s.halves() {
                     let has_field = k.oriented[0].half_piece[h.index()] != NO_PIECE;
-                    assert_eq!(
-                        has_field,
-                        k.edges[s.index()] != EdgeKind::City,
-                        "{} {h}",
-                        k.def.id
-                    );
+                    assert_eq!(has_field, k.edges[s.index()] != EdgeKind::City, "{} {h}", k.def.id);
                 }
             }
         }

@@ -29,12 +29,7 @@ struct Reference {
 fn check(name: &str, record: &Record, expect: &Expect) -> Result<(), String> {
     let game = Game::replay(record).map_err(|e| format!("{name}: {e}"))?;
     let got = Summary::of(game.state());
-    let want = (
-        expect.turns,
-        &expect.scores,
-        &expect.final_scores,
-        &expect.supply,
-    );
+    let want = (expect.turns, &expect.scores, &expect.final_scores, &expect.supply);
     if (got.turns, &got.scores, &got.final_scores, &got.supply) != want {
         return Err(format!(
             "{name}: got turns {} scores {:?} final {:?} supply {:?}, JCloisterZone says turns {} scores {:?} final {:?} supply {:?}",
@@ -45,8 +40,7 @@ fn check(name: &str, record: &Record, expect: &Expect) -> Result<(), String> {
 }
 
 fn references(filter: impl Fn(&Reference) -> bool) -> Vec<Reference> {
-    let text =
-        std::fs::read_to_string(examples().join("reference-games.jsonl")).expect("reference games");
+    let text = std::fs::read_to_string(examples().join("reference-games.jsonl")).expect("reference games");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("a reference line"))
@@ -56,17 +50,8 @@ fn references(filter: impl Fn(&Reference) -> bool) -> Vec<Reference> {
 
 fn run(games: Vec<Reference>) {
     assert!(!games.is_empty());
-    let failures: Vec<String> = games
-        .iter()
-        .filter_map(|g| check(&g.name, &g.record, &g.expect).err())
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} games differ:\n{}",
-        failures.len(),
-        games.len(),
-        failures.join("\n")
-    );
+    let failures: Vec<String> = games.iter().filter_map(|g| check(&g.name, &g.record, &g.expect).err()).collect();
+    assert!(failures.is_empty(), "{} of {} games differ:\n{}", failures.len(), games.len(), failures.join("\n"));
 }
 
 #[test]
@@ -86,14 +71,8 @@ fn ferries_games_match_jcloisterzone() {
 #[test]
 fn the_record_format_example_replays_to_its_figures() {
     let text = std::fs::read_to_string(examples().join("record-format-example.json")).unwrap();
-    let expect: Expect = serde_json::from_str(
-        &std::fs::read_to_string(examples().join("record-format-example.expect.json")).unwrap(),
-    )
-    .unwrap();
-    check(
-        "record-format-example",
-        &Record::from_json(&text).unwrap(),
-        &expect,
-    )
-    .unwrap();
+    let expect: Expect =
+        serde_json::from_str(&std::fs::read_to_string(examples().join("record-format-example.expect.json")).unwrap())
+            .unwrap();
+    check("record-format-example", &Record::from_json(&text).unwrap(), &expect).unwrap();
 }

@@ -134,9 +134,7 @@ fn jetty_sides(state: &State, tile: usize) -> u8 {
 
 /// Every pair of jetties among `sides`.
 fn pairs(sides: u8) -> impl Iterator<Item = JettyPair> {
-    (1u8..16)
-        .filter(move |m| m.count_ones() == 2 && m & !sides == 0)
-        .map(JettyPair::from_mask)
+    (1u8..16).filter(move |m| m.count_ones() == 2 && m & !sides == 0).map(JettyPair::from_mask)
 }
 
 fn jetty_piece(state: &State, tile: usize, side: Side) -> PieceId {
@@ -153,11 +151,7 @@ pub(crate) fn enter_place(state: &mut State) -> bool {
 /// Step 4 applies when some ferry may move (F6); the set is fixed now (F7).
 pub(crate) fn enter_moves(state: &mut State) -> bool {
     state.ferries.moved = 0;
-    state.ferries.movable = if state.ferries.ferries.is_empty() {
-        0
-    } else {
-        reachable_ferries(state)
-    };
+    state.ferries.movable = if state.ferries.ferries.is_empty() { 0 } else { reachable_ferries(state) };
     state.ferries.movable != 0
 }
 
@@ -240,10 +234,7 @@ pub(crate) fn check(state: &State, action: Action) -> Result<(), PlayError> {
     match action {
         Action::PlaceFerry(pair) => {
             if state.step() != Step::PlaceFerry {
-                return Err(PlayError::WrongStep {
-                    tried: "place a ferry",
-                    step: state.step(),
-                });
+                return Err(PlayError::WrongStep { tried: "place a ferry", step: state.step() });
             }
             if pair.mask() & !jetty_sides(state, state.placed) != 0 {
                 return Err(PlayError::NotJetties(pair));
@@ -252,10 +243,7 @@ pub(crate) fn check(state: &State, action: Action) -> Result<(), PlayError> {
         }
         Action::MoveFerry { at, ferry } => {
             if state.step() != Step::MoveFerries {
-                return Err(PlayError::WrongStep {
-                    tried: "move a ferry",
-                    step: state.step(),
-                });
+                return Err(PlayError::WrongStep { tried: "move a ferry", step: state.step() });
             }
             let tile = state.board.tile_index(at).ok_or(PlayError::NoFerry(at))?;
             let i = state.ferries.index_on(tile).ok_or(PlayError::NoFerry(at))?;
@@ -284,18 +272,11 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
         Action::PlaceFerry(pair) => {
             let tile = state.placed;
             let [a, b] = pair.sides().map(|s| jetty_piece(state, tile, s));
-            state.ferries.ferries.push(Ferry {
-                tile: tile as u16,
-                jetties: pair,
-            });
+            state.ferries.ferries.push(Ferry { tile: tile as u16, jetties: pair });
             state.features.set_link(a, b);
             state.features.join(a, b, false);
             if E::ENABLED {
-                events.push(Event::FerryPlaced {
-                    player,
-                    at: state.board.tile(tile).pos,
-                    ferry: pair,
-                });
+                events.push(Event::FerryPlaced { player, at: state.board.tile(tile).pos, ferry: pair });
             }
         }
         Action::MoveFerry { at, ferry } => {
@@ -322,12 +303,7 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
             state.ferries.ferries[i].jetties = ferry;
             state.ferries.moved |= 1 << i;
             if E::ENABLED {
-                events.push(Event::FerryMoved {
-                    player,
-                    at,
-                    from,
-                    to: ferry,
-                });
+                events.push(Event::FerryMoved { player, at, from, to: ferry });
             }
         }
         _ => unreachable!("only ferry actions come here"),

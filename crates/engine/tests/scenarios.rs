@@ -1,0 +1,92 @@
+//! Rule scenarios as data: every `*.json` file under `tests/scenarios/` is a
+//! game record with the figures `replay --json` must print for it, or the
+//! error it must be refused with. Each names the rule it checks.
+//!
+//! ```json
+//! { "name": "...", "rule": "F6 ...", "record": { ... },
+//!   "expect": {"turns": 3, "scores": [0, 0], "final_scores": [3, 2], "supply": [6, 6]} }
+//! ```
+//! or, for an illegal record, `"error": "turn 3: the ferry at [1, 0] may not move"`
+//! (the start of the message).
+
+use std::path::{Path, PathBuf};
+
+use carcassonne_engine::{Game, Record, Summary};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    turns: u32,
+    scores: Vec<u32>,
+    final_scores: Vec<u32>,
+    supply: Vec<u8>,
+    #[serde(default)]
+    finished: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    name: String,
+    rule: String,
+    #[serde(default)]
+    source: Option<String>,
+    record: Record,
+    #[serde(default)]
+    expect: Option<Expect>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+fn run(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let s: Scenario = serde_json::from_str(&text).map_err(|e| format!("not a scenario: {e}"))?;
+    assert!(!s.rule.trim().is_empty() && !s.name.trim().is_empty(), "{}: a scenario names its rule", path.display());
+    let _ = s.source;
+    match (Game::replay(&s.record), s.expect, s.error) {
+        (Ok(game), Some(want), None) => {
+            let got = Summary::of(game.state());
+            let same = got.turns == want.turns
+                && got.scores == want.scores
+                && got.final_scores == want.final_scores
+                && got.supply == want.supply
+                && want.finished.is_none_or(|f| f == got.finished);
+            if same {
+                Ok(())
+            } else {
+                Err(format!(
+                    "'{}' ({}): got turns {} scores {:?} final {:?} supply {:?}, expected turns {} scores {:?} final {:?} supply {:?}",
+                    s.name, s.rule, got.turns, got.scores, got.final_scores, got.supply, want.turns, want.scores, want.final_scores, want.supply
+                ))
+            }
+        }
+        (Err(e), None, Some(want)) if e.to_string().starts_with(&want) => Ok(()),
+        (Err(e), None, Some(want)) => Err(format!("'{}' ({}): refused with '{e}', expected '{want}…'", s.name, s.rule)),
+        (Ok(_), None, Some(want)) => Err(format!("'{}' ({}): replayed, but should be refused with '{want}…'", s.name, s.rule)),
+        (Err(e), Some(_), None) => Err(format!("'{}' ({}): refused: {e}", s.name, s.rule)),
+        _ => Err("a scenario has exactly one of 'expect' and 'error'".into()),
+    }
+}
+
+#[test]
+fn every_scenario_replays_to_its_figures_or_is_refused_as_expected() {
+    let mut all = Vec::new();
+    files(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios"), &mut all);
+    all.sort();
+    let failures: Vec<String> =
+        all.iter().filter_map(|p| run(p).err().map(|e| format!("{}: {e}", p.file_name().unwrap().to_string_lossy()))).collect();
+    assert!(failures.is_empty(), "{} of {} scenarios fail:\n{}", failures.len(), all.len(), failures.join("\n"));
+    eprintln!("{} scenarios checked", all.len());
+}
