@@ -39,117 +39,121 @@ pub struct PieceInfo {
     pub local: u8,
 }
 
+/// One piece and, when it is a root, its feature's totals.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: PieceId,
+    /// Next piece in the feature's circular member list.
+    next: PieceId,
+    /// A piece joined to this one inside its tile (a ferry), or [`NONE`].
+    link: PieceId,
+    info: PieceInfo,
+    totals: Totals,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Features {
-    parent: Vec<PieceId>,
-    next: Vec<PieceId>,
-    totals: Vec<Totals>,
-    info: Vec<PieceInfo>,
-    /// Edges, pennants and followers of each piece alone, for rebuilding.
-    own: Vec<Totals>,
-    /// A piece joined to this one inside its tile (a ferry), or [`NONE`].
-    link: Vec<PieceId>,
+    nodes: Vec<Node>,
 }
 
 impl Features {
     pub fn with_capacity(n: usize) -> Features {
-        Features {
-            parent: Vec::with_capacity(n),
-            next: Vec::with_capacity(n),
-            totals: Vec::with_capacity(n),
-            info: Vec::with_capacity(n),
-            own: Vec::with_capacity(n),
-            link: Vec::with_capacity(n),
-        }
+        Features { nodes: Vec::with_capacity(n) }
     }
 
     pub fn len(&self) -> usize {
-        self.parent.len()
+        self.nodes.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
+        self.nodes.is_empty()
     }
 
     /// Adds a piece on its own.
+    #[inline]
     pub fn add(&mut self, info: PieceInfo, open: u16, pennants: u16) -> PieceId {
-        let id = self.parent.len() as PieceId;
-        let own = Totals { open, pennants, followers: 0, pieces: 1 };
-        self.parent.push(id);
-        self.next.push(id);
-        self.totals.push(own);
-        self.own.push(own);
-        self.info.push(info);
-        self.link.push(NONE);
+        let id = self.nodes.len() as PieceId;
+        let totals = Totals { open, pennants, followers: 0, pieces: 1 };
+        self.nodes.push(Node { parent: id, next: id, link: NONE, info, totals });
         id
     }
 
     #[inline]
     pub fn info(&self, p: PieceId) -> PieceInfo {
-        self.info[p as usize]
+        self.nodes[p as usize].info
     }
 
     /// The root piece that stands for `p`'s whole feature.
     #[inline]
     pub fn find(&self, mut p: PieceId) -> PieceId {
-        while self.parent[p as usize] != p {
-            p = self.parent[p as usize];
+        loop {
+            let parent = self.nodes[p as usize].parent;
+            if parent == p {
+                return p;
+            }
+            p = parent;
         }
-        p
     }
 
     /// As [`find`](Self::find), shortening paths on the way.
     #[inline]
     pub fn find_mut(&mut self, mut p: PieceId) -> PieceId {
-        while self.parent[p as usize] != p {
-            let gp = self.parent[self.parent[p as usize] as usize];
-            self.parent[p as usize] = gp;
-            p = gp;
+        loop {
+            let parent = self.nodes[p as usize].parent;
+            if parent == p {
+                return p;
+            }
+            let grandparent = self.nodes[parent as usize].parent;
+            self.nodes[p as usize].parent = grandparent;
+            p = grandparent;
         }
-        p
     }
 
     #[inline]
     pub fn totals(&self, p: PieceId) -> Totals {
-        self.totals[self.find(p) as usize]
+        self.nodes[self.find(p) as usize].totals
     }
 
     /// Joins the features of `a` and `b`, which meet across a tile edge when
     /// `across_edge` (two open edges are closed) or by a link inside a tile.
+    #[inline]
     pub fn join(&mut self, a: PieceId, b: PieceId, across_edge: bool) {
         let ra = self.find_mut(a);
         let rb = self.find_mut(b);
         let closed = if across_edge { 2 } else { 0 };
         if ra == rb {
-            let t = &mut self.totals[ra as usize];
+            let t = &mut self.nodes[ra as usize].totals;
             t.open = t.open.saturating_sub(closed);
             return;
         }
-        let (big, small) =
-            if self.totals[ra as usize].pieces >= self.totals[rb as usize].pieces { (ra, rb) } else { (rb, ra) };
-        let s = self.totals[small as usize];
-        let t = &mut self.totals[big as usize];
+        let (big, small) = if self.nodes[ra as usize].totals.pieces >= self.nodes[rb as usize].totals.pieces {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        let s = self.nodes[small as usize].totals;
+        let t = &mut self.nodes[big as usize].totals;
         t.open = (t.open + s.open).saturating_sub(closed);
         t.pennants += s.pennants;
         t.followers += s.followers;
         t.pieces += s.pieces;
-        self.parent[small as usize] = big;
+        self.nodes[small as usize].parent = big;
         // Splice the two circular member lists.
-        self.next.swap(big as usize, small as usize);
+        let next_big = self.nodes[big as usize].next;
+        self.nodes[big as usize].next = self.nodes[small as usize].next;
+        self.nodes[small as usize].next = next_big;
     }
 
     /// Records a follower deployed on piece `p`.
     pub fn add_follower(&mut self, p: PieceId) {
-        self.own[p as usize].followers += 1;
         let r = self.find_mut(p);
-        self.totals[r as usize].followers += 1;
+        self.nodes[r as usize].totals.followers += 1;
     }
 
     /// Records a follower leaving piece `p`.
     pub fn remove_follower(&mut self, p: PieceId) {
-        self.own[p as usize].followers -= 1;
         let r = self.find_mut(p);
-        self.totals[r as usize].followers -= 1;
+        self.nodes[r as usize].totals.followers -= 1;
     }
 
     /// The pieces of `p`'s feature, `p` first.
@@ -158,44 +162,40 @@ impl Features {
     }
 
     pub fn link(&self, p: PieceId) -> PieceId {
-        self.link[p as usize]
+        self.nodes[p as usize].link
     }
 
     /// Links two pieces inside a tile, or unlinks `a` when `b` is [`NONE`].
     /// The features are not rejoined here; see [`reset`](Self::reset).
     pub fn set_link(&mut self, a: PieceId, b: PieceId) {
-        let old = self.link[a as usize];
-        if old != NONE {
-            self.link[old as usize] = NONE;
-        }
-        self.link[a as usize] = b;
-        if b != NONE {
-            let old_b = self.link[b as usize];
-            if old_b != NONE {
-                self.link[old_b as usize] = NONE;
+        for p in [a, b] {
+            if p != NONE {
+                let old = self.nodes[p as usize].link;
+                if old != NONE {
+                    self.nodes[old as usize].link = NONE;
+                }
             }
-            self.link[b as usize] = a;
+        }
+        self.nodes[a as usize].link = b;
+        if b != NONE {
+            self.nodes[b as usize].link = a;
         }
     }
 
-    /// Takes every piece in `pieces` apart into a feature of its own, to be
-    /// joined again by the caller. `pieces` must be whole features.
-    pub fn reset(&mut self, pieces: &[PieceId]) {
-        for &p in pieces {
-            let i = p as usize;
-            self.parent[i] = p;
-            self.next[i] = p;
-            self.totals[i] = self.own[i];
+    /// Takes pieces apart, each into a feature of its own with the totals
+    /// given for it alone, to be joined again by the caller. The pieces must
+    /// make up whole features.
+    pub fn reset(&mut self, pieces: impl IntoIterator<Item = (PieceId, Totals)>) {
+        for (p, own) in pieces {
+            let n = &mut self.nodes[p as usize];
+            n.parent = p;
+            n.next = p;
+            n.totals = own;
         }
     }
 
     pub fn pieces(&self) -> impl Iterator<Item = PieceId> {
-        0..self.parent.len() as PieceId
-    }
-
-    /// The edges, pennants and followers of piece `p` alone.
-    pub fn own(&self, p: PieceId) -> Totals {
-        self.own[p as usize]
+        0..self.nodes.len() as PieceId
     }
 }
 
@@ -212,7 +212,7 @@ impl Iterator for Members<'_> {
     #[inline]
     fn next(&mut self) -> Option<PieceId> {
         let c = self.cur?;
-        let n = self.features.next[c as usize];
+        let n = self.features.nodes[c as usize].next;
         self.cur = if n == self.start { None } else { Some(n) };
         Some(c)
     }
@@ -252,14 +252,15 @@ mod tests {
     }
 
     #[test]
-    fn reset_restores_pieces_with_their_followers() {
+    fn reset_takes_a_feature_apart_into_its_pieces() {
         let mut f = Features::default();
         let a = piece(&mut f, 1);
         let b = piece(&mut f, 1);
         f.add_follower(b);
         f.join(a, b, false);
         assert_eq!(f.totals(a).followers, 1);
-        f.reset(&[a, b]);
+        let alone = |followers| Totals { open: 1, pennants: 0, followers, pieces: 1 };
+        f.reset([(a, alone(0)), (b, alone(1))]);
         assert_ne!(f.find(a), f.find(b));
         assert_eq!(f.totals(a).followers, 0);
         assert_eq!(f.totals(b).followers, 1);

@@ -28,6 +28,7 @@ pub mod event;
 pub mod features;
 pub mod ferries;
 pub mod geometry;
+pub mod playout;
 pub mod record;
 pub mod setup;
 pub mod state;

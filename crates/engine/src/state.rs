@@ -240,7 +240,7 @@ impl State {
             Step::Place => {
                 let kind = self.drawn.expect("a tile is drawn at the Place step");
                 let start = out.len();
-                self.for_each_placement(kind, |p| out.push(Action::Place(p)));
+                self.board.for_each_placement(kind, |p| out.push(Action::Place(p)));
                 if out.len() == start {
                     out.push(Action::Discard);
                 }
@@ -460,10 +460,8 @@ impl State {
         let idx = self.board.place(kind, p, first);
         let info = kind.info();
         for (local, f) in info.def.features.iter().enumerate() {
-            let open = match f.kind {
-                FeatureKind::Road | FeatureKind::City => f.sides.count_ones() as u16,
-                _ => 0,
-            };
+            // Fields and monasteries have no open edges.
+            let open = f.sides.count_ones() as u16;
             let piece = crate::features::PieceInfo { kind: f.kind, tile: idx as u16, local: local as u8 };
             self.features.add(piece, open, f.pennants as u16);
         }
@@ -493,7 +491,8 @@ impl State {
     /// Joins `pieces` (whole features just taken apart) again across tile
     /// edges and links inside tiles.
     pub(crate) fn rejoin(&mut self, pieces: &[PieceId]) {
-        self.features.reset(pieces);
+        let own: Vec<(PieceId, Totals)> = pieces.iter().map(|&p| (p, self.piece_totals(p))).collect();
+        self.features.reset(own);
         for &p in pieces {
             let tile = self.features.info(p).tile as usize;
             let sides = self.piece_sides(p);
@@ -511,6 +510,14 @@ impl State {
                 self.features.join(p, l, false);
             }
         }
+    }
+
+    /// The totals of piece `p` on its own: its edges, pennants and followers.
+    fn piece_totals(&self, p: PieceId) -> Totals {
+        let info = self.features.info(p);
+        let f = &self.board.tile(info.tile as usize).kind.info().def.features[info.local as usize];
+        let followers = self.followers.iter().filter(|f| f.piece == p).count() as u16;
+        Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers, pieces: 1 }
     }
 
     /// Step 5: scores every feature completed this turn, then passes the turn.
@@ -551,24 +558,23 @@ impl State {
         self.award(root, kind, points, true, tiles, events);
     }
 
+    /// Scores monasteries with a monk on or around `at` that are now surrounded.
     fn score_monasteries_around<E: EventSink>(&mut self, at: Pos, events: &mut E) {
-        for y in at.y - 1..=at.y + 1 {
-            for x in at.x - 1..=at.x + 1 {
-                let pos = Pos::new(x, y);
-                let Some(ti) = self.board.tile_index(pos) else {
-                    continue;
-                };
-                let t = self.board.tile(ti);
-                let m = t.kind.info().monastery;
-                if m == NO_PIECE {
-                    continue;
-                }
-                let p = t.first_piece + m as PieceId;
-                if self.features.totals(p).followers > 0 && self.neighbours(pos) == 8 {
-                    let mut tiles = TileSet::default();
-                    tiles.insert(ti as u16);
-                    self.award(p, FeatureKind::Monastery, MONASTERY_POINTS, true, tiles, events);
-                }
+        let mut i = 0;
+        while i < self.followers.len() {
+            let p = self.followers[i].piece;
+            i += 1;
+            let info = self.features.info(p);
+            if info.kind != FeatureKind::Monastery {
+                continue;
+            }
+            let pos = self.board.tile(info.tile as usize).pos;
+            if (pos.x - at.x).abs() <= 1 && (pos.y - at.y).abs() <= 1 && self.neighbours(pos) == 8 {
+                let mut tiles = TileSet::default();
+                tiles.insert(info.tile);
+                self.award(p, FeatureKind::Monastery, MONASTERY_POINTS, true, tiles, events);
+                // Awarding removed followers from the list: look at it afresh.
+                i = 0;
             }
         }
     }

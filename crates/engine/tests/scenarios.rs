@@ -74,7 +74,9 @@ fn run(path: &Path) -> Result<(), String> {
         }
         (Err(e), None, Some(want)) if e.to_string().starts_with(&want) => Ok(()),
         (Err(e), None, Some(want)) => Err(format!("'{}' ({}): refused with '{e}', expected '{want}…'", s.name, s.rule)),
-        (Ok(_), None, Some(want)) => Err(format!("'{}' ({}): replayed, but should be refused with '{want}…'", s.name, s.rule)),
+        (Ok(_), None, Some(want)) => {
+            Err(format!("'{}' ({}): replayed, but should be refused with '{want}…'", s.name, s.rule))
+        }
         (Err(e), Some(_), None) => Err(format!("'{}' ({}): refused: {e}", s.name, s.rule)),
         _ => Err("a scenario has exactly one of 'expect' and 'error'".into()),
     }
@@ -85,8 +87,10 @@ fn every_scenario_replays_to_its_figures_or_is_refused_as_expected() {
     let mut all = Vec::new();
     files(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios"), &mut all);
     all.sort();
-    let failures: Vec<String> =
-        all.iter().filter_map(|p| run(p).err().map(|e| format!("{}: {e}", p.file_name().unwrap().to_string_lossy()))).collect();
+    let failures: Vec<String> = all
+        .iter()
+        .filter_map(|p| run(p).err().map(|e| format!("{}: {e}", p.file_name().unwrap().to_string_lossy())))
+        .collect();
     assert!(failures.is_empty(), "{} of {} scenarios fail:\n{}", failures.len(), all.len(), failures.join("\n"));
     eprintln!("{} scenarios checked", all.len());
 }

@@ -80,6 +80,8 @@ pub struct Ferry {
     pub tile: u16,
     /// The jetties it joins, as sides on the board.
     pub jetties: JettyPair,
+    /// One of the two jetty road pieces it joins.
+    piece: PieceId,
 }
 
 /// The ferries on the board and, during step 4, which of them may move.
@@ -161,8 +163,26 @@ pub(crate) fn enter_moves(state: &mut State) -> bool {
 fn reachable_ferries(state: &State) -> u32 {
     let new = state.placed;
     let t = state.board.tile(new);
-    let mut stack: Vec<PieceId> = Vec::new();
+    // A ferry the new tile's roads reach lies on one of their roads: skip
+    // the walk when no ferry does.
     let n = t.kind.info().pieces() as PieceId;
+    let mut roots = [NONE; 4];
+    let mut k = 0;
+    for p in t.first_piece..t.first_piece + n {
+        if k < roots.len() && state.features.info(p).kind == crate::tile::FeatureKind::Road {
+            roots[k] = state.features.find(p);
+            k += 1;
+        }
+    }
+    let on_new_roads = state
+        .ferries
+        .ferries
+        .iter()
+        .any(|f| f.tile as usize != new && roots[..k].contains(&state.features.find(f.piece)));
+    if !on_new_roads {
+        return 0;
+    }
+    let mut stack: Vec<PieceId> = Vec::new();
     for p in t.first_piece..t.first_piece + n {
         if state.features.info(p).kind != crate::tile::FeatureKind::Road {
             continue;
@@ -272,7 +292,7 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
         Action::PlaceFerry(pair) => {
             let tile = state.placed;
             let [a, b] = pair.sides().map(|s| jetty_piece(state, tile, s));
-            state.ferries.ferries.push(Ferry { tile: tile as u16, jetties: pair });
+            state.ferries.ferries.push(Ferry { tile: tile as u16, jetties: pair, piece: a });
             state.features.set_link(a, b);
             state.features.join(a, b, false);
             if E::ENABLED {
@@ -301,6 +321,7 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
             state.features.set_link(a, b);
             state.rejoin(&pieces);
             state.ferries.ferries[i].jetties = ferry;
+            state.ferries.ferries[i].piece = a;
             state.ferries.moved |= 1 << i;
             if E::ENABLED {
                 events.push(Event::FerryMoved { player, at, from, to: ferry });

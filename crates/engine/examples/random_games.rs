@@ -1,0 +1,30 @@
+//! Plays N uniformly random games and prints games per second (for profiling).
+//! `cargo run --release -p carcassonne-engine --example random_games -- 20000 [ferries]`
+
+use std::time::Instant;
+
+use carcassonne_engine::playout::play_random;
+use carcassonne_engine::{Edition, Expansion, Rules, State};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let ferries = args.next().is_some_and(|a| a == "ferries");
+    let rules = if ferries {
+        Rules::new(2, &[Expansion::Ferries], Edition::C3).expect("valid rules")
+    } else {
+        Rules::base(2).expect("valid rules")
+    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let start = Instant::now();
+    let mut total = 0u64;
+    for _ in 0..n {
+        let mut s = State::new(rules);
+        play_random(&mut s, &mut rng);
+        total += s.final_scores().iter().map(|x| *x as u64).sum::<u64>();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("{n} games in {secs:.3} s: {:.0} games/s (checksum {total})", n as f64 / secs);
+}
