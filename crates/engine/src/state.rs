@@ -262,10 +262,6 @@ impl State {
         v
     }
 
-    pub(crate) fn for_each_placement(&self, kind: TileKind, f: impl FnMut(Placement)) {
-        self.board.for_each_placement(kind, f)
-    }
-
     fn for_each_deployment(&self, mut f: impl FnMut(Location)) {
         let t = self.board.tile(self.placed);
         let n = t.kind.info().pieces();
