@@ -25,6 +25,14 @@ pub struct PlacedTile {
     pub(crate) first_piece: u16,
 }
 
+impl PlacedTile {
+    /// Its first feature piece; its pieces are numbered on from there, in
+    /// the order of its kind's definition.
+    pub fn first_piece(&self) -> u16 {
+        self.first_piece
+    }
+}
+
 /// An empty cell next to the board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct OpenCell {
@@ -69,7 +77,7 @@ pub enum Misfit {
     Edge(Side),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     /// Cells cover x and y in `-half..half`.
     half: i32,
@@ -98,8 +106,10 @@ impl Board {
 
     #[inline]
     fn index(&self, p: Pos) -> Option<usize> {
-        let (x, y) = (p.x + self.half, p.y + self.half);
-        let side = 2 * self.half;
+        // In i64, so that any coordinate a record names is merely off the grid.
+        let half = self.half as i64;
+        let (x, y) = (p.x as i64 + half, p.y as i64 + half);
+        let side = 2 * half;
         if x < 0 || y < 0 || x >= side || y >= side {
             return None;
         }

@@ -40,7 +40,7 @@ pub struct PieceInfo {
 }
 
 /// One piece and, when it is a root, its feature's totals.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Node {
     parent: PieceId,
     /// Next piece in the feature's circular member list.
@@ -51,7 +51,7 @@ struct Node {
     totals: Totals,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Features {
     nodes: Vec<Node>,
 }

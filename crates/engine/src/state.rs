@@ -34,7 +34,9 @@ const MONASTERY_POINTS: u32 = 9;
 /// Points a farm scores per completed city.
 const FARM_POINTS: u32 = 3;
 
-#[derive(Clone, Debug)]
+/// Equality is structural: two states are equal when every part is, which
+/// is what the conformance tests compare after clone-then-play and replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub(crate) rules: Rules,
     pub(crate) board: Board,

@@ -85,7 +85,7 @@ pub struct Ferry {
 }
 
 /// The ferries on the board and, during step 4, which of them may move.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Ferries {
     ferries: Vec<Ferry>,
     /// Ferries (bit per index) that may move this turn (F6, fixed by F7).

@@ -1,0 +1,453 @@
+//! Conformance over seeded random games (in the spirit of OpenSpiel's
+//! random simulation tests and chess perft cross-checks).
+//!
+//! After every action of hundreds of games, base and with The Ferries (both
+//! editions), it checks: the legal list is non-empty unless the game is over
+//! and has no duplicates; `is_legal` holds exactly for the listed actions;
+//! playing on a clone equals playing on the original; replaying the record
+//! reproduces the state; the record round-trips through JSON; followers and
+//! tiles are conserved; scores never decrease; every ferry joins two jetties
+//! of its own lake; and a deliberately naive reference, written here apart
+//! from the engine (flood-filled features, every cell and rotation tried
+//! with edges compared directly, an independent walk for movable ferries),
+//! agrees with the engine's incremental structures and fast generators.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
+use carcassonne_engine::playout::random_action;
+use carcassonne_engine::record::Setup;
+use carcassonne_engine::tile::{EdgeKind, FeatureKind};
+use carcassonne_engine::{Action, Game, JettyPair, Location, PlacedTile, Placement, Record, State, Step, TileKind};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+// ----- the naive reference --------------------------------------------------
+
+fn rotated_sides(t: &PlacedTile, sides: u8) -> Vec<Side> {
+    Side::ALL.into_iter().filter(|s| sides & s.bit() != 0).map(|s| s.rotated(t.rot)).collect()
+}
+
+fn rotated_halves(t: &PlacedTile, halves: u8) -> Vec<HalfEdge> {
+    HalfEdge::ALL.into_iter().filter(|h| halves & h.bit() != 0).map(|h| h.rotated(t.rot)).collect()
+}
+
+fn edge(kind: TileKind, rot: Rotation, side: Side) -> EdgeKind {
+    kind.info().edges[side.rotated(rot.inverse()).index()]
+}
+
+/// Every (cell, rotation) next to the board where the tile's edges equal its
+/// neighbours' edges, found by trying them all.
+fn naive_placements(state: &State, kind: TileKind) -> BTreeSet<Placement> {
+    let board = state.board();
+    let mut cells = BTreeSet::new();
+    for t in board.tiles() {
+        for s in Side::ALL {
+            let p = t.pos.step(s);
+            if board.tile_at(p).is_none() {
+                cells.insert(p);
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for pos in cells {
+        for rot in Rotation::ALL {
+            let fits = Side::ALL.into_iter().all(|s| match board.tile_at(pos.step(s)) {
+                None => true,
+                Some(n) => edge(kind, rot, s) == edge(n.kind, n.rot, s.opposite()),
+            });
+            if fits {
+                out.insert(Placement { pos, rot });
+            }
+        }
+    }
+    out
+}
+
+/// A piece: tile index and piece index on it.
+type Node = (usize, usize);
+
+struct NaiveFeatures {
+    /// Component of each piece.
+    comp: HashMap<Node, usize>,
+    /// Per component: (open edges, pennants, followers, pieces).
+    totals: Vec<(u16, u16, u16, u16)>,
+    adjacency: HashMap<Node, Vec<Node>>,
+}
+
+fn piece_id(state: &State, n: Node) -> u16 {
+    state.board().tile(n.0).first_piece() + n.1 as u16
+}
+
+/// The road or field piece of `t` reaching `side` / touching `half`.
+fn piece_at_side(t: &PlacedTile, side: Side, kind: FeatureKind) -> Option<usize> {
+    t.kind.info().def.features.iter().position(|f| f.kind == kind && rotated_sides(t, f.sides).contains(&side))
+}
+
+fn field_at_half(t: &PlacedTile, half: HalfEdge) -> Option<usize> {
+    t.kind
+        .info()
+        .def
+        .features
+        .iter()
+        .position(|f| f.kind == FeatureKind::Field && rotated_halves(t, f.halves).contains(&half))
+}
+
+fn naive_features(state: &State) -> NaiveFeatures {
+    let board = state.board();
+    let mut adjacency: HashMap<Node, Vec<Node>> = HashMap::new();
+    let mut matched: HashMap<Node, u16> = HashMap::new();
+    let mut next_first = 0u16;
+    for (i, t) in board.tiles().iter().enumerate() {
+        assert_eq!(t.first_piece(), next_first, "pieces are numbered in placing order");
+        next_first += t.kind.info().def.features.len() as u16;
+        for (j, f) in t.kind.info().def.features.iter().enumerate() {
+            adjacency.entry((i, j)).or_default();
+            for s in rotated_sides(t, f.sides) {
+                if let Some(ni) = board.tile_index(t.pos.step(s)) {
+                    let other = piece_at_side(board.tile(ni), s.opposite(), f.kind)
+                        .expect("matching edges continue the feature");
+                    adjacency.entry((i, j)).or_default().push((ni, other));
+                    *matched.entry((i, j)).or_default() += 1;
+                }
+            }
+            for h in rotated_halves(t, f.halves) {
+                if let Some(ni) = board.tile_index(t.pos.step(h.side())) {
+                    let other = field_at_half(board.tile(ni), h.facing()).expect("fields meet fields");
+                    adjacency.entry((i, j)).or_default().push((ni, other));
+                }
+            }
+        }
+    }
+    for ferry in state.ferries().all() {
+        let t = board.tile(ferry.tile as usize);
+        let [a, b] =
+            ferry.jetties.sides().map(|s| piece_at_side(t, s, FeatureKind::Road).expect("a ferry joins jetties"));
+        adjacency.entry((ferry.tile as usize, a)).or_default().push((ferry.tile as usize, b));
+        adjacency.entry((ferry.tile as usize, b)).or_default().push((ferry.tile as usize, a));
+    }
+    let mut comp = HashMap::new();
+    let mut totals = Vec::new();
+    let mut nodes: Vec<Node> = adjacency.keys().copied().collect();
+    nodes.sort();
+    for start in nodes {
+        if comp.contains_key(&start) {
+            continue;
+        }
+        let c = totals.len();
+        let mut t = (0u16, 0u16, 0u16, 0u16);
+        let mut stack = vec![start];
+        comp.insert(start, c);
+        while let Some(n) = stack.pop() {
+            let tile = board.tile(n.0);
+            let f = &tile.kind.info().def.features[n.1];
+            t.0 += f.sides.count_ones() as u16 - matched.get(&n).copied().unwrap_or(0);
+            t.1 += f.pennants as u16;
+            t.2 += state.followers().iter().filter(|fl| fl.piece == piece_id(state, n)).count() as u16;
+            t.3 += 1;
+            for m in &adjacency[&n] {
+                if !comp.contains_key(m) {
+                    comp.insert(*m, c);
+                    stack.push(*m);
+                }
+            }
+        }
+        totals.push(t);
+    }
+    NaiveFeatures { comp, totals, adjacency }
+}
+
+fn check_features(state: &State) {
+    let naive = naive_features(state);
+    let features = state.features();
+    let mut root_of_comp: HashMap<usize, u16> = HashMap::new();
+    let mut comp_of_root: HashMap<u16, usize> = HashMap::new();
+    for (node, c) in &naive.comp {
+        let root = features.find(piece_id(state, *node));
+        assert_eq!(*root_of_comp.entry(*c).or_insert(root), root, "a feature is one feature in the engine too");
+        assert_eq!(*comp_of_root.entry(root).or_insert(*c), *c, "separate features stay separate in the engine");
+    }
+    assert_eq!(naive.comp.len(), features.len(), "every piece is in a feature");
+    for (c, root) in root_of_comp {
+        let t = features.totals(root);
+        assert_eq!(
+            (t.open, t.pennants, t.followers, t.pieces),
+            naive.totals[c],
+            "totals of the feature at piece {root}"
+        );
+    }
+}
+
+/// F6 walked naively: from every road piece of the new tile across its
+/// edges, along roads, stopping at jetties; the ferries met first.
+fn naive_movable(state: &State, new: usize) -> BTreeSet<Pos> {
+    let board = state.board();
+    let naive = naive_features(state);
+    let t = board.tile(new);
+    let ferry_on = |tile: usize| state.ferries().all().iter().find(|f| f.tile as usize == tile).copied();
+    let mut out = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    let mut stack = Vec::new();
+    for (j, f) in t.kind.info().def.features.iter().enumerate() {
+        if f.kind == FeatureKind::Road {
+            for n in &naive.adjacency[&(new, j)] {
+                if n.0 != new {
+                    stack.push(*n);
+                }
+            }
+        }
+    }
+    while let Some(n) = stack.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        let tile = board.tile(n.0);
+        let f = &tile.kind.info().def.features[n.1];
+        if f.jetty {
+            let side = rotated_sides(tile, f.sides)[0];
+            if let Some(ferry) = ferry_on(n.0) {
+                if ferry.jetties.contains(side) {
+                    out.insert(tile.pos);
+                }
+            }
+            continue;
+        }
+        for m in &naive.adjacency[&n] {
+            if m.0 != new {
+                stack.push(*m);
+            }
+        }
+    }
+    out
+}
+
+fn jetty_pairs(t: &PlacedTile) -> Vec<JettyPair> {
+    let sides: Vec<Side> =
+        t.kind.info().def.features.iter().filter(|f| f.jetty).flat_map(|f| rotated_sides(t, f.sides)).collect();
+    let mut out = Vec::new();
+    for (i, a) in sides.iter().enumerate() {
+        for b in &sides[i + 1..] {
+            out.push(JettyPair::new(*a, *b).unwrap());
+        }
+    }
+    out
+}
+
+// ----- the checks -----------------------------------------------------------
+
+fn key(a: &Action) -> String {
+    format!("{a:?}")
+}
+
+/// A deploy action names a feature; any of its edges will do, so compare
+/// by the canonical name.
+fn canonical(state: &State, a: Action) -> Action {
+    if let Action::Deploy(loc) = a {
+        if state.step() == Step::Deploy {
+            let tile = state.board().tiles().len() - 1;
+            if let Some(p) = state.resolve(tile, loc) {
+                return Action::Deploy(state.piece_location(p).1);
+            }
+        }
+    }
+    a
+}
+
+fn junk_action(state: &State, rng: &mut Xoshiro256PlusPlus) -> Action {
+    let near = |rng: &mut Xoshiro256PlusPlus| {
+        let t = state.board().tile(rng.random_range(0..state.board().tiles().len()));
+        Pos::new(t.pos.x + rng.random_range(-2..=2), t.pos.y + rng.random_range(-2..=2))
+    };
+    let side = |rng: &mut Xoshiro256PlusPlus| Side::ALL[rng.random_range(0..4)];
+    match rng.random_range(0..8) {
+        0 => Action::Draw(TileKind::all().nth(rng.random_range(0..TileKind::all().count())).unwrap()),
+        1 | 2 => Action::Place(Placement { pos: near(rng), rot: Rotation::ALL[rng.random_range(0..4)] }),
+        3 => Action::Discard,
+        4 => Action::Deploy(match rng.random_range(0..4) {
+            0 => Location::Road(side(rng)),
+            1 => Location::City(side(rng)),
+            2 => Location::Field(HalfEdge::ALL[rng.random_range(0..8)]),
+            _ => Location::Monastery,
+        }),
+        5 => Action::PlaceFerry(
+            JettyPair::new(side(rng), side(rng)).unwrap_or(JettyPair::new(Side::N, Side::S).unwrap()),
+        ),
+        6 => Action::MoveFerry {
+            at: near(rng),
+            ferry: JettyPair::new(side(rng), side(rng)).unwrap_or(JettyPair::new(Side::E, Side::W).unwrap()),
+        },
+        _ => Action::Pass,
+    }
+}
+
+fn check_ferries(state: &State) {
+    for f in state.ferries().all() {
+        let t = state.board().tile(f.tile as usize);
+        assert!(t.kind.info().lake, "a ferry lies on a lake");
+        assert!(jetty_pairs(t).contains(&f.jetties), "a ferry joins two jetties of its own lake");
+    }
+}
+
+struct Totals {
+    tiles: usize,
+}
+
+fn check_conservation(state: &State, start: &Totals, discarded: usize) {
+    let n = state.rules().players();
+    for p in 0..n {
+        let on_board = state.followers().iter().filter(|f| f.player as usize == p).count();
+        assert_eq!(state.supply()[p] as usize + on_board, 7, "player {p}'s followers are conserved");
+    }
+    let in_play =
+        state.bag().total() as usize + state.board().tiles().len() + discarded + state.drawn().is_some() as usize;
+    let placed_this_turn = state.drawn().is_some() && state.step() != Step::Place;
+    assert_eq!(in_play - placed_this_turn as usize, start.tiles, "tiles are conserved");
+}
+
+fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut game = Game::new(setup).unwrap();
+    let start = Totals { tiles: game.state().bag().total() as usize + 1 };
+    let mut buf = Vec::new();
+    let mut discarded = 0;
+    let mut positions = 0;
+    let mut move_step_checked = false;
+    loop {
+        let state = game.state().clone();
+        let legal = state.legal_action_list();
+        assert_eq!(legal.is_empty(), state.is_over(), "legal actions exist exactly while the game goes on");
+        let keys: BTreeSet<String> = legal.iter().map(key).collect();
+        assert_eq!(keys.len(), legal.len(), "no duplicate legal actions");
+        for a in &legal {
+            assert!(state.is_legal(*a), "{a} is listed, so it is legal");
+        }
+        for _ in 0..4 {
+            let j = junk_action(&state, &mut rng);
+            let listed = keys.contains(&key(&canonical(&state, j)));
+            assert_eq!(state.is_legal(j), listed, "is_legal({j}) must agree with the list at step {}", state.step());
+        }
+        match state.step() {
+            Step::Place => {
+                positions += 1;
+                let kind = state.drawn().unwrap();
+                let fast: BTreeSet<Placement> =
+                    legal.iter().filter_map(|a| if let Action::Place(p) = a { Some(*p) } else { None }).collect();
+                assert_eq!(fast, naive_placements(&state, kind), "placements of {kind}");
+                move_step_checked = false;
+            }
+            Step::PlaceFerry => {
+                let t = state.placed_tile().unwrap();
+                let naive: BTreeSet<String> = jetty_pairs(t).into_iter().map(|p| key(&Action::PlaceFerry(p))).collect();
+                assert_eq!(keys, naive, "ferry placements");
+            }
+            Step::MoveFerries if !move_step_checked => {
+                move_step_checked = true;
+                let new = state.board().tiles().len() - 1;
+                let movable = naive_movable(&state, new);
+                assert_eq!(state.movable_ferries().collect::<BTreeSet<_>>(), movable, "F6 movable ferries");
+                let mut naive: BTreeSet<String> = BTreeSet::new();
+                for at in &movable {
+                    let f = state.ferry_at(*at).unwrap();
+                    for p in jetty_pairs(state.board().tile_at(*at).unwrap()) {
+                        if p != f.jetties {
+                            naive.insert(key(&Action::MoveFerry { at: *at, ferry: p }));
+                        }
+                    }
+                }
+                naive.insert(key(&Action::Pass));
+                assert_eq!(keys, naive, "ferry moves");
+            }
+            _ => {}
+        }
+        let Some(action) = random_action(&state, &mut rng, &mut buf) else { break };
+        if action == Action::Discard {
+            discarded += 1;
+        }
+        let mut on_clone = state.clone();
+        on_clone.play(action).unwrap();
+        game.play(action).unwrap();
+        assert_eq!(&on_clone, game.state(), "playing on a clone equals playing on the original");
+        let after = game.state();
+        for (b, a) in state.scores().iter().zip(after.scores()) {
+            assert!(a >= b, "scores never decrease");
+        }
+        check_conservation(after, &start, discarded);
+        check_ferries(after);
+        if deep || after.step() == Step::Draw {
+            check_features(after);
+        }
+        if after.step() == Step::Draw && (deep || after.turns() % 10 == 0) {
+            let json = game.record().to_json();
+            let back = Record::from_json(&json).unwrap();
+            assert_eq!(&back, game.record(), "the record round-trips through JSON");
+            let replayed = Game::replay(&back).unwrap();
+            assert_eq!(replayed.state(), game.state(), "replaying the record reproduces the state");
+        }
+    }
+    let replayed = Game::replay(game.record()).unwrap();
+    assert_eq!(replayed.state(), game.state());
+    assert!(game.state().bag().is_empty());
+    positions
+}
+
+fn setup(players: usize, expansions: &[&str], edition: &str) -> Setup {
+    Setup {
+        players: (0..players).map(|i| format!("P{i}")).collect(),
+        expansions: expansions.iter().map(|s| s.to_string()).collect(),
+        edition: Some(edition.to_string()),
+        seed: None,
+    }
+}
+
+fn run_games(games: u64, expansions: &[&str], edition: &str) {
+    let mut positions = 0;
+    for seed in 0..games {
+        let players = 2 + (seed % 4) as usize;
+        positions += play_checked_game(setup(players, expansions, edition), seed, seed % 10 == 0);
+    }
+    eprintln!("{games} games, {positions} placement positions cross-checked");
+}
+
+#[test]
+fn random_base_games_keep_every_invariant() {
+    run_games(150, &[], "c3");
+}
+
+#[test]
+fn random_ferries_games_keep_every_invariant_c3() {
+    run_games(120, &["ferries"], "c3");
+}
+
+#[test]
+fn random_ferries_games_keep_every_invariant_c2() {
+    run_games(120, &["ferries"], "c2");
+}
+
+/// Perft-style counts: the number of legal placements summed over the
+/// positions of fixed seeded games; the fast generator and the naive one
+/// must give the same totals.
+#[test]
+fn placement_counts_agree_with_the_naive_generator() {
+    let mut counts: BTreeMap<u64, (usize, usize)> = BTreeMap::new();
+    for seed in 1000..1040u64 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut state = State::new(setup(2, &["ferries"], "c3").rules().unwrap());
+        let mut buf = Vec::new();
+        let (mut fast, mut naive) = (0, 0);
+        while let Some(a) = random_action(&state, &mut rng, &mut buf) {
+            if state.step() == Step::Place {
+                let kind = state.drawn().unwrap();
+                let mut n = 0;
+                state.board().for_each_placement(kind, |_| n += 1);
+                fast += n;
+                naive += naive_placements(&state, kind).len();
+            }
+            state.play(a).unwrap();
+        }
+        counts.insert(seed, (fast, naive));
+    }
+    for (seed, (fast, naive)) in counts {
+        assert_eq!(fast, naive, "game {seed}");
+        assert!(fast > 0);
+    }
+}
