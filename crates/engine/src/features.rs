@@ -27,6 +27,17 @@ pub struct Totals {
     pub followers: u16,
     /// Pieces in the feature.
     pub pieces: u16,
+    /// Links inside tiles in the feature (ferries on a road).
+    pub links: u16,
+}
+
+/// How two pieces meet.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Joint {
+    /// Across a tile edge: two open edges are closed (fields have none).
+    Edge,
+    /// By a link inside a tile (a ferry between two jetties).
+    Link,
 }
 
 /// What a piece is and where it lies.
@@ -73,7 +84,7 @@ impl Features {
     #[inline]
     pub fn add(&mut self, info: PieceInfo, open: u16, pennants: u16) -> PieceId {
         let id = self.nodes.len() as PieceId;
-        let totals = Totals { open, pennants, followers: 0, pieces: 1 };
+        let totals = Totals { open, pennants, followers: 0, pieces: 1, links: 0 };
         self.nodes.push(Node { parent: id, next: id, link: NONE, info, totals });
         id
     }
@@ -114,16 +125,19 @@ impl Features {
         self.nodes[self.find(p) as usize].totals
     }
 
-    /// Joins the features of `a` and `b`, which meet across a tile edge when
-    /// `across_edge` (two open edges are closed) or by a link inside a tile.
+    /// Joins the features of `a` and `b`, which meet at `joint`.
     #[inline]
-    pub fn join(&mut self, a: PieceId, b: PieceId, across_edge: bool) {
+    pub fn join(&mut self, a: PieceId, b: PieceId, joint: Joint) {
         let ra = self.find_mut(a);
         let rb = self.find_mut(b);
-        let closed = if across_edge { 2 } else { 0 };
+        let (closed, links) = match joint {
+            Joint::Edge => (2, 0),
+            Joint::Link => (0, 1),
+        };
         if ra == rb {
             let t = &mut self.nodes[ra as usize].totals;
             t.open = t.open.saturating_sub(closed);
+            t.links += links;
             return;
         }
         let (big, small) = if self.nodes[ra as usize].totals.pieces >= self.nodes[rb as usize].totals.pieces {
@@ -137,6 +151,7 @@ impl Features {
         t.pennants += s.pennants;
         t.followers += s.followers;
         t.pieces += s.pieces;
+        t.links += s.links + links;
         self.nodes[small as usize].parent = big;
         // Splice the two circular member lists.
         let next_big = self.nodes[big as usize].next;
@@ -231,7 +246,7 @@ mod tests {
         let mut f = Features::default();
         let a = piece(&mut f, 2);
         let b = piece(&mut f, 1);
-        f.join(a, b, true);
+        f.join(a, b, Joint::Edge);
         assert_eq!(f.find(a), f.find(b));
         assert_eq!(f.totals(a).open, 1);
         assert_eq!(f.totals(a).pieces, 2);
@@ -245,8 +260,8 @@ mod tests {
         let mut f = Features::default();
         let a = piece(&mut f, 2);
         let b = piece(&mut f, 2);
-        f.join(a, b, true);
-        f.join(b, a, true);
+        f.join(a, b, Joint::Edge);
+        f.join(b, a, Joint::Edge);
         assert_eq!(f.totals(a).open, 0);
         assert_eq!(f.members(a).count(), 2);
     }
@@ -257,9 +272,10 @@ mod tests {
         let a = piece(&mut f, 1);
         let b = piece(&mut f, 1);
         f.add_follower(b);
-        f.join(a, b, false);
+        f.join(a, b, Joint::Link);
         assert_eq!(f.totals(a).followers, 1);
-        let alone = |followers| Totals { open: 1, pennants: 0, followers, pieces: 1 };
+        assert_eq!(f.totals(a).links, 1);
+        let alone = |followers| Totals { open: 1, pennants: 0, followers, pieces: 1, links: 0 };
         f.reset([(a, alone(0)), (b, alone(1))]);
         assert_ne!(f.find(a), f.find(b));
         assert_eq!(f.totals(a).followers, 0);

@@ -10,7 +10,7 @@ use crate::bag::Bag;
 use crate::board::{Board, Misfit, PlacedTile, Placement};
 use crate::error::PlayError;
 use crate::event::{Event, EventSink, NoEvents, Scoring};
-use crate::features::{Features, PieceId, Totals, NONE};
+use crate::features::{Features, Joint, PieceId, Totals, NONE};
 use crate::ferries::Ferries;
 use crate::geometry::{HalfEdge, Pos, Rotation, Side};
 use crate::setup::{Rules, FOLLOWERS_PER_PLAYER, MAX_PLAYERS};
@@ -473,13 +473,13 @@ impl State {
             let mine = o.side_piece[s.index()];
             if mine != NO_PIECE {
                 let theirs = no.side_piece[s.opposite().index()];
-                self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, true);
+                self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, Joint::Edge);
             }
             for h in s.halves() {
                 let mine = o.half_piece[h.index()];
                 if mine != NO_PIECE {
                     let theirs = no.half_piece[h.facing().index()];
-                    self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, false);
+                    self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, Joint::Edge);
                 }
             }
         }
@@ -498,14 +498,14 @@ impl State {
                 if sides & s.bit() != 0 {
                     if let Some(q) = self.piece_across(tile, s) {
                         if p < q {
-                            self.features.join(p, q, true);
+                            self.features.join(p, q, Joint::Edge);
                         }
                     }
                 }
             }
             let l = self.features.link(p);
             if l != NONE && p < l {
-                self.features.join(p, l, false);
+                self.features.join(p, l, Joint::Link);
             }
         }
     }
@@ -515,7 +515,8 @@ impl State {
         let info = self.features.info(p);
         let f = &self.board.tile(info.tile as usize).kind.info().def.features[info.local as usize];
         let followers = self.followers.iter().filter(|f| f.piece == p).count() as u16;
-        Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers, pieces: 1 }
+        // Links are counted as they are joined again.
+        Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers, pieces: 1, links: 0 }
     }
 
     /// Step 5: scores every feature completed this turn, then passes the turn.
@@ -671,19 +672,23 @@ impl State {
     /// Each player's points if the game ended now: [`scores`](Self::scores)
     /// plus the end-of-game scoring of everything still open that holds followers.
     pub fn final_scores(&self) -> Vec<u32> {
-        self.final_scores_with(|_| {})
+        self.end_scoring(None)
     }
 
     /// As [`final_scores`](Self::final_scores), reporting each feature scored.
     pub fn final_scores_with(&self, mut report: impl FnMut(Scoring)) -> Vec<u32> {
+        self.end_scoring(Some(&mut report))
+    }
+
+    fn end_scoring(&self, mut report: Option<&mut dyn FnMut(Scoring)>) -> Vec<u32> {
         let mut scores = self.scores;
-        let mut seen: Vec<PieceId> = Vec::with_capacity(self.followers.len());
-        for f in &self.followers {
+        let mut seen = [NONE; MAX_PLAYERS * FOLLOWERS_PER_PLAYER as usize];
+        for (i, f) in self.followers.iter().enumerate() {
             let root = self.features.find(f.piece);
-            if seen.contains(&root) {
+            if seen[..i].contains(&root) {
                 continue;
             }
-            seen.push(root);
+            seen[i] = root;
             let kind = self.features.info(root).kind;
             let t = self.features.totals(root);
             let (points, tiles) = match kind {
@@ -701,19 +706,22 @@ impl State {
                     tiles.insert(tile);
                     (1 + self.neighbours(self.board.tile(tile as usize).pos), tiles)
                 }
-                FeatureKind::Field => (FARM_POINTS * self.completed_cities_bordered(root), self.feature_tiles(root)),
+                FeatureKind::Field => (FARM_POINTS * self.completed_cities_bordered(root), TileSet::default()),
             };
             let won = winners(self.majority(root), points);
             for (s, w) in scores.iter_mut().zip(won) {
                 *s += w;
             }
-            report(Scoring {
-                kind,
-                completed: t.open == 0 && kind != FeatureKind::Field && kind != FeatureKind::Monastery,
-                end_of_game: true,
-                tiles: self.tile_positions(&tiles),
-                points: won[..self.rules.players()].to_vec(),
-            });
+            if let Some(report) = report.as_mut() {
+                let tiles = if kind == FeatureKind::Field { self.feature_tiles(root) } else { tiles };
+                report(Scoring {
+                    kind,
+                    completed: t.open == 0 && matches!(kind, FeatureKind::Road | FeatureKind::City),
+                    end_of_game: true,
+                    tiles: self.tile_positions(&tiles),
+                    points: won[..self.rules.players()].to_vec(),
+                });
+            }
         }
         scores[..self.rules.players()].to_vec()
     }

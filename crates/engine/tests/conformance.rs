@@ -70,8 +70,8 @@ type Node = (usize, usize);
 struct NaiveFeatures {
     /// Component of each piece.
     comp: HashMap<Node, usize>,
-    /// Per component: (open edges, pennants, followers, pieces).
-    totals: Vec<(u16, u16, u16, u16)>,
+    /// Per component: (open edges, pennants, followers, pieces, ferries).
+    totals: Vec<(u16, u16, u16, u16, u16)>,
     adjacency: HashMap<Node, Vec<Node>>,
 }
 
@@ -135,7 +135,7 @@ fn naive_features(state: &State) -> NaiveFeatures {
             continue;
         }
         let c = totals.len();
-        let mut t = (0u16, 0u16, 0u16, 0u16);
+        let mut t = (0u16, 0u16, 0u16, 0u16, 0u16);
         let mut stack = vec![start];
         comp.insert(start, c);
         while let Some(n) = stack.pop() {
@@ -145,6 +145,12 @@ fn naive_features(state: &State) -> NaiveFeatures {
             t.1 += f.pennants as u16;
             t.2 += state.followers().iter().filter(|fl| fl.piece == piece_id(state, n)).count() as u16;
             t.3 += 1;
+            let ferry = state.ferries().all().iter().find(|f| f.tile as usize == n.0).copied();
+            if let Some(ferry) = ferry {
+                // Counted once, at the first of its two jetties.
+                let first = ferry.jetties.sides()[0];
+                t.4 += (f.jetty && rotated_sides(tile, f.sides) == [first]) as u16;
+            }
             for m in &adjacency[&n] {
                 if !comp.contains_key(m) {
                     comp.insert(*m, c);
@@ -171,7 +177,7 @@ fn check_features(state: &State) {
     for (c, root) in root_of_comp {
         let t = features.totals(root);
         assert_eq!(
-            (t.open, t.pennants, t.followers, t.pieces),
+            (t.open, t.pennants, t.followers, t.pieces, t.links),
             naive.totals[c],
             "totals of the feature at piece {root}"
         );

@@ -9,7 +9,7 @@
 use crate::action::{Action, JettyPair};
 use crate::error::PlayError;
 use crate::event::{Event, EventSink};
-use crate::features::{PieceId, NONE};
+use crate::features::{Joint, PieceId, NONE};
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Pos;
 use crate::geometry::Side::{self, E, N, S, W};
@@ -80,8 +80,6 @@ pub struct Ferry {
     pub tile: u16,
     /// The jetties it joins, as sides on the board.
     pub jetties: JettyPair,
-    /// One of the two jetty road pieces it joins.
-    piece: PieceId,
 }
 
 /// The ferries on the board and, during step 4, which of them may move.
@@ -164,22 +162,23 @@ fn reachable_ferries(state: &State) -> u32 {
     let new = state.placed;
     let t = state.board.tile(new);
     // A ferry the new tile's roads reach lies on one of their roads: skip
-    // the walk when no ferry does.
+    // the walk when those roads hold no ferry but the one just placed.
     let n = t.kind.info().pieces() as PieceId;
     let mut roots = [NONE; 4];
     let mut k = 0;
+    let mut links = 0;
     for p in t.first_piece..t.first_piece + n {
-        if k < roots.len() && state.features.info(p).kind == crate::tile::FeatureKind::Road {
-            roots[k] = state.features.find(p);
-            k += 1;
+        if state.features.info(p).kind == crate::tile::FeatureKind::Road {
+            let r = state.features.find(p);
+            if !roots[..k].contains(&r) && k < roots.len() {
+                roots[k] = r;
+                k += 1;
+                links += state.features.totals(r).links;
+            }
         }
     }
-    let on_new_roads = state
-        .ferries
-        .ferries
-        .iter()
-        .any(|f| f.tile as usize != new && roots[..k].contains(&state.features.find(f.piece)));
-    if !on_new_roads {
+    let own = state.ferries.index_on(new).is_some() as u16;
+    if links <= own {
         return 0;
     }
     let mut stack: Vec<PieceId> = Vec::new();
@@ -194,13 +193,14 @@ fn reachable_ferries(state: &State) -> u32 {
             }
         }
     }
-    let mut seen: Vec<PieceId> = Vec::new();
+    let mut seen = vec![0u64; state.features.len() / 64 + 1];
     let mut found = 0u32;
     while let Some(p) = stack.pop() {
-        if seen.contains(&p) {
+        let (word, bit) = (p as usize / 64, 1u64 << (p % 64));
+        if seen[word] & bit != 0 {
             continue;
         }
-        seen.push(p);
+        seen[word] |= bit;
         let tile = state.features.info(p).tile as usize;
         let sides = state.piece_sides(p);
         let info = state.board.tile(tile).kind.info();
@@ -215,7 +215,7 @@ fn reachable_ferries(state: &State) -> u32 {
         for s in Side::ALL {
             if sides & s.bit() != 0 {
                 if let Some(q) = state.piece_across(tile, s) {
-                    if state.features.info(q).tile as usize != new && !seen.contains(&q) {
+                    if state.features.info(q).tile as usize != new && seen[q as usize / 64] & (1 << (q % 64)) == 0 {
                         stack.push(q);
                     }
                 }
@@ -292,9 +292,9 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
         Action::PlaceFerry(pair) => {
             let tile = state.placed;
             let [a, b] = pair.sides().map(|s| jetty_piece(state, tile, s));
-            state.ferries.ferries.push(Ferry { tile: tile as u16, jetties: pair, piece: a });
+            state.ferries.ferries.push(Ferry { tile: tile as u16, jetties: pair });
             state.features.set_link(a, b);
-            state.features.join(a, b, false);
+            state.features.join(a, b, Joint::Link);
             if E::ENABLED {
                 events.push(Event::FerryPlaced { player, at: state.board.tile(tile).pos, ferry: pair });
             }
@@ -321,7 +321,6 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
             state.features.set_link(a, b);
             state.rejoin(&pieces);
             state.ferries.ferries[i].jetties = ferry;
-            state.ferries.ferries[i].piece = a;
             state.ferries.moved |= 1 << i;
             if E::ENABLED {
                 events.push(Event::FerryMoved { player, at, from, to: ferry });
