@@ -197,15 +197,15 @@ impl Features {
         }
     }
 
-    /// Takes pieces apart, each into a feature of its own with the totals
-    /// given for it alone, to be joined again by the caller. The pieces must
-    /// make up whole features.
-    pub fn reset(&mut self, pieces: impl IntoIterator<Item = (PieceId, Totals)>) {
-        for (p, own) in pieces {
+    /// Takes `pieces` apart, each into a feature of its own with the totals
+    /// `alone` gives for it, to be joined again by the caller. The pieces
+    /// must make up whole features.
+    pub fn reset(&mut self, pieces: &[PieceId], alone: impl Fn(PieceInfo) -> Totals) {
+        for &p in pieces {
             let n = &mut self.nodes[p as usize];
             n.parent = p;
             n.next = p;
-            n.totals = own;
+            n.totals = alone(n.info);
         }
     }
 
@@ -275,8 +275,8 @@ mod tests {
         f.join(a, b, Joint::Link);
         assert_eq!(f.totals(a).followers, 1);
         assert_eq!(f.totals(a).links, 1);
-        let alone = |followers| Totals { open: 1, pennants: 0, followers, pieces: 1, links: 0 };
-        f.reset([(a, alone(0)), (b, alone(1))]);
+        f.reset(&[a, b], |_| Totals { open: 1, pieces: 1, ..Totals::default() });
+        f.add_follower(b);
         assert_ne!(f.find(a), f.find(b));
         assert_eq!(f.totals(a).followers, 0);
         assert_eq!(f.totals(b).followers, 1);

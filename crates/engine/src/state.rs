@@ -489,9 +489,15 @@ impl State {
     /// Joins `pieces` (whole features just taken apart) again across tile
     /// edges and links inside tiles.
     pub(crate) fn rejoin(&mut self, pieces: &[PieceId]) {
-        let own: Vec<(PieceId, Totals)> = pieces.iter().map(|&p| (p, self.piece_totals(p))).collect();
-        self.features.reset(own);
+        let board = &self.board;
+        // Each piece alone; links and followers are counted again below.
+        self.features.reset(pieces, |info| {
+            let f = &board.tile(info.tile as usize).kind.info().def.features[info.local as usize];
+            Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers: 0, pieces: 1, links: 0 }
+        });
+        let mut member = vec![0u64; self.features.len() / 64 + 1];
         for &p in pieces {
+            member[p as usize / 64] |= 1 << (p % 64);
             let tile = self.features.info(p).tile as usize;
             let sides = self.piece_sides(p);
             for s in Side::ALL {
@@ -508,15 +514,11 @@ impl State {
                 self.features.join(p, l, Joint::Link);
             }
         }
-    }
-
-    /// The totals of piece `p` on its own: its edges, pennants and followers.
-    fn piece_totals(&self, p: PieceId) -> Totals {
-        let info = self.features.info(p);
-        let f = &self.board.tile(info.tile as usize).kind.info().def.features[info.local as usize];
-        let followers = self.followers.iter().filter(|f| f.piece == p).count() as u16;
-        // Links are counted as they are joined again.
-        Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers, pieces: 1, links: 0 }
+        for f in &self.followers {
+            if member[f.piece as usize / 64] & (1 << (f.piece % 64)) != 0 {
+                self.features.add_follower(f.piece);
+            }
+        }
     }
 
     /// Step 5: scores every feature completed this turn, then passes the turn.
