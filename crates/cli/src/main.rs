@@ -5,11 +5,17 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod render;
 mod replay;
+mod simulate;
 
 #[derive(Parser)]
-#[command(name = "carcassonne", version, about = "Carcassonne with The Ferries: replay and check game records")]
+#[command(
+    name = "carcassonne",
+    version,
+    about = "Carcassonne with The Ferries: replay and check game records, play bots against each other"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -25,12 +31,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play games between bots and summarize who won.
+    Simulate(simulate::Args),
+    /// Measure random games, legal action lists and search iterations per second.
+    Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Replay { file, json } => replay::run(&file, json),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

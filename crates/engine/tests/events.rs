@@ -16,7 +16,8 @@ fn a_completed_city_reports_its_tiles_points_and_returned_follower() {
     );
     let mut events = Vec::new();
     Game::replay_with(&r, &mut events).unwrap();
-    let scored: Vec<&Scoring> = events.iter().filter_map(|e| if let Event::Scored(s) = e { Some(s) } else { None }).collect();
+    let scored: Vec<&Scoring> =
+        events.iter().filter_map(|e| if let Event::Scored(s) = e { Some(s) } else { None }).collect();
     assert_eq!(scored.len(), 1);
     let s = scored[0];
     assert_eq!(s.kind, FeatureKind::City);
@@ -25,7 +26,11 @@ fn a_completed_city_reports_its_tiles_points_and_returned_follower() {
     tiles.sort();
     assert_eq!(tiles, vec![Pos::new(0, -1), Pos::new(0, 0)]);
     assert_eq!(s.points, vec![4, 0]);
-    assert!(events.contains(&Event::FollowerReturned { player: 0, at: Pos::new(0, -1), location: Location::City(Side::S) }));
+    assert!(events.contains(&Event::FollowerReturned {
+        player: 0,
+        at: Pos::new(0, -1),
+        location: Location::City(Side::S)
+    }));
     // Order: placed, deployed, scored, returned.
     let kinds: Vec<&str> = events
         .iter()
@@ -43,7 +48,11 @@ fn a_completed_city_reports_its_tiles_points_and_returned_follower() {
 
 #[test]
 fn ferries_placed_and_moved_are_reported() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/spec/examples/record-format-example.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/spec/examples/record-format-example.json"
+    ))
+    .unwrap();
     let mut events = Vec::new();
     Game::replay_with(&record(&text), &mut events).unwrap();
     let ew = JettyPair::new(Side::E, Side::W).unwrap();
@@ -54,7 +63,11 @@ fn ferries_placed_and_moved_are_reported() {
 
 #[test]
 fn the_end_of_the_game_reports_end_scoring_and_the_final_totals() {
-    let line = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/spec/examples/reference-games.jsonl")).unwrap();
+    let line = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/spec/examples/reference-games.jsonl"
+    ))
+    .unwrap();
     let first: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
     let r: Record = serde_json::from_value(first["record"].clone()).unwrap();
     let mut events = Vec::new();

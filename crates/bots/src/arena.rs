@@ -1,0 +1,137 @@
+//! Playing whole games between bots, with a record of each.
+//!
+//! Chance draws from a generator seeded per deal, so the tile order is a
+//! function of the deal's seed alone: the bag's contents change only by
+//! draws, so the same seed gives the same sequence of tiles whoever sits
+//! where and whatever they play. That is what lets a deal be replayed with
+//! the seats swapped. Bots never see the generator, only the state.
+
+use std::time::{Duration, Instant};
+
+use carcassonne_engine::record::Setup;
+use carcassonne_engine::{Action, Actor, Game, PlayError, RecordError, Rules};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use thiserror::Error;
+
+use crate::Bot;
+
+/// Why a game between bots could not be played to its end.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    #[error("{0}")]
+    Setup(#[from] RecordError),
+    #[error("{names} players named for {players} bots")]
+    Seats { names: usize, players: usize },
+    #[error("bot {bot} gave no action at turn {turn}")]
+    NoAction { bot: String, turn: u32 },
+    #[error("bot {bot} chose '{action}' at turn {turn}, which is illegal: {error}")]
+    Illegal { bot: String, turn: u32, action: Action, error: PlayError },
+}
+
+/// What one seat's bot did in a game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeatStats {
+    /// Decisions asked of it.
+    pub decisions: u64,
+    /// Time spent deciding.
+    pub thinking: Duration,
+    /// Decisions that ran a search (more than one legal action), and their
+    /// iterations, for searching bots.
+    pub searches: u64,
+    pub iterations: u64,
+}
+
+/// A finished game: the game with its record, and per-seat statistics.
+pub struct Played {
+    pub game: Game,
+    pub seats: Vec<SeatStats>,
+}
+
+impl Played {
+    /// Final scores, by seat.
+    pub fn scores(&self) -> Vec<u32> {
+        self.game.state().final_scores()
+    }
+}
+
+/// The setup of a record for these rules and player names.
+pub fn setup(rules: &Rules, names: &[String]) -> Setup {
+    Setup {
+        players: names.to_vec(),
+        expansions: rules.expansions().map(|e| e.name().to_string()).collect(),
+        edition: Some(rules.edition().name().to_string()),
+        seed: None,
+    }
+}
+
+/// Plays a game to its end, `bots[i]` in seat `i` named `names[i]`, the
+/// tiles drawn in the order that `deal_seed` fixes.
+pub fn play_game(
+    rules: Rules,
+    names: &[String],
+    bots: &mut [Box<dyn Bot>],
+    deal_seed: u64,
+) -> Result<Played, ArenaError> {
+    if names.len() != bots.len() || bots.len() != rules.players() {
+        return Err(ArenaError::Seats { names: names.len(), players: bots.len() });
+    }
+    let mut game = Game::new(setup(&rules, names))?;
+    let mut chance = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
+    let mut seats = vec![SeatStats::default(); bots.len()];
+    while let Some(actor) = game.state().actor() {
+        let turn = game.state().turns() + 1;
+        let action = match actor {
+            Actor::Chance => match game.state().bag().sample(&mut chance) {
+                Some(kind) => Action::Draw(kind),
+                None => break,
+            },
+            Actor::Player(p) => {
+                let started = Instant::now();
+                let action = bots[p].choose(game.state());
+                let s = &mut seats[p];
+                s.decisions += 1;
+                s.thinking += started.elapsed();
+                if let Some(search) = bots[p].last_search() {
+                    if search.iterations > 0 {
+                        s.searches += 1;
+                        s.iterations += search.iterations;
+                    }
+                }
+                action.ok_or_else(|| ArenaError::NoAction { bot: names[p].clone(), turn })?
+            }
+        };
+        game.play(action).map_err(|error| {
+            let bot = match actor {
+                Actor::Player(p) => names[p].clone(),
+                Actor::Chance => "chance".into(),
+            };
+            ArenaError::Illegal { bot, turn, action, error }
+        })?;
+    }
+    Ok(Played { game, seats })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RandomBot;
+
+    fn draws(played: &Played) -> Vec<String> {
+        played.game.record().turns.iter().map(|t| t.tile.clone()).collect()
+    }
+
+    #[test]
+    fn a_deal_draws_the_same_tiles_whoever_plays() {
+        let rules = Rules::new(2, &[carcassonne_engine::Expansion::Ferries], Default::default()).unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut one: Vec<Box<dyn Bot>> = vec![Box::new(RandomBot::new(1)), Box::new(RandomBot::new(2))];
+        let mut two: Vec<Box<dyn Bot>> = vec![Box::new(RandomBot::new(3)), Box::new(RandomBot::new(4))];
+        let a = play_game(rules, &names, &mut one, 99).unwrap();
+        let b = play_game(rules, &names, &mut two, 99).unwrap();
+        assert!(a.game.state().is_over() && b.game.state().is_over());
+        // A discarded tile was drawn too, so the draws match one for one.
+        assert_eq!(draws(&a), draws(&b));
+        assert_ne!(a.game.record(), b.game.record());
+    }
+}

@@ -1,0 +1,155 @@
+//! A heuristic value of a position for every player, for [`GreedyBot`](crate::GreedyBot).
+//!
+//! It starts from [`State::final_scores`] (points so far plus what every open
+//! feature would score if the game ended now) and adds what the end-of-game
+//! count misses while tiles remain: an open city may still be completed and
+//! score double, a monastery may still be surrounded, a field may still
+//! border cities that get completed, and a follower in supply is worth moves
+//! to come. Everything is in points, so it compares directly with scores.
+
+use carcassonne_engine::features::PieceId;
+use carcassonne_engine::setup::MAX_PLAYERS;
+use carcassonne_engine::{Bag, FeatureKind, Location, Side, State};
+
+/// Points per player.
+pub type Values = [f32; MAX_PLAYERS];
+
+/// Weights of the estimate; the defaults are hand-set, not tuned.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// A follower in supply, at the start of the game (fades to 0 at the end).
+    pub supply: f32,
+    /// A follower on an open road, city or monastery, which should come back.
+    pub returning: f32,
+    /// How many tiles per open edge make a city's completion likely.
+    pub tiles_per_open_edge: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights { supply: 2.0, returning: 1.0, tiles_per_open_edge: 6.0 }
+    }
+}
+
+/// Computes [`Values`], keeping scratch space between calls.
+#[derive(Clone, Debug, Default)]
+pub struct Estimator {
+    pub weights: Weights,
+    roots: Vec<PieceId>,
+    cities: Vec<PieceId>,
+    /// Tiles at the start, for the phase of the game (0 at the end).
+    start_tiles: Option<u16>,
+}
+
+impl Estimator {
+    pub fn new(weights: Weights) -> Estimator {
+        Estimator { weights, ..Estimator::default() }
+    }
+
+    /// Estimated final points of each player (entries past the player count are 0).
+    pub fn values(&mut self, state: &State) -> Values {
+        let players = state.rules().players();
+        let start = *self.start_tiles.get_or_insert_with(|| Bag::for_rules(state.rules()).total().max(1));
+        let left = state.bag().total() as f32;
+        let phase = (left / start as f32).min(1.0);
+
+        let mut v = [0.0; MAX_PLAYERS];
+        for (i, s) in state.final_scores().iter().enumerate() {
+            v[i] = *s as f32;
+        }
+        for (i, s) in state.supply().iter().enumerate() {
+            v[i] += self.weights.supply * phase * *s as f32;
+        }
+
+        let features = state.features();
+        self.roots.clear();
+        for f in state.followers() {
+            let root = features.find(f.piece);
+            if self.roots.contains(&root) {
+                continue;
+            }
+            self.roots.push(root);
+            let kind = features.info(root).kind;
+            let t = features.totals(root);
+            // What the end-of-game count leaves out, and whether the followers come back.
+            let (extra, returns) = match kind {
+                FeatureKind::Road => (0.0, t.open > 0),
+                FeatureKind::City if t.open > 0 => {
+                    ((t.pieces + t.pennants) as f32 * self.completion(t.open as f32, left), true)
+                }
+                FeatureKind::City => (0.0, false),
+                FeatureKind::Monastery => {
+                    let pos = state.board().tile(features.info(root).tile as usize).pos;
+                    let around = pos.surrounding().filter(|p| state.board().tile_index(*p).is_some()).count() as f32;
+                    ((8.0 - around) * left / (left + 8.0), around < 8.0)
+                }
+                FeatureKind::Field => (3.0 * self.open_cities_bordered(state, root, left), false),
+            };
+            let mut counts = [0u8; MAX_PLAYERS];
+            for g in state.followers() {
+                if features.find(g.piece) == root {
+                    counts[g.player as usize] += 1;
+                }
+            }
+            let best = counts.iter().copied().max().unwrap_or(0);
+            for p in 0..players {
+                if counts[p] == best {
+                    v[p] += extra;
+                }
+                if returns {
+                    v[p] += self.weights.returning * phase * counts[p] as f32;
+                }
+            }
+        }
+        v
+    }
+
+    /// Chance that a city with `open` open edges is completed before the
+    /// bag (with `left` tiles) runs out.
+    fn completion(&self, open: f32, left: f32) -> f32 {
+        (left / (left + self.weights.tiles_per_open_edge * open)).min(0.9)
+    }
+
+    /// Open cities bordered by the field of `root`, each weighted by its
+    /// chance of completion (completed ones are in the final scores already).
+    fn open_cities_bordered(&mut self, state: &State, root: PieceId, left: f32) -> f32 {
+        let features = state.features();
+        self.cities.clear();
+        let mut sum = 0.0;
+        for m in features.members(root) {
+            let info = features.info(m);
+            let tile = state.board().tile(info.tile as usize);
+            let kind = tile.kind.info();
+            let mut borders = kind.def.features[info.local as usize].borders;
+            while borders != 0 {
+                let local = borders.trailing_zeros() as u8;
+                borders &= borders - 1;
+                // Name the city by a side it reaches, to find its piece.
+                let sides = &kind.oriented[tile.rot.quarters() as usize].side_piece;
+                let Some(s) = sides.iter().position(|p| *p == local) else {
+                    continue;
+                };
+                let Some(piece) = state.resolve(info.tile as usize, Location::City(Side::from_index(s))) else {
+                    continue;
+                };
+                let city = features.find(piece);
+                if self.cities.contains(&city) {
+                    continue;
+                }
+                self.cities.push(city);
+                let open = features.totals(city).open;
+                if open > 0 {
+                    sum += self.completion(open as f32, left);
+                }
+            }
+        }
+        sum
+    }
+}
+
+/// The value of `v` to `player`: their points less the best other player's,
+/// so that taking points from a rival counts as much as scoring.
+pub fn margin(v: &Values, players: usize, player: usize) -> f32 {
+    let best_other = (0..players).filter(|p| *p != player).map(|p| v[p]).fold(f32::NEG_INFINITY, f32::max);
+    v[player] - best_other
+}

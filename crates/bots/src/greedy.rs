@@ -1,0 +1,126 @@
+//! One-turn lookahead: the best position at the end of this turn.
+//!
+//! Every decision of a turn (place, deploy, ferry, ferry moves) is made by
+//! the same player before chance draws again, so the bot tries every way to
+//! finish the turn and keeps the one whose end position is worth most by the
+//! [`Estimator`]: points scored now, open features, followers, and the roads
+//! the ferries make. Asked again at a later step of the same turn, it
+//! searches the rest of the turn again, which is small.
+
+use carcassonne_engine::{Action, Actor, Pos, State, Step};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::eval::{margin, Estimator, Weights};
+use crate::Bot;
+
+/// End positions evaluated per decision at most; past it the rest of a turn
+/// is finished by passing (only many movable ferries come near it).
+const MAX_EVALUATIONS: u32 = 20_000;
+
+/// Values closer than this are ties, broken at random.
+const TIE: f32 = 1e-4;
+
+#[derive(Clone, Debug)]
+pub struct GreedyBot {
+    rng: Xoshiro256PlusPlus,
+    estimator: Estimator,
+    /// Legal action lists, one per depth of the turn, reused.
+    lists: Vec<Vec<Action>>,
+}
+
+impl GreedyBot {
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot::with_weights(seed, Weights::default())
+    }
+
+    pub fn with_weights(seed: u64, weights: Weights) -> GreedyBot {
+        GreedyBot {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            estimator: Estimator::new(weights),
+            lists: Vec::new(),
+        }
+    }
+
+    /// The best value reachable by `player` before the turn ends, and the
+    /// first action towards it. `after` is the last ferry moved on this path:
+    /// moves of different ferries commute, so they are tried in one order.
+    fn search(
+        &mut self,
+        state: &State,
+        player: usize,
+        depth: usize,
+        after: Option<Pos>,
+        budget: &mut u32,
+    ) -> (f32, Option<Action>) {
+        if state.actor() != Some(Actor::Player(player)) {
+            *budget = budget.saturating_sub(1);
+            let v = self.estimator.values(state);
+            return (margin(&v, state.rules().players(), player), None);
+        }
+        if self.lists.len() <= depth {
+            self.lists.push(Vec::with_capacity(128));
+        }
+        let mut list = std::mem::take(&mut self.lists[depth]);
+        list.clear();
+        state.legal_actions(&mut list);
+        if state.step() == Step::MoveFerries {
+            list.retain(|a| match a {
+                Action::MoveFerry { at, .. } => after.is_none_or(|last| *at > last),
+                _ => true,
+            });
+        }
+        let mut best = (f32::NEG_INFINITY, None);
+        let mut ties = 0u32;
+        for &a in &list {
+            if *budget == 0 && best.1.is_some() {
+                break;
+            }
+            let mut next = state.clone();
+            next.play_unchecked(a);
+            let moved = match a {
+                Action::MoveFerry { at, .. } => Some(at),
+                _ => None,
+            };
+            let (v, _) = if *budget == 0 {
+                self.finish(next, player)
+            } else {
+                self.search(&next, player, depth + 1, moved, budget)
+            };
+            if v > best.0 + TIE {
+                best = (v, Some(a));
+                ties = 1;
+            } else if v >= best.0 - TIE {
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    best.1 = Some(a);
+                }
+            }
+        }
+        self.lists[depth] = list;
+        best
+    }
+
+    /// Ends the turn the cheapest way (passing where allowed) and values it.
+    fn finish(&mut self, mut state: State, player: usize) -> (f32, Option<Action>) {
+        let mut buf = Vec::new();
+        while state.actor() == Some(Actor::Player(player)) {
+            buf.clear();
+            state.legal_actions(&mut buf);
+            let a = if buf.contains(&Action::Pass) { Action::Pass } else { buf[0] };
+            state.play_unchecked(a);
+        }
+        let v = self.estimator.values(&state);
+        (margin(&v, state.rules().players(), player), None)
+    }
+}
+
+impl Bot for GreedyBot {
+    fn choose(&mut self, state: &State) -> Option<Action> {
+        let Some(Actor::Player(player)) = state.actor() else {
+            return None;
+        };
+        let mut budget = MAX_EVALUATIONS;
+        self.search(state, player, 0, None, &mut budget).1
+    }
+}

@@ -1,0 +1,170 @@
+//! Bots named on the command line: `random`, `greedy`, `mcts:iters=2000`,
+//! `mcts:ms=1000:trees=1`. Options follow the name, each after a `:`, so
+//! that a comma can separate the players of a match.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::mcts::{Budget, MctsConfig};
+use crate::{Bot, GreedyBot, MctsBot, RandomBot};
+
+/// Which bot, with its settings; builds a fresh bot for each game.
+#[derive(Clone, PartialEq, Debug)]
+pub struct BotSpec {
+    kind: Kind,
+    /// The name as written, for tables and records.
+    label: String,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+enum Kind {
+    Random,
+    Greedy,
+    Mcts(MctsConfig),
+}
+
+/// A bot name or option that cannot be read; the message says what would do.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SpecError(String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+const BOTS: &str = "random, greedy, mcts";
+const MCTS_OPTIONS: &str = "iters=N, ms=N, trees=N, c=X, margin=X";
+
+impl BotSpec {
+    /// A new bot of this kind whose choices follow from `seed`.
+    pub fn build(&self, seed: u64) -> Box<dyn Bot> {
+        match &self.kind {
+            Kind::Random => Box::new(RandomBot::new(seed)),
+            Kind::Greedy => Box::new(GreedyBot::new(seed)),
+            Kind::Mcts(config) => Box::new(MctsBot::new(*config, seed)),
+        }
+    }
+
+    /// The settings of a search bot, if this is one.
+    pub fn mcts(&self) -> Option<&MctsConfig> {
+        match &self.kind {
+            Kind::Mcts(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The name as written.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label)
+    }
+}
+
+impl FromStr for BotSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<BotSpec, SpecError> {
+        let text = text.trim();
+        let mut parts = text.split(':');
+        let name = parts.next().unwrap_or_default();
+        let options: Vec<&str> = parts.collect();
+        let kind = match name {
+            "" => return Err(SpecError(format!("a player needs a bot name (known: {BOTS})"))),
+            "random" | "greedy" => {
+                if let Some(o) = options.first() {
+                    return Err(SpecError(format!("bot '{name}' takes no options, but got '{o}'")));
+                }
+                if name == "random" {
+                    Kind::Random
+                } else {
+                    Kind::Greedy
+                }
+            }
+            "mcts" => Kind::Mcts(mcts_config(&options)?),
+            _ => return Err(SpecError(format!("unknown bot '{name}' (known: {BOTS})"))),
+        };
+        Ok(BotSpec { kind, label: text.to_string() })
+    }
+}
+
+fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
+    let mut config = MctsConfig::default();
+    let mut budget_set = false;
+    for option in options {
+        let Some((key, value)) = option.split_once('=') else {
+            return Err(SpecError(format!("mcts option '{option}' is not key=value (options: {MCTS_OPTIONS})")));
+        };
+        let bad = |what: &str| SpecError(format!("mcts option {key}={value}: expected {what}"));
+        let whole = || value.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| bad("a whole number above 0"));
+        let real = |lo: f32, hi: f32| {
+            value
+                .parse::<f32>()
+                .ok()
+                .filter(|x| (lo..=hi).contains(x))
+                .ok_or_else(|| bad(&format!("a number from {lo} to {hi}")))
+        };
+        match key {
+            "iters" | "ms" => {
+                if budget_set {
+                    return Err(SpecError("mcts takes one budget: iters=N or ms=N, not both".into()));
+                }
+                budget_set = true;
+                let n = whole()?;
+                config.budget = if key == "iters" {
+                    Budget::Iterations(u32::try_from(n).map_err(|_| bad("at most 4294967295"))?)
+                } else {
+                    Budget::Time(Duration::from_millis(n))
+                };
+            }
+            "trees" => config.trees = whole()?.min(1024) as usize,
+            "c" => config.exploration = real(0.0, 100.0)?,
+            "margin" => config.margin_weight = real(0.0, 1.0)?,
+            _ => return Err(SpecError(format!("unknown mcts option '{key}' (options: {MCTS_OPTIONS})"))),
+        }
+    }
+    Ok(config)
+}
+
+/// Reads a comma-separated list of players: `mcts:ms=1000,greedy`.
+pub fn parse_players(text: &str) -> Result<Vec<BotSpec>, SpecError> {
+    text.split(',').map(str::parse).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_options_are_read() {
+        let specs = parse_players("mcts:ms=1000,greedy, random ,mcts:iters=20:trees=2:c=1.5:margin=0").unwrap();
+        assert_eq!(specs.len(), 4);
+        assert_eq!(specs[0].mcts().unwrap().budget, Budget::Time(Duration::from_millis(1000)));
+        assert_eq!(specs[1].kind, Kind::Greedy);
+        assert_eq!(specs[2].label(), "random");
+        let c = specs[3].mcts().unwrap();
+        assert_eq!((c.budget, c.trees, c.exploration, c.margin_weight), (Budget::Iterations(20), 2, 1.5, 0.0));
+    }
+
+    #[test]
+    fn bad_names_and_options_say_what_would_do() {
+        let err = |s: &str| s.parse::<BotSpec>().unwrap_err().to_string();
+        assert_eq!(err("alphago"), "unknown bot 'alphago' (known: random, greedy, mcts)");
+        assert!(err("greedy:x=1").contains("takes no options"));
+        assert!(err("mcts:iters").contains("not key=value"));
+        assert!(err("mcts:iters=0").contains("above 0"));
+        assert!(err("mcts:iters=lots").contains("whole number"));
+        assert!(err("mcts:iters=1:ms=1").contains("not both"));
+        assert!(err("mcts:depth=3").contains("unknown mcts option 'depth'"));
+        assert!(err("mcts:margin=2").contains("from 0 to 1"));
+        assert!(err("").contains("needs a bot name"));
+    }
+}

@@ -1,0 +1,143 @@
+//! Every bot chooses only legal actions, from random positions of random
+//! games with and without The Ferries; search is reproducible from its seed.
+
+use carcassonne_bots::{arena, Bot, BotSpec};
+use carcassonne_engine::{Actor, Edition, Expansion, Rules, State};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Bots with tiny budgets, so that a test stays fast.
+const SPECS: [&str; 5] = ["random", "greedy", "mcts:iters=24:trees=1", "mcts:iters=24:trees=2", "mcts:ms=2:trees=2"];
+
+fn rules(players: usize, ferries: bool, c2: bool) -> Rules {
+    let expansions: &[Expansion] = if ferries { &[Expansion::Ferries] } else { &[] };
+    Rules::new(players, expansions, if c2 { Edition::C2 } else { Edition::C3 }).unwrap()
+}
+
+/// The position of the `decision`-th player decision of a seeded random
+/// game (or its last one, if the game is shorter).
+fn position(rules: Rules, seed: u64, decision: u32) -> State {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut state = State::new(rules);
+    let mut last = None;
+    let mut seen = 0;
+    let mut buf = Vec::new();
+    while let Some(actor) = state.actor() {
+        let a = match actor {
+            Actor::Chance => carcassonne_engine::Action::Draw(state.bag().sample(&mut rng).unwrap()),
+            Actor::Player(_) => {
+                if seen == decision {
+                    return state;
+                }
+                seen += 1;
+                last = Some(state.clone());
+                buf.clear();
+                state.legal_actions(&mut buf);
+                buf[rng.random_range(0..buf.len())]
+            }
+        };
+        state.play_unchecked(a);
+    }
+    last.expect("a game has decisions")
+}
+
+fn bot(spec: &str, seed: u64) -> Box<dyn Bot> {
+    spec.parse::<BotSpec>().unwrap().build(seed)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn bots_choose_legal_actions(
+        seed in any::<u64>(),
+        players in 2usize..=5,
+        ferries in prop::bool::weighted(0.75),
+        c2 in any::<bool>(),
+        decision in 0u32..260,
+    ) {
+        let state = position(rules(players, ferries, c2), seed, decision);
+        let legal = state.legal_action_list();
+        for spec in SPECS {
+            let action = bot(spec, seed).choose(&state);
+            prop_assert!(action.is_some(), "{spec} chose nothing at step {}", state.step());
+            let action = action.unwrap();
+            prop_assert!(legal.contains(&action), "{spec} chose {action}, not among {legal:?}");
+            prop_assert!(state.is_legal(action));
+        }
+    }
+}
+
+#[test]
+fn bots_choose_nothing_when_no_player_is_to_act() {
+    let state = State::new(Rules::base(2).unwrap());
+    assert_eq!(state.actor(), Some(Actor::Chance));
+    for spec in SPECS {
+        assert_eq!(bot(spec, 1).choose(&state), None, "{spec}");
+    }
+}
+
+fn play(specs: &[&str], rules: Rules, seed: u64) -> arena::Played {
+    let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    let mut bots: Vec<_> = specs.iter().enumerate().map(|(i, s)| bot(s, seed + i as u64)).collect();
+    // `play_game` plays each choice with the checked `Game::play`.
+    arena::play_game(rules, &names, &mut bots, seed).unwrap()
+}
+
+#[test]
+fn whole_games_with_ferries_and_three_players_are_legal() {
+    let played = play(&["mcts:iters=16", "greedy", "random"], rules(3, true, false), 5);
+    assert!(played.game.state().is_over());
+    let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
+    assert_eq!(replayed.state().final_scores(), played.scores());
+}
+
+#[test]
+fn the_same_seed_and_iteration_budget_give_the_same_game() {
+    let specs = ["mcts:iters=60:trees=2", "greedy"];
+    let a = play(&specs, rules(2, true, false), 11);
+    let b = play(&specs, rules(2, true, false), 11);
+    assert_eq!(a.game.record(), b.game.record());
+    let c = play(&specs, rules(2, true, false), 12);
+    assert_ne!(a.game.record(), c.game.record());
+}
+
+#[test]
+fn search_beats_random_play() {
+    // A sanity check of the search, not a strength measurement: even a
+    // small search should win a game with the seats swapped both ways.
+    for (seed, specs) in [(21, ["mcts:iters=200", "random"]), (21, ["random", "mcts:iters=200"])] {
+        let played = play(&specs, rules(2, true, false), seed);
+        let scores = played.scores();
+        let mcts = specs.iter().position(|s| s.starts_with("mcts")).unwrap();
+        assert!(scores[mcts] > scores[1 - mcts], "{specs:?} scored {scores:?}");
+    }
+}
+
+#[test]
+fn every_step_of_a_turn_is_decided_legally() {
+    use carcassonne_engine::Step;
+    // Positions at each step of the turn, ferry steps included, from seeded
+    // random games, so that the property above surely met them all.
+    let steps = [Step::Place, Step::Deploy, Step::PlaceFerry, Step::MoveFerries];
+    let mut found = [0; 4];
+    let mut seed = 0;
+    while found.iter().any(|n| *n < 3) {
+        assert!(seed < 200, "random games should reach every step: {found:?}");
+        for decision in (0..240).step_by(9) {
+            let state = position(rules(2, true, false), seed, decision);
+            let i = steps.iter().position(|s| *s == state.step()).unwrap();
+            if found[i] >= 3 {
+                continue;
+            }
+            found[i] += 1;
+            let legal = state.legal_action_list();
+            for spec in SPECS {
+                let action = bot(spec, seed).choose(&state).unwrap();
+                assert!(legal.contains(&action), "{spec} chose {action} at {}", state.step());
+            }
+        }
+        seed += 1;
+    }
+}

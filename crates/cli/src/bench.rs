@@ -1,0 +1,211 @@
+//! `carcassonne bench`: how fast the engine and the search run here.
+//!
+//! Each figure is a rate measured for a fixed time: random games per second
+//! (the cost of a playout) on one core and on all of them, legal action lists
+//! per second, and MCTS iterations per second with one tree and with a tree
+//! per core. Figures come with the rules they were measured with, since lakes
+//! and ferries add work.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use carcassonne_bots::derive_seed;
+use carcassonne_bots::mcts::{Budget, MctsBot, MctsConfig};
+use carcassonne_bots::random::play_out;
+use carcassonne_engine::{Action, Actor, Edition, Expansion, Rules, State};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Seconds to measure each figure.
+    #[arg(long, default_value_t = 1.0, value_parser = seconds, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 3600.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a number of seconds from above 0 to 3600")),
+    }
+}
+
+/// One measured figure.
+#[derive(Serialize, Debug)]
+pub struct Figure {
+    pub what: &'static str,
+    pub rules: &'static str,
+    pub threads: usize,
+    pub rate: f64,
+    pub unit: &'static str,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let time = Duration::from_secs_f64(args.seconds);
+    let cores = rayon::current_num_threads();
+    let base = Rules::base(2)?;
+    let ferries = Rules::new(2, &[Expansion::Ferries], Edition::C3)?;
+    let mut figures = Vec::new();
+    for (name, rules) in [("base", base), ("ferries", ferries)] {
+        figures.push(Figure {
+            what: "random games",
+            rules: name,
+            threads: 1,
+            rate: random_games(rules, time, 0),
+            unit: "games/s",
+        });
+        let total: f64 = rayon::broadcast(|ctx| random_games(rules, time, ctx.index() as u64 + 1)).iter().sum();
+        figures.push(Figure { what: "random games", rules: name, threads: cores, rate: total, unit: "games/s" });
+    }
+    let positions = positions(ferries, 400);
+    let (lists, actions) = legal_lists(&positions, time);
+    figures.push(Figure { what: "legal action lists", rules: "ferries", threads: 1, rate: lists, unit: "lists/s" });
+    figures.push(Figure {
+        what: "legal actions listed",
+        rules: "ferries",
+        threads: 1,
+        rate: actions,
+        unit: "actions/s",
+    });
+    let places: Vec<State> = positions.into_iter().filter(|s| s.step() == carcassonne_engine::Step::Place).collect();
+    for trees in [1, cores] {
+        figures.push(Figure {
+            what: "mcts iterations",
+            rules: "ferries",
+            threads: trees,
+            rate: mcts_iterations(&places, trees, time),
+            unit: "iterations/s",
+        });
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&figures)?);
+    } else {
+        print!("{}", table(&figures, args.seconds));
+    }
+    Ok(())
+}
+
+/// Random two-player games per second on this thread.
+fn random_games(rules: Rules, time: Duration, stream: u64) -> f64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(1, stream));
+    let mut buf = Vec::with_capacity(256);
+    let start = Instant::now();
+    let mut games = 0u64;
+    while start.elapsed() < time {
+        let mut state = State::new(rules);
+        play_out(&mut state, &mut rng, &mut buf);
+        games += 1;
+    }
+    games as f64 / start.elapsed().as_secs_f64()
+}
+
+/// `n` positions where a player decides, from seeded random games, from
+/// every stage of the game and every step of the turn.
+fn positions(rules: Rules, n: usize) -> Vec<State> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut buf = Vec::new();
+    let mut out = Vec::with_capacity(n);
+    let mut game = 0u64;
+    while out.len() < n {
+        let mut state = State::new(rules);
+        let mut decision = 0u64;
+        while let Some(actor) = state.actor() {
+            if let Actor::Player(_) = actor {
+                // About one decision in 16, at a different offset each game.
+                if (decision + game) % 16 == 0 && out.len() < n {
+                    out.push(state.clone());
+                }
+                decision += 1;
+            }
+            play_one(&mut state, &mut rng, &mut buf);
+        }
+        game += 1;
+    }
+    out
+}
+
+/// Plays one random action (or draw).
+fn play_one(state: &mut State, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) {
+    use rand::Rng;
+    let a = match state.actor() {
+        None => return,
+        Some(Actor::Chance) => match state.bag().sample(rng) {
+            Some(k) => Action::Draw(k),
+            None => return,
+        },
+        Some(Actor::Player(_)) => {
+            buf.clear();
+            state.legal_actions(buf);
+            buf[rng.random_range(0..buf.len())]
+        }
+    };
+    state.play_unchecked(a);
+}
+
+/// Legal action lists and actions listed per second, over `positions`.
+fn legal_lists(positions: &[State], time: Duration) -> (f64, f64) {
+    let mut buf = Vec::with_capacity(512);
+    let start = Instant::now();
+    let (mut lists, mut actions) = (0u64, 0u64);
+    while start.elapsed() < time {
+        for s in positions {
+            buf.clear();
+            s.legal_actions(&mut buf);
+            actions += buf.len() as u64;
+        }
+        lists += positions.len() as u64;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (lists as f64 / secs, actions as f64 / secs)
+}
+
+/// MCTS iterations per second with `trees` trees, searching placements.
+fn mcts_iterations(positions: &[State], trees: usize, time: Duration) -> f64 {
+    let config = MctsConfig { budget: Budget::Iterations(500 * trees as u32), trees, ..MctsConfig::default() };
+    let mut bot = MctsBot::new(config, 1);
+    let start = Instant::now();
+    let mut iterations = 0u64;
+    for s in positions.iter().cycle() {
+        if start.elapsed() >= time {
+            break;
+        }
+        bot.search(s);
+        iterations += bot.last_stats().iterations;
+    }
+    iterations as f64 / start.elapsed().as_secs_f64()
+}
+
+fn table(figures: &[Figure], seconds: f64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{:22}  {:8}  {:>7}  {:>14}  unit", "what", "rules", "threads", "rate");
+    for f in figures {
+        let _ = writeln!(out, "{:22}  {:8}  {:>7}  {:>14}  {}", f.what, f.rules, f.threads, thousands(f.rate), f.unit);
+    }
+    let _ = writeln!(
+        out,
+        "\n2 players; each figure measured for {seconds} s; games are uniformly random; mcts searches tile \
+         placements of mid-game positions, 500 iterations per tree"
+    );
+    out
+}
+
+/// A rate with thousands separators, no decimals above 100.
+fn thousands(x: f64) -> String {
+    if x < 100.0 {
+        return format!("{x:.1}");
+    }
+    let digits = format!("{:.0}", x);
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
