@@ -77,7 +77,7 @@ pub enum Misfit {
     Edge(Side),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Board {
     /// Cells cover x and y in `-half..half`.
     half: i32,
@@ -85,6 +85,20 @@ pub struct Board {
     cells: Vec<u16>,
     tiles: Vec<PlacedTile>,
     open: Vec<OpenCell>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        Board { half: self.half, cells: self.cells.clone(), tiles: self.tiles.clone(), open: self.open.clone() }
+    }
+
+    /// Reuses this board's buffers (for search, which copies states often).
+    fn clone_from(&mut self, source: &Self) {
+        self.half = source.half;
+        self.cells.clone_from(&source.cells);
+        self.tiles.clone_from(&source.tiles);
+        self.open.clone_from(&source.open);
+    }
 }
 
 impl Default for Board {

@@ -62,9 +62,19 @@ struct Node {
     totals: Totals,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Features {
     nodes: Vec<Node>,
+}
+
+impl Clone for Features {
+    fn clone(&self) -> Self {
+        Features { nodes: self.nodes.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.nodes.clone_from(&source.nodes);
+    }
 }
 
 impl Features {
@@ -200,8 +210,8 @@ impl Features {
     /// Takes `pieces` apart, each into a feature of its own with the totals
     /// `alone` gives for it, to be joined again by the caller. The pieces
     /// must make up whole features.
-    pub fn reset(&mut self, pieces: &[PieceId], alone: impl Fn(PieceInfo) -> Totals) {
-        for &p in pieces {
+    pub fn reset(&mut self, pieces: &PieceSet, alone: impl Fn(PieceInfo) -> Totals) {
+        for p in pieces.iter() {
             let n = &mut self.nodes[p as usize];
             n.parent = p;
             n.next = p;
@@ -211,6 +221,50 @@ impl Features {
 
     pub fn pieces(&self) -> impl Iterator<Item = PieceId> {
         0..self.nodes.len() as PieceId
+    }
+}
+
+/// A set of pieces, on the stack: a bit per piece.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PieceSet([u64; PieceSet::WORDS]);
+
+impl Default for PieceSet {
+    fn default() -> Self {
+        PieceSet([0; PieceSet::WORDS])
+    }
+}
+
+impl PieceSet {
+    const WORDS: usize = 32;
+    /// Pieces a set can hold: more than every tile of every set together has.
+    pub const CAPACITY: usize = PieceSet::WORDS * 64;
+
+    /// Adds `p`; false if it was there already.
+    #[inline]
+    pub fn insert(&mut self, p: PieceId) -> bool {
+        let (w, b) = (p as usize / 64 % PieceSet::WORDS, 1u64 << (p % 64));
+        let new = self.0[w] & b == 0;
+        self.0[w] |= b;
+        new
+    }
+
+    #[inline]
+    pub fn contains(&self, p: PieceId) -> bool {
+        self.0[p as usize / 64 % PieceSet::WORDS] & (1 << (p % 64)) != 0
+    }
+
+    /// The pieces, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = PieceId> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, bits)| {
+            let mut b = *bits;
+            std::iter::from_fn(move || {
+                (b != 0).then(|| {
+                    let i = b.trailing_zeros();
+                    b &= b - 1;
+                    (w * 64) as PieceId + i as PieceId
+                })
+            })
+        })
     }
 }
 
@@ -275,7 +329,10 @@ mod tests {
         f.join(a, b, Joint::Link);
         assert_eq!(f.totals(a).followers, 1);
         assert_eq!(f.totals(a).links, 1);
-        f.reset(&[a, b], |_| Totals { open: 1, pieces: 1, ..Totals::default() });
+        let mut both = PieceSet::default();
+        both.insert(a);
+        both.insert(b);
+        f.reset(&both, |_| Totals { open: 1, pieces: 1, ..Totals::default() });
         f.add_follower(b);
         assert_ne!(f.find(a), f.find(b));
         assert_eq!(f.totals(a).followers, 0);

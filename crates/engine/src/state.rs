@@ -10,7 +10,7 @@ use crate::bag::Bag;
 use crate::board::{Board, Misfit, PlacedTile, Placement};
 use crate::error::PlayError;
 use crate::event::{Event, EventSink, NoEvents, Scoring};
-use crate::features::{Features, Joint, PieceId, Totals, NONE};
+use crate::features::{Features, Joint, PieceId, PieceSet, Totals, NONE};
 use crate::ferries::Ferries;
 use crate::geometry::{HalfEdge, Pos, Rotation, Side};
 use crate::setup::{Rules, FOLLOWERS_PER_PLAYER, MAX_PLAYERS};
@@ -36,7 +36,7 @@ const FARM_POINTS: u32 = 3;
 
 /// Equality is structural: two states are equal when every part is, which
 /// is what the conformance tests compare after clone-then-play and replay.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     pub(crate) rules: Rules,
     pub(crate) board: Board,
@@ -52,6 +52,46 @@ pub struct State {
     pub(crate) placed: usize,
     turns: u32,
     pub(crate) ferries: Ferries,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        let mut s = State {
+            rules: self.rules,
+            board: self.board.clone(),
+            features: self.features.clone(),
+            bag: self.bag.clone(),
+            scores: self.scores,
+            supply: self.supply,
+            followers: self.followers.clone(),
+            current: self.current,
+            step: self.step,
+            drawn: self.drawn,
+            placed: self.placed,
+            turns: self.turns,
+            ferries: self.ferries.clone(),
+        };
+        s.followers.reserve(self.followers.capacity() - self.followers.len());
+        s
+    }
+
+    /// Copies `source` into this state's buffers without allocating (once
+    /// they are large enough): search copies a state every iteration.
+    fn clone_from(&mut self, source: &Self) {
+        self.rules = source.rules;
+        self.board.clone_from(&source.board);
+        self.features.clone_from(&source.features);
+        self.bag.clone_from(&source.bag);
+        self.scores = source.scores;
+        self.supply = source.supply;
+        self.followers.clone_from(&source.followers);
+        self.current = source.current;
+        self.step = source.step;
+        self.drawn = source.drawn;
+        self.placed = source.placed;
+        self.turns = source.turns;
+        self.ferries.clone_from(&source.ferries);
+    }
 }
 
 /// Tiles spanned by a feature, each once.
@@ -88,7 +128,8 @@ impl State {
     /// the first player about to draw.
     pub fn new(rules: Rules) -> State {
         let bag = Bag::for_rules(&rules);
-        let pieces = bag.total() as usize * catalogue().max_pieces + 16;
+        let pieces = (bag.total() as usize + 1) * catalogue().max_pieces;
+        assert!(pieces <= PieceSet::CAPACITY, "piece sets hold every piece of a game");
         let mut state = State {
             rules,
             board: Board::new(),
@@ -488,16 +529,14 @@ impl State {
 
     /// Joins `pieces` (whole features just taken apart) again across tile
     /// edges and links inside tiles.
-    pub(crate) fn rejoin(&mut self, pieces: &[PieceId]) {
+    pub(crate) fn rejoin(&mut self, pieces: &PieceSet) {
         let board = &self.board;
         // Each piece alone; links and followers are counted again below.
         self.features.reset(pieces, |info| {
             let f = &board.tile(info.tile as usize).kind.info().def.features[info.local as usize];
             Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers: 0, pieces: 1, links: 0 }
         });
-        let mut member = vec![0u64; self.features.len() / 64 + 1];
-        for &p in pieces {
-            member[p as usize / 64] |= 1 << (p % 64);
+        for p in pieces.iter() {
             let tile = self.features.info(p).tile as usize;
             let sides = self.piece_sides(p);
             for s in Side::ALL {
@@ -515,7 +554,7 @@ impl State {
             }
         }
         for f in &self.followers {
-            if member[f.piece as usize / 64] & (1 << (f.piece % 64)) != 0 {
+            if pieces.contains(f.piece) {
                 self.features.add_follower(f.piece);
             }
         }
@@ -530,8 +569,15 @@ impl State {
                 self.score_if_complete(p, events);
             }
         }
-        for p in crate::ferries::touched_roads(self) {
-            self.score_if_complete(p, events);
+        let mut moved = crate::ferries::moved_this_turn(self);
+        while moved != 0 {
+            let i = moved.trailing_zeros() as usize;
+            moved &= moved - 1;
+            for p in crate::ferries::jetty_pieces(self, i) {
+                if p != NONE {
+                    self.score_if_complete(p, events);
+                }
+            }
         }
         self.score_monasteries_around(t.pos, events);
 
@@ -674,15 +720,21 @@ impl State {
     /// Each player's points if the game ended now: [`scores`](Self::scores)
     /// plus the end-of-game scoring of everything still open that holds followers.
     pub fn final_scores(&self) -> Vec<u32> {
+        self.end_scoring(None)[..self.rules.players()].to_vec()
+    }
+
+    /// As [`final_scores`](Self::final_scores) in a fixed array (seats past
+    /// the last player hold 0), without allocating: for search.
+    pub fn final_score_array(&self) -> [u32; MAX_PLAYERS] {
         self.end_scoring(None)
     }
 
     /// As [`final_scores`](Self::final_scores), reporting each feature scored.
     pub fn final_scores_with(&self, mut report: impl FnMut(Scoring)) -> Vec<u32> {
-        self.end_scoring(Some(&mut report))
+        self.end_scoring(Some(&mut report))[..self.rules.players()].to_vec()
     }
 
-    fn end_scoring(&self, mut report: Option<&mut dyn FnMut(Scoring)>) -> Vec<u32> {
+    fn end_scoring(&self, mut report: Option<&mut dyn FnMut(Scoring)>) -> [u32; MAX_PLAYERS] {
         let mut scores = self.scores;
         let mut seen = [NONE; MAX_PLAYERS * FOLLOWERS_PER_PLAYER as usize];
         for (i, f) in self.followers.iter().enumerate() {
@@ -725,12 +777,13 @@ impl State {
                 });
             }
         }
-        scores[..self.rules.players()].to_vec()
+        scores
     }
 
     /// Completed cities that the field of `root` borders, each once.
     fn completed_cities_bordered(&self, root: PieceId) -> u32 {
-        let mut cities: Vec<PieceId> = Vec::new();
+        let mut cities = PieceSet::default();
+        let mut count = 0;
         for m in self.features.members(root) {
             let info = self.features.info(m);
             let t = self.board.tile(info.tile as usize);
@@ -739,12 +792,12 @@ impl State {
                 let local = borders.trailing_zeros() as PieceId;
                 borders &= borders - 1;
                 let city = self.features.find(t.first_piece + local);
-                if self.features.totals(city).open == 0 && !cities.contains(&city) {
-                    cities.push(city);
+                if self.features.totals(city).open == 0 && cities.insert(city) {
+                    count += 1;
                 }
             }
         }
-        cities.len() as u32
+        count
     }
 }
 

@@ -318,6 +318,8 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
     let mut discarded = 0;
     let mut positions = 0;
     let mut move_step_checked = false;
+    // A state whose buffers are reused by `clone_from`, as search does.
+    let mut scratch = State::new(game.state().rules().to_owned());
     loop {
         let state = game.state().clone();
         let legal = state.legal_action_list();
@@ -373,6 +375,8 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
         on_clone.play(action).unwrap();
         game.play(action).unwrap();
         assert_eq!(&on_clone, game.state(), "playing on a clone equals playing on the original");
+        scratch.clone_from(game.state());
+        assert_eq!(&scratch, game.state(), "clone_from copies the whole state");
         let after = game.state();
         for (b, a) in state.scores().iter().zip(after.scores()) {
             assert!(a >= b, "scores never decrease");

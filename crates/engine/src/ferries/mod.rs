@@ -9,7 +9,7 @@
 use crate::action::{Action, JettyPair};
 use crate::error::PlayError;
 use crate::event::{Event, EventSink};
-use crate::features::{Joint, PieceId, NONE};
+use crate::features::{Joint, PieceId, PieceSet, NONE};
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Pos;
 use crate::geometry::Side::{self, E, N, S, W};
@@ -83,13 +83,25 @@ pub struct Ferry {
 }
 
 /// The ferries on the board and, during step 4, which of them may move.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Ferries {
     ferries: Vec<Ferry>,
     /// Ferries (bit per index) that may move this turn (F6, fixed by F7).
     movable: u32,
     /// Ferries moved this turn.
     moved: u32,
+}
+
+impl Clone for Ferries {
+    fn clone(&self) -> Self {
+        Ferries { ferries: self.ferries.clone(), movable: self.movable, moved: self.moved }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.ferries.clone_from(&source.ferries);
+        self.movable = source.movable;
+        self.moved = source.moved;
+    }
 }
 
 impl Ferries {
@@ -193,14 +205,12 @@ fn reachable_ferries(state: &State) -> u32 {
             }
         }
     }
-    let mut seen = vec![0u64; state.features.len() / 64 + 1];
+    let mut seen = PieceSet::default();
     let mut found = 0u32;
     while let Some(p) = stack.pop() {
-        let (word, bit) = (p as usize / 64, 1u64 << (p % 64));
-        if seen[word] & bit != 0 {
+        if !seen.insert(p) {
             continue;
         }
-        seen[word] |= bit;
         let tile = state.features.info(p).tile as usize;
         let sides = state.piece_sides(p);
         let info = state.board.tile(tile).kind.info();
@@ -215,7 +225,7 @@ fn reachable_ferries(state: &State) -> u32 {
         for s in Side::ALL {
             if sides & s.bit() != 0 {
                 if let Some(q) = state.piece_across(tile, s) {
-                    if state.features.info(q).tile as usize != new && seen[q as usize / 64] & (1 << (q % 64)) == 0 {
+                    if state.features.info(q).tile as usize != new && !seen.contains(q) {
                         stack.push(q);
                     }
                 }
@@ -304,14 +314,14 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
             let i = state.ferries.index_on(tile).expect("move was checked");
             let from = state.ferries.ferries[i].jetties;
             // Take apart every road through this lake, relink, join again (F9).
-            let mut pieces: Vec<PieceId> = Vec::new();
-            let mut roots: Vec<PieceId> = Vec::new();
+            let mut pieces = PieceSet::default();
             for s in Side::ALL {
                 if jetty_sides(state, tile) & s.bit() != 0 {
-                    let root = state.features.find(jetty_piece(state, tile, s));
-                    if !roots.contains(&root) {
-                        roots.push(root);
-                        pieces.extend(state.features.members(root));
+                    let jetty = jetty_piece(state, tile, s);
+                    if !pieces.contains(jetty) {
+                        for m in state.features.members(jetty) {
+                            pieces.insert(m);
+                        }
                     }
                 }
             }
@@ -330,23 +340,15 @@ pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mu
     }
 }
 
-/// Road pieces whose roads a ferry move may have changed this turn, for
-/// step 5 to check for completion.
-pub(crate) fn touched_roads(state: &State) -> Vec<PieceId> {
-    let mut out = Vec::new();
-    let moved = state.ferries.moved & state.ferries.movable;
-    if moved == 0 {
-        return out;
-    }
-    for (i, f) in state.ferries.ferries.iter().enumerate() {
-        if moved & (1 << i) != 0 {
-            let sides = jetty_sides(state, f.tile as usize);
-            for s in Side::ALL {
-                if sides & s.bit() != 0 {
-                    out.push(jetty_piece(state, f.tile as usize, s));
-                }
-            }
-        }
-    }
-    out
+/// Ferries (bit per index) moved this turn: step 5 checks the roads through
+/// their lakes for completion (F9, F10).
+pub(crate) fn moved_this_turn(state: &State) -> u32 {
+    state.ferries.moved & state.ferries.movable
+}
+
+/// The jetty road pieces of ferry `i`'s lake, [`NONE`] where there is none.
+pub(crate) fn jetty_pieces(state: &State, i: usize) -> [PieceId; 4] {
+    let tile = state.ferries.ferries[i].tile as usize;
+    let sides = jetty_sides(state, tile);
+    Side::ALL.map(|s| if sides & s.bit() != 0 { jetty_piece(state, tile, s) } else { NONE })
 }
