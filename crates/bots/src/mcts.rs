@@ -219,6 +219,9 @@ struct Tree {
     actions: Vec<Action>,
     rng: Xoshiro256PlusPlus,
     iterations: u64,
+    /// The state each iteration plays on, copied from the root into the
+    /// same buffers every time.
+    scratch: Option<State>,
 }
 
 impl Tree {
@@ -229,6 +232,7 @@ impl Tree {
             actions: Vec::with_capacity(256),
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             iterations: 0,
+            scratch: None,
         }
     }
 
@@ -275,7 +279,8 @@ impl Tree {
     }
 
     fn iterate(&mut self, root: &State, config: &MctsConfig) {
-        let mut state = root.clone();
+        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
+        state.clone_from(root);
         self.path.clear();
         self.path.push(0);
         let mut n = 0usize;
@@ -296,6 +301,7 @@ impl Tree {
         }
         play_out(&mut state, &mut self.rng, &mut self.actions);
         let rewards = rewards(&state, config);
+        self.scratch = Some(state);
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
@@ -347,8 +353,8 @@ impl Tree {
 
 /// Each player's reward in [0, 1] from the final scores of a finished game.
 fn rewards(state: &State, config: &MctsConfig) -> [f32; MAX_PLAYERS] {
-    let scores = state.final_scores();
-    let players = scores.len();
+    let scores = state.final_score_array();
+    let players = state.rules().players();
     let top = scores.iter().copied().max().unwrap_or(0);
     let winners = scores.iter().filter(|s| **s == top).count() as f32;
     let mut out = [0.0; MAX_PLAYERS];

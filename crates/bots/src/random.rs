@@ -33,22 +33,4 @@ impl Bot for RandomBot {
 /// Plays uniformly random actions, and draws as likely as the bag makes
 /// them, until the game is over: MCTS's playouts and the benchmarks' games.
 /// `buf` is scratch space, so that a playout allocates nothing of its own.
-pub fn play_out<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Action>) {
-    while let Some(actor) = state.actor() {
-        let a = match actor {
-            Actor::Chance => match state.bag().sample(rng) {
-                Some(k) => Action::Draw(k),
-                None => break,
-            },
-            Actor::Player(_) => {
-                buf.clear();
-                state.legal_actions(buf);
-                if buf.is_empty() {
-                    break;
-                }
-                buf[rng.random_range(0..buf.len())]
-            }
-        };
-        state.play_unchecked(a);
-    }
-}
+pub use carcassonne_engine::playout::play_random_with as play_out;

@@ -52,8 +52,13 @@ fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Place
 
 /// Plays uniformly random legal actions until the game is over.
 pub fn play_random<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
-    let mut buf = Vec::with_capacity(256);
-    while let Some(a) = random_action(state, rng, &mut buf) {
+    play_random_with(state, rng, &mut Vec::with_capacity(256));
+}
+
+/// As [`play_random`], with `buf` as scratch space so that a playout
+/// allocates nothing of its own (for search).
+pub fn play_random_with<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Action>) {
+    while let Some(a) = random_action(state, rng, buf) {
         state.play_unchecked(a);
     }
 }
