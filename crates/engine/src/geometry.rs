@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::names::written_names;
+
 /// A cell of the board, `[x, y]`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Pos {
@@ -91,26 +93,9 @@ impl Side {
     pub const fn halves(self) -> [HalfEdge; 2] {
         [HalfEdge::from_index(self as usize * 2), HalfEdge::from_index(self as usize * 2 + 1)]
     }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Side::N => "N",
-            Side::E => "E",
-            Side::S => "S",
-            Side::W => "W",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Side> {
-        Side::ALL.into_iter().find(|side| side.name() == s)
-    }
 }
 
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+written_names!(Side { N => "N", E => "E", S => "S", W => "W" });
 
 /// Half of an edge, named on a 16-point compass: `NNE` is the east half of
 /// the north edge. Fields touch edges by halves.
@@ -170,30 +155,12 @@ impl HalfEdge {
     pub const fn rotated(self, rot: Rotation) -> HalfEdge {
         HalfEdge::from_index(self as usize + 2 * rot.quarters() as usize)
     }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            HalfEdge::Nnw => "NNW",
-            HalfEdge::Nne => "NNE",
-            HalfEdge::Ene => "ENE",
-            HalfEdge::Ese => "ESE",
-            HalfEdge::Sse => "SSE",
-            HalfEdge::Ssw => "SSW",
-            HalfEdge::Wsw => "WSW",
-            HalfEdge::Wnw => "WNW",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<HalfEdge> {
-        HalfEdge::ALL.into_iter().find(|h| h.name() == s)
-    }
 }
 
-impl fmt::Display for HalfEdge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+written_names!(HalfEdge {
+    Nnw => "NNW", Nne => "NNE", Ene => "ENE", Ese => "ESE",
+    Sse => "SSE", Ssw => "SSW", Wsw => "WSW", Wnw => "WNW",
+});
 
 /// A clockwise turn of a tile: 0, 90, 180 or 270 degrees.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]

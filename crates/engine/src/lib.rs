@@ -28,6 +28,7 @@ pub mod event;
 pub mod features;
 pub mod ferries;
 pub mod geometry;
+mod names;
 pub mod playout;
 pub mod record;
 pub mod setup;

@@ -1,10 +1,9 @@
 //! How a game is set up: players, expansions in play, tile edition.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::error::SetupError;
+use crate::names::written_names;
 
 /// The most followers a player owns.
 pub const FOLLOWERS_PER_PLAYER: u8 = 7;
@@ -22,23 +21,9 @@ pub enum Expansion {
 
 impl Expansion {
     pub const ALL: [Expansion; 1] = [Expansion::Ferries];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Expansion::Ferries => "ferries",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Expansion> {
-        Expansion::ALL.into_iter().find(|e| e.name() == s)
-    }
 }
 
-impl fmt::Display for Expansion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+written_names!(Expansion { Ferries => "ferries" });
 
 /// Which tile distribution is used.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
@@ -52,24 +37,7 @@ pub enum Edition {
     C2 = 1,
 }
 
-impl Edition {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Edition::C3 => "c3",
-            Edition::C2 => "c2",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Edition> {
-        [Edition::C3, Edition::C2].into_iter().find(|e| e.name() == s)
-    }
-}
-
-impl fmt::Display for Edition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+written_names!(Edition { C3 => "c3", C2 => "c2" });
 
 /// The rules a game is played with, validated: a player count from 2 to 5,
 /// each expansion at most once.

@@ -10,6 +10,7 @@ use std::fmt;
 use std::sync::LazyLock;
 
 use crate::geometry::{HalfEdge, Rotation, Side};
+use crate::names::written_names;
 use crate::setup::{Edition, Expansion};
 
 /// What a piece of a tile is.
@@ -21,22 +22,7 @@ pub enum FeatureKind {
     Monastery,
 }
 
-impl FeatureKind {
-    pub const fn name(self) -> &'static str {
-        match self {
-            FeatureKind::Road => "road",
-            FeatureKind::City => "city",
-            FeatureKind::Field => "field",
-            FeatureKind::Monastery => "monastery",
-        }
-    }
-}
-
-impl fmt::Display for FeatureKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+written_names!(FeatureKind { Road => "road", City => "city", Field => "field", Monastery => "monastery" });
 
 /// What lies along an edge; neighbours must agree on it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
