@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod board_art;
+mod play;
 mod render;
 mod replay;
 mod simulate;
@@ -33,6 +35,8 @@ enum Command {
     },
     /// Play games between bots and summarize who won.
     Simulate(simulate::Args),
+    /// Play a game in the terminal against bots.
+    Play(play::Args),
     /// Measure random games, legal action lists and search iterations per second.
     Bench(bench::Args),
 }
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Simulate(args) => simulate::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Play(args) => play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
