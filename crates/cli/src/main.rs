@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod board_art;
+mod jcz;
 mod play;
 mod render;
 mod replay;
@@ -39,6 +40,10 @@ enum Command {
     Play(play::Args),
     /// Measure random games, legal action lists and search iterations per second.
     Bench(bench::Args),
+    /// Convert a JCloisterZone 5 saved game (.jcz) into a game record and check it.
+    ImportJcz(jcz::ImportArgs),
+    /// Write a game record as a JCloisterZone 5 saved game (.jcz).
+    ExportJcz(jcz::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +52,8 @@ fn main() -> ExitCode {
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Simulate(args) => simulate::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::ImportJcz(args) => jcz::import(&args),
+        Command::ExportJcz(args) => jcz::export(&args),
         Command::Play(args) => play::run(&args),
     };
     match result {

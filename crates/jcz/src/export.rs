@@ -1,0 +1,296 @@
+//! Writing a game record as a JCloisterZone 5.x saved game.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use carcassonne_engine::features::PieceId;
+use carcassonne_engine::{
+    Action, Edition, Event, Expansion, Game, JettyPair, Location, Placement, Pos, Record, Rotation, Step, TileKind,
+};
+
+use crate::error::{illegal, unsupported, JczError};
+use crate::location;
+use crate::tiles;
+use crate::walk::offered_ferries;
+
+/// Settings of an export that the record does not hold.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// The `created` time of the saved game (ISO 8601, UTC).
+    pub created: String,
+    /// The `appVersion` written into the saved game.
+    pub app_version: String,
+}
+
+impl Default for ExportOptions {
+    fn default() -> ExportOptions {
+        ExportOptions { created: "1970-01-01T00:00:00.000Z".to_string(), app_version: "5.12.0".to_string() }
+    }
+}
+
+/// A record written as a saved game.
+#[derive(Clone, Debug)]
+pub struct Export {
+    /// The saved game (JSON, pretty-printed).
+    pub text: String,
+    /// Differences the saved game cannot avoid, one sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// JCloisterZone's lake tiles: those of our second edition (c2).
+const JCZ_LAKE_COUNTS: [(&str, u8); 3] = [("FC", 3), ("F3", 4), ("F4", 1)];
+
+/// Milliseconds between two messages in the written game clock.
+const CLOCK_STEP: u64 = 1000;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SavedGame {
+    app_version: String,
+    game_id: String,
+    name: String,
+    initial_random: f64,
+    initial_seed: String,
+    created: String,
+    clock: u64,
+    setup: Value,
+    players: Vec<Value>,
+    replay: Vec<Value>,
+    game_annotations: Value,
+}
+
+/// Writes a record as a saved game with default [`ExportOptions`].
+pub fn export(record: &Record) -> Result<Export, JczError> {
+    export_with(record, &ExportOptions::default())
+}
+
+/// Writes a record as a saved game that JCloisterZone 5 opens and replays:
+/// its setup, the players in turn order, one message per decision, and a
+/// `drawOrder` annotation that makes JCloisterZone draw the record's tiles,
+/// discarded ones included, in the record's order.
+pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, JczError> {
+    Game::replay(record).map_err(|e| illegal("", e.to_string()))?;
+    let rules = record.setup.rules().map_err(|e| illegal("", e.to_string()))?;
+    let ferries = rules.has(Expansion::Ferries);
+    let mut warnings = Vec::new();
+    if ferries {
+        check_lake_counts(record, rules.edition(), &mut warnings)?;
+    }
+
+    let mut writer = Writer {
+        game: Game::new(record.setup.clone()).map_err(|e| illegal("", e.to_string()))?,
+        replay: Vec::new(),
+        draw_order: Vec::new(),
+        clock: 0,
+        meeples: vec![BTreeSet::new(); record.setup.players.len()],
+        on_board: BTreeMap::new(),
+        last_deployed: 0,
+    };
+    for (i, turn) in record.turns.iter().enumerate() {
+        writer.turn(i, turn)?;
+    }
+
+    let mut sets = json!({"basic:1": 1});
+    let mut elements = json!({"small-follower": 7, "farmers": true});
+    if ferries {
+        sets["ferries"] = json!(1);
+        elements["ferry"] = json!(1);
+    }
+    let setup = json!({
+        "sets": sets,
+        "elements": elements,
+        "rules": {"tiny-city-scoring": "4"},
+        "timer": null,
+        "start": [{"tile": tiles::to_jcz(carcassonne_engine::Bag::start_tile()), "x": 0, "y": 0, "rotation": 0}],
+    });
+    let players = record.setup.players.iter().enumerate().map(|(i, name)| json!({"name": name, "slot": i})).collect();
+    let body = serde_json::to_string(record).expect("a record serializes");
+    let saved = SavedGame {
+        app_version: options.app_version.clone(),
+        game_id: format!("{:016x}", fnv1a(body.as_bytes())),
+        name: String::new(),
+        initial_random: 0.0,
+        initial_seed: "0".to_string(),
+        created: options.created.clone(),
+        clock: writer.clock,
+        setup,
+        players,
+        replay: writer.replay,
+        game_annotations: json!({"drawOrder": writer.draw_order}),
+    };
+    let text = serde_json::to_string_pretty(&saved).expect("a saved game serializes") + "\n";
+    Ok(Export { text, warnings })
+}
+
+/// JCloisterZone has only the second edition's lake tiles; a third-edition
+/// game exports as long as it draws no more of each than that.
+fn check_lake_counts(record: &Record, edition: Edition, warnings: &mut Vec<String>) -> Result<(), JczError> {
+    if edition == Edition::C2 {
+        return Ok(());
+    }
+    for (id, most) in JCZ_LAKE_COUNTS {
+        let mut n = 0;
+        for (i, turn) in record.turns.iter().enumerate() {
+            if turn.tile == id {
+                n += 1;
+                if n > most {
+                    return Err(unsupported(
+                        format!("turn {}", i + 1),
+                        format!("JCloisterZone's The Ferries has {most} {id} lake tile(s) (the c2 edition's); this {edition} game draws another"),
+                    ));
+                }
+            }
+        }
+    }
+    warnings.push(format!(
+        "JCloisterZone deals the c2 edition's lake tiles, not the {edition} edition's: the game is the same up to here, but its bag holds other lake tiles"
+    ));
+    Ok(())
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ *b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+struct Writer {
+    game: Game,
+    replay: Vec<Value>,
+    draw_order: Vec<&'static str>,
+    clock: u64,
+    /// Each player's meeple numbers (1 to 7) on the board.
+    meeples: Vec<BTreeSet<u8>>,
+    /// Meeple number of the follower on each piece.
+    on_board: BTreeMap<PieceId, u8>,
+    /// Meeple number of the follower deployed last (it may be back in
+    /// supply already, if its feature scored at once).
+    last_deployed: u8,
+}
+
+impl Writer {
+    fn message(&mut self, kind: &str, payload: Value, player: usize) {
+        self.clock += CLOCK_STEP;
+        self.replay.push(json!({"type": kind, "payload": payload, "player": player, "clock": self.clock}));
+    }
+
+    /// Plays an action of the record, keeping track of which meeple is where.
+    fn play(&mut self, action: Action, at: &str) -> Result<(), JczError> {
+        let mut events = Vec::new();
+        self.game.play_with(action, &mut events).map_err(|e| illegal(at, e.to_string()))?;
+        for e in events {
+            match e {
+                Event::FollowerDeployed { player, at: pos, location } => {
+                    let piece = self.piece(pos, location);
+                    let free = (1..=7).find(|n| !self.meeples[player].contains(n)).expect("a follower in supply");
+                    self.meeples[player].insert(free);
+                    self.on_board.insert(piece, free);
+                    self.last_deployed = free;
+                }
+                Event::FollowerReturned { player, at: pos, location } => {
+                    let piece = self.piece(pos, location);
+                    if let Some(n) = self.on_board.remove(&piece) {
+                        self.meeples[player].remove(&n);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn piece(&self, pos: Pos, loc: Location) -> PieceId {
+        let state = self.game.state();
+        let tile = state.board().tile_index(pos).expect("a placed tile");
+        state.resolve(tile, loc).expect("a feature of the tile")
+    }
+
+    fn turn(&mut self, i: usize, turn: &carcassonne_engine::record::Turn) -> Result<(), JczError> {
+        let at = format!("turn {}", i + 1);
+        let kind =
+            TileKind::parse(&turn.tile).ok_or_else(|| illegal(&at, format!("there is no tile '{}'", turn.tile)))?;
+        let player = self.game.state().current_player();
+        self.draw_order.push(tiles::to_jcz(kind));
+        self.play(Action::Draw(kind), &at)?;
+        if turn.discard {
+            // JCloisterZone discards a tile that fits nowhere by itself.
+            return self.play(Action::Discard, &at);
+        }
+        let (Some([x, y]), Some(rot)) = (turn.at, turn.rot) else {
+            return Err(illegal(&at, "a turn places its tile or discards it"));
+        };
+        let rot = Rotation::from_degrees(rot).ok_or_else(|| illegal(&at, format!("{rot} is not a rotation")))?;
+        let pos = Pos::new(x as i32, y as i32);
+        self.play(Action::Place(Placement { pos, rot }), &at)?;
+        self.message(
+            "PLACE_TILE",
+            json!({"tileId": tiles::to_jcz(kind), "rotation": format!("R{}", rot.degrees()), "position": [pos.x, pos.y]}),
+            player,
+        );
+
+        match &turn.meeple {
+            Some(name) => {
+                let loc: Location = name.parse().map_err(|e: String| illegal(&at, e))?;
+                self.play(Action::Deploy(loc), &at)?;
+                let (feature, location) = location::to_jcz(kind, rot, loc);
+                let n = self.last_deployed;
+                self.message(
+                    "DEPLOY_MEEPLE",
+                    json!({
+                        "pointer": {"position": [pos.x, pos.y], "feature": feature, "location": location},
+                        "meepleId": format!("{player}.small.{n}"),
+                    }),
+                    player,
+                );
+            }
+            None => {
+                self.play(Action::Pass, &at)?;
+                self.message("PASS", json!({}), player);
+            }
+        }
+
+        if let Some(f) = &turn.ferry {
+            let pair: JettyPair = f.parse().map_err(|e: String| illegal(&at, e))?;
+            self.play(Action::PlaceFerry(pair), &at)?;
+            self.message("PLACE_TOKEN", ferry_payload(pos, pair), player);
+        }
+
+        let mut moved: Vec<Pos> = Vec::new();
+        for (j, m) in turn.moves.iter().enumerate() {
+            let at = format!("turn {}: moves[{j}]", i + 1);
+            let ferry_pos = Pos::new(m.at[0] as i32, m.at[1] as i32);
+            let pair: JettyPair = m.ferry.parse().map_err(|e: String| illegal(&at, e))?;
+            if !offered_ferries(self.game.state(), pos, &moved).contains(&ferry_pos) {
+                return Err(unsupported(
+                    &at,
+                    format!(
+                        "JCloisterZone would not offer to move the ferry at {ferry_pos}: it works out again after each move which ferries the new tile's roads reach"
+                    ),
+                ));
+            }
+            self.play(Action::MoveFerry { at: ferry_pos, ferry: pair }, &at)?;
+            self.message("PLACE_TOKEN", ferry_payload(ferry_pos, pair), player);
+            moved.push(ferry_pos);
+        }
+        // JCloisterZone waits for a PASS while it offers ferries to move.
+        if ferries_in_play(&self.game) && !offered_ferries(self.game.state(), pos, &moved).is_empty() {
+            self.message("PASS", json!({}), player);
+        }
+        if self.game.state().step() == Step::MoveFerries {
+            self.play(Action::Pass, &at)?;
+        }
+        self.message("COMMIT", json!({"random": 0.0, "salt": "0"}), player);
+        Ok(())
+    }
+}
+
+fn ferries_in_play(game: &Game) -> bool {
+    game.state().rules().has(Expansion::Ferries)
+}
+
+fn ferry_payload(pos: Pos, pair: JettyPair) -> Value {
+    json!({
+        "token": "FERRY",
+        "pointer": {"position": [pos.x, pos.y], "feature": "Road", "location": location::jetty_pair_name(pair)},
+    })
+}

@@ -1,0 +1,30 @@
+//! Conversion between JCloisterZone 5.x saved games (`.jcz`) and game
+//! records (`carcassonne-record/1`), for the base game with or without
+//! The Ferries.
+//!
+//! The crate is pure: it reads and writes text, and checks every game with
+//! the engine. [`import`] turns a saved game into a record (refusing, with
+//! the place in the file and the reason, anything it cannot represent);
+//! [`export`] writes a record as a saved game that JCloisterZone replays.
+//! `docs/jcz.md` describes the mapping.
+//!
+//! ```
+//! use carcassonne_engine::Record;
+//! let record = Record::from_json(r#"{"format": "carcassonne-record/1",
+//!     "setup": {"players": ["Ann", "Bob"], "edition": "c2"},
+//!     "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "meeple": "field:NNW"}]}"#).unwrap();
+//! let jcz = carcassonne_jcz::export(&record).unwrap();
+//! let back = carcassonne_jcz::import(&jcz.text).unwrap();
+//! assert_eq!(back.record, record);
+//! ```
+
+mod error;
+mod export;
+mod import;
+mod location;
+mod tiles;
+mod walk;
+
+pub use error::{JczError, JczErrorKind};
+pub use export::{export, export_with, Export, ExportOptions};
+pub use import::{import, import_record, Import};

@@ -1,0 +1,183 @@
+//! JCloisterZone's tile ids and ours.
+//!
+//! JCloisterZone names a tile by its set prefix and a sketch of its edges
+//! (`BA/RCr` is our D). Every tile below lies the same way at rotation 0 in
+//! both programs, so rotations carry over unchanged (the unit tests check
+//! each tile's features against JCloisterZone's description of it).
+
+use carcassonne_engine::TileKind;
+
+/// `(JCloisterZone id, our id)` for the base game and The Ferries.
+pub(crate) const TILES: &[(&str, &str)] = &[
+    ("BA/LR", "A"),
+    ("BA/L", "B"),
+    ("BA/Cccc+", "C"),
+    ("BA/RCr", "D"),
+    ("BA/C", "E"),
+    ("BA/CFc+", "F"),
+    ("BA/CFc.1", "G"),
+    ("BA/CFC.2", "H"),
+    ("BA/CC.2", "I"),
+    ("BA/CRr", "J"),
+    ("BA/RrC", "K"),
+    ("BA/CRRR", "L"),
+    ("BA/Cc+", "M"),
+    ("BA/Cc.1", "N"),
+    ("BA/CcRr+", "O"),
+    ("BA/CcRr", "P"),
+    ("BA/Ccc+", "Q"),
+    ("BA/Ccc", "R"),
+    ("BA/CccR+", "S"),
+    ("BA/CccR", "T"),
+    ("BA/RFr", "U"),
+    ("BA/Rr", "V"),
+    ("BA/RRR", "W"),
+    ("BA/RRRR", "X"),
+    ("FR/CRRR", "FC"),
+    ("FR/RRR", "F3"),
+    ("FR/RRRR", "F4"),
+];
+
+/// The tiles with a garden of JCloisterZone's `basic:2` set (its third
+/// edition): without the abbot a garden is only a picture, so each is the
+/// plain tile of the same layout.
+pub(crate) const GARDEN_TILES: &[(&str, &str)] = &[
+    ("BA/CG", "E"),
+    ("BA/CFCG", "H"),
+    ("BA/CCG", "I"),
+    ("BA/Cc+G", "M"),
+    ("BA/CcG", "N"),
+    ("BA/CccG", "R"),
+    ("BA/RFrG", "U"),
+    ("BA/RrG", "V"),
+];
+
+/// Which tile sets a saved game plays with.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Sets {
+    pub ferries: bool,
+    pub gardens: bool,
+}
+
+/// Our tile kind for a JCloisterZone tile id, or why there is none.
+pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
+    let ours = TILES.iter().find(|(j, _)| *j == id).map(|(_, o)| *o);
+    let ours = match ours {
+        Some(o) => o,
+        None => match GARDEN_TILES.iter().find(|(j, _)| *j == id) {
+            Some((_, o)) if sets.gardens => o,
+            Some(_) => return Err(format!("tile {id} belongs to the set basic:2, which the setup does not name")),
+            None => {
+                return Err(match id.split_once('/') {
+                    Some(("BA", _)) | Some(("FR", _)) => {
+                        format!("there is no tile {id} in JCloisterZone's base game or The Ferries")
+                    }
+                    Some((set, _)) => format!(
+                        "tile {id} is not supported: its set {set} is not the base game (BA) or The Ferries (FR)"
+                    ),
+                    None => format!("'{id}' is not a JCloisterZone tile id such as BA/RCr"),
+                })
+            }
+        },
+    };
+    if id.starts_with("FR/") && !sets.ferries {
+        return Err(format!("tile {id} is a lake tile of The Ferries, which the setup does not name"));
+    }
+    Ok(TileKind::parse(ours).expect("the table names tiles of the catalogue"))
+}
+
+/// JCloisterZone's id of one of our tile kinds.
+pub(crate) fn to_jcz(kind: TileKind) -> &'static str {
+    TILES
+        .iter()
+        .find(|(_, o)| *o == kind.id())
+        .map(|(j, _)| *j)
+        .expect("every kind of the catalogue has a JCloisterZone id")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::location::{halves_name, side_name};
+    use carcassonne_engine::tile::catalogue;
+    use carcassonne_engine::FeatureKind;
+
+    /// JCloisterZone's description of each tile at rotation 0, feature by
+    /// feature, in its location names (from its tile definitions; the order
+    /// does not matter).
+    const JCZ_FEATURES: &[(&str, &str)] = &[
+        ("BA/LR", "monastery road:S field:NL.NR.EL.ER.SL.SR.WL.WR"),
+        ("BA/L", "monastery field:NL.NR.EL.ER.SL.SR.WL.WR"),
+        ("BA/Cccc+", "city+:NWSE"),
+        ("BA/RCr", "road:WE city:N field:EL.WR field:ER.SL.SR.WL"),
+        ("BA/C", "city:N field:EL.ER.SL.SR.WL.WR"),
+        ("BA/CFc+", "city+:WE field:NL.NR field:SL.SR"),
+        ("BA/CFc.1", "city:WE field:NL.NR field:SL.SR"),
+        ("BA/CFC.2", "city:N city:S field:EL.ER.WL.WR"),
+        ("BA/CC.2", "city:N city:W field:EL.ER.SL.SR"),
+        ("BA/CRr", "road:SE city:N field:EL.SR.WL.WR field:ER.SL"),
+        ("BA/RrC", "road:SW city:N field:EL.ER.SL.WR field:SR.WL"),
+        ("BA/CRRR", "road:E road:S road:W city:N field:EL.WR field:SR.WL field:ER.SL"),
+        ("BA/Cc+", "city+:NW field:EL.ER.SL.SR"),
+        ("BA/Cc.1", "city:NW field:EL.ER.SL.SR"),
+        ("BA/CcRr+", "road:SE city+:NW field:EL.SR field:ER.SL"),
+        ("BA/CcRr", "road:SE city:NW field:EL.SR field:ER.SL"),
+        ("BA/Ccc+", "city+:_S field:SL.SR"),
+        ("BA/Ccc", "city:_S field:SL.SR"),
+        ("BA/CccR+", "road:S city+:_S field:SL field:SR"),
+        ("BA/CccR", "road:S city:_S field:SL field:SR"),
+        ("BA/RFr", "road:WE field:NL.NR.EL.WR field:ER.SL.SR.WL"),
+        ("BA/Rr", "road:SW field:NL.NR.EL.ER.SL.WR field:SR.WL"),
+        ("BA/RRR", "road:E road:S road:W field:NL.NR.EL.WR field:ER.SL field:SR.WL"),
+        ("BA/RRRR", "road:N road:E road:S road:W field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
+        ("FR/CRRR", "city:N road:W road:S road:E field:EL.WR field:ER.SL field:SR.WL"),
+        ("FR/RRR", "road:W road:S road:E field:NL.NR.EL.WR field:ER.SL field:SR.WL"),
+        ("FR/RRRR", "road:N road:W road:S road:E field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
+    ];
+
+    fn describe(kind: TileKind) -> Vec<String> {
+        let mut out: Vec<String> = kind
+            .info()
+            .def
+            .features
+            .iter()
+            .map(|f| match f.kind {
+                FeatureKind::Monastery => "monastery".to_string(),
+                FeatureKind::Road => format!("road:{}", side_name(f.sides)),
+                FeatureKind::City if f.pennants > 0 => format!("city+:{}", side_name(f.sides)),
+                FeatureKind::City => format!("city:{}", side_name(f.sides)),
+                FeatureKind::Field => format!("field:{}", halves_name(f.halves)),
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_tile_lies_as_jcloisterzone_describes_it() {
+        assert_eq!(JCZ_FEATURES.len(), TILES.len());
+        for (jcz, features) in JCZ_FEATURES {
+            let kind = to_ours(jcz, Sets { ferries: true, gardens: false }).unwrap();
+            let mut want: Vec<String> = features.split(' ').map(String::from).collect();
+            want.sort();
+            assert_eq!(describe(kind), want, "{jcz} = {kind}");
+            assert_eq!(to_jcz(kind), *jcz);
+        }
+    }
+
+    #[test]
+    fn the_table_covers_the_catalogue_once() {
+        for k in &catalogue().kinds {
+            assert_eq!(TILES.iter().filter(|(_, o)| *o == k.def.id).count(), 1, "{}", k.def.id);
+        }
+    }
+
+    #[test]
+    fn garden_tiles_need_the_second_base_set() {
+        let plain = Sets { ferries: false, gardens: false };
+        assert!(to_ours("BA/CcG", plain).unwrap_err().contains("basic:2"));
+        assert_eq!(to_ours("BA/CcG", Sets { gardens: true, ..plain }).unwrap().id(), "N");
+        assert!(to_ours("FR/RRR", plain).unwrap_err().contains("The Ferries"));
+        assert!(to_ours("AM/A", plain).unwrap_err().contains("AM"));
+    }
+}

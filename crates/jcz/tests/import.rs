@@ -1,0 +1,288 @@
+//! Importing hand-made JCloisterZone saved games (`tests/data/`), checked
+//! against figures worked out by hand; the round trip through an export;
+//! and files that must be refused, each with the place and the reason.
+
+use std::path::PathBuf;
+
+use carcassonne_engine::{Game, Record, Summary};
+use carcassonne_jcz::{export, import, JczErrorKind};
+use serde_json::{json, Value};
+
+fn data(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn summary(record: &Record) -> Summary {
+    Summary::of(Game::replay(record).expect("the record replays").state())
+}
+
+fn figures(s: &Summary) -> (u32, Vec<u32>, Vec<u32>, Vec<u8>) {
+    (s.turns, s.scores.clone(), s.final_scores.clone(), s.supply.clone())
+}
+
+/// Ann and Bob, base game, 8 turns around the start tile D at [0, 0]:
+///
+/// 1. Ann: X at [1, 0], follower on its west road (which runs into D's road).
+/// 2. Bob: W at [-1, 0], follower on its south road. W's east road closes
+///    the road W-D-X between two villages: 3 tiles, Ann +3.
+/// 3. Ann: F turned 90 at [0, -1] on D's city, follower on the city.
+/// 4. Bob: E turned 180 at [0, -2] closes the city D-F-E: 3 tiles and F's
+///    pennant, (3 + 1) x 2 = 8, Ann +8. Bob's farmer on E's field.
+/// 5. Ann: B at [-1, -1], monk.
+/// 6. Bob: A turned 180 at [-1, 1], monk; A's road closes W's south road
+///    between W's village and A's monastery: 2 tiles, Bob +2.
+/// 7. Ann: M turned 90 at [1, -2] (city open to the north and east, its
+///    field joining E's), follower on the city.
+/// 8. Bob: U at [2, 0] on X's east road, follower on it.
+///
+/// During the game: Ann 3 + 8 = 11, Bob 2. At the end: Ann's monk on B has
+/// E, F, W and D around it (1 + 4 = 5), her open city M with its pennant
+/// scores 1 + 1 = 2: 18. Bob's monk on A has W and D (1 + 2 = 3), his open
+/// road X-U 2, his farmer's field (E and M) borders one completed city
+/// (D-F-E) for 3: 2 + 3 + 2 + 3 = 10. Followers in supply: Ann 5 (B, M),
+/// Bob 4 (E's field, A, U).
+#[test]
+fn base_game_scores_every_kind_of_feature() {
+    let got = import(&data("base-scoring.jcz")).expect("imports");
+    assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+    let r = &got.record;
+    assert_eq!(r.setup.players, ["Ann", "Bob"]);
+    assert!(r.setup.expansions.is_empty());
+    let tiles: Vec<&str> = r.turns.iter().map(|t| t.tile.as_str()).collect();
+    assert_eq!(tiles, ["X", "W", "F", "E", "B", "A", "M", "U"]);
+    let meeples: Vec<Option<&str>> = r.turns.iter().map(|t| t.meeple.as_deref()).collect();
+    assert_eq!(
+        meeples,
+        [
+            Some("road:W"),
+            Some("road:S"),
+            Some("city:N"),
+            Some("field:NNW"),
+            Some("monastery"),
+            Some("monastery"),
+            Some("city:N"),
+            Some("road:E")
+        ]
+    );
+    assert_eq!((r.turns[2].at, r.turns[2].rot), (Some([0, -1]), Some(90)));
+    assert_eq!(figures(&summary(r)), (8, vec![11, 2], vec![18, 10], vec![5, 4]));
+}
+
+/// Ann and Bob with The Ferries (JCloisterZone's lake tiles: edition c2):
+///
+/// 1. Ann: F3 at [1, 0] (jetties E, S, W), follower on the west jetty road
+///    (joined to D's road), ferry E-W.
+/// 2. Bob: W at [-1, 0], follower on its south road; moves the ferry at
+///    [1, 0] to E-S. The road W-D-F3 now ends at F3's west jetty, which has
+///    no ferry, and at W's village: 3 tiles, Ann +3 (F9: a move alone closes
+///    a road).
+/// 3. Ann: U at [2, 0] on F3's east jetty, follower on it; she could move the
+///    ferry and does not (a PASS).
+/// 4. Bob: A turned 180 at [1, 1] on F3's south jetty, monk; no move (PASS).
+/// 5. Ann: W at [3, 0] closes U's road: W, U, F3 (east jetty, ferry, south
+///    jetty) and A's monastery: 4 tiles, Ann +4. Follower on W's east road.
+/// 6. Bob: F4 at [-1, 1] below W's south road, follower on its east jetty
+///    road (free until the ferry joins it, F4), ferry N-E: his two
+///    followers share the road W-F4. No ferry to move.
+/// 7. Ann: V at [0, 1] on F4's east jetty, no follower; moves the ferry at
+///    [-1, 1] to E-S. W's south road now ends at F4's north jetty: closed,
+///    2 tiles, Bob +2; his other follower stays on the open road V-F4.
+///
+/// During the game: Ann 3 + 4 = 7, Bob 2. At the end: Ann's road W at
+/// [3, 0] 1: 8. Bob's road V-F4 2 (F11: a road with ferries scores as any),
+/// his monk on A has D, F3, U and V around it (1 + 4 = 5): 2 + 2 + 5 = 9.
+/// Followers in supply: Ann 6, Bob 5.
+#[test]
+fn ferries_placed_and_moved() {
+    let got = import(&data("ferries.jcz")).expect("imports");
+    assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+    let r = &got.record;
+    assert_eq!(r.setup.expansions, ["ferries"]);
+    assert_eq!(r.setup.edition.as_deref(), Some("c2"));
+    let ferries: Vec<Option<&str>> = r.turns.iter().map(|t| t.ferry.as_deref()).collect();
+    assert_eq!(ferries, [Some("E-W"), None, None, None, None, Some("N-E"), None]);
+    let moves: Vec<(usize, [i64; 2], &str)> = r
+        .turns
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| t.moves.iter().map(move |m| (i + 1, m.at, m.ferry.as_str())))
+        .collect();
+    assert_eq!(moves, [(2, [1, 0], "E-S"), (7, [-1, 1], "E-S")]);
+    assert_eq!(figures(&summary(r)), (7, vec![7, 2], vec![8, 9], vec![6, 5]));
+}
+
+#[test]
+fn import_export_import_gives_the_same_record() {
+    for name in ["base-scoring.jcz", "ferries.jcz"] {
+        let first = import(&data(name)).unwrap().record;
+        let written = export(&first).unwrap();
+        assert!(written.warnings.is_empty());
+        let again = import(&written.text).unwrap();
+        assert_eq!(again.record, first, "{name}");
+        assert!(again.warnings.is_empty());
+    }
+}
+
+#[test]
+fn export_writes_what_jcloisterzone_replays() {
+    let record = import(&data("ferries.jcz")).unwrap().record;
+    let saved: Value = serde_json::from_str(&export(&record).unwrap().text).unwrap();
+    assert_eq!(saved["setup"]["sets"], json!({"basic:1": 1, "ferries": 1}));
+    assert_eq!(saved["setup"]["elements"]["ferry"], json!(1));
+    assert_eq!(saved["setup"]["start"][0]["tile"], json!("BA/RCr"));
+    assert_eq!(saved["players"][1], json!({"name": "Bob", "slot": 1}));
+    assert_eq!(saved["gameAnnotations"]["drawOrder"][5], json!("FR/RRRR"));
+    let replay = saved["replay"].as_array().unwrap();
+    let kinds: Vec<&str> = replay.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    // The hand-made file's messages, one for one: a PASS ends the moves only
+    // where JCloisterZone still offers a ferry to move (turns 3, 4 and 5).
+    let original: Value = serde_json::from_str(&data("ferries.jcz")).unwrap();
+    let want: Vec<&str> = original["replay"].as_array().unwrap().iter().map(|m| m["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, want);
+    assert_eq!(replay[1]["payload"]["pointer"], json!({"position": [1, 0], "feature": "Road", "location": "W"}));
+    assert_eq!(replay[1]["payload"]["meepleId"], json!("0.small.1"));
+    assert_eq!(replay[6]["payload"]["pointer"]["location"], json!("SE"));
+    assert_eq!(
+        replay[13]["payload"]["pointer"],
+        json!({"position": [1, 1], "feature": "Monastery", "location": "CLOISTER"})
+    );
+    // Ann's first follower came back in turn 2; her second is on U until
+    // the end of turn 5.
+    assert_eq!(replay[9]["payload"]["meepleId"], json!("0.small.1"));
+    assert_eq!(replay[17]["payload"]["meepleId"], json!("0.small.2"));
+}
+
+#[test]
+fn a_game_without_a_draw_order_warns_that_the_bag_is_unproven() {
+    let mut doc: Value = serde_json::from_str(&data("base-scoring.jcz")).unwrap();
+    doc.as_object_mut().unwrap().remove("gameAnnotations");
+    let got = import(&doc.to_string()).unwrap();
+    assert_eq!(figures(&summary(&got.record)), (8, vec![11, 2], vec![18, 10], vec![5, 4]));
+    assert_eq!(got.warnings.len(), 1);
+    assert!(got.warnings[0].contains("do not record discarded tiles"), "{}", got.warnings[0]);
+}
+
+#[test]
+fn an_uncommitted_last_turn_is_left_out_with_a_warning() {
+    let mut doc: Value = serde_json::from_str(&data("base-scoring.jcz")).unwrap();
+    doc["replay"].as_array_mut().unwrap().pop();
+    let got = import(&doc.to_string()).unwrap();
+    assert_eq!(got.record.turns.len(), 7);
+    assert!(
+        got.warnings.iter().any(|w| w.starts_with("replay[21]: the last turn was never committed")),
+        "{:?}",
+        got.warnings
+    );
+}
+
+/// Applies `change` to a hand-made file and imports it, expecting a refusal.
+fn refused(file: &str, change: impl FnOnce(&mut Value)) -> carcassonne_jcz::JczError {
+    let mut doc: Value = serde_json::from_str(&data(file)).unwrap();
+    change(&mut doc);
+    let err = import(&doc.to_string()).expect_err("refused");
+    assert!(!err.to_string().contains('\n'), "one line: {err}");
+    err
+}
+
+fn assert_refusal(err: &carcassonne_jcz::JczError, kind: JczErrorKind, text: &str) {
+    assert_eq!(err.kind, kind, "{err}");
+    assert!(err.to_string().starts_with(text), "'{err}' should start with '{text}'");
+}
+
+#[test]
+fn other_expansions_and_rule_variants_are_refused() {
+    let e = refused("base-scoring.jcz", |d| d["setup"]["sets"]["abbey-and-mayor"] = json!(1));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.sets: tile set abbey-and-mayor is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["abbot"] = json!(1));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.abbot: game element abbot is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["farmers"] = json!(false));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.farmers: a game without farmers is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["rules"]["tiny-city-scoring"] = json!("2"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.rules.tiny-city-scoring: a two-tile city scoring");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["small-follower"] = json!(8));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.small-follower: 8 followers");
+    let e = refused("ferries.jcz", |d| {
+        d["setup"]["elements"].as_object_mut().unwrap().remove("ferry");
+    });
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.ferry: lake tiles without ferries");
+    let e = refused("base-scoring.jcz", |d| {
+        d["setup"] = json!({"expansions": {"BASIC": true, "ABBEY_AND_MAYOR": true}});
+    });
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.expansions: expansion ABBEY_AND_MAYOR is not supported");
+    let e = refused("base-scoring.jcz", |d| d["appVersion"] = json!("4.6.1"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "appVersion: saved games of JCloisterZone 4.6.1");
+    let e = refused("base-scoring.jcz", |d| d["replay"][0]["payload"]["tileId"] = json!("AM/A"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "replay[0]: tile AM/A is not supported");
+    let e = refused("ferries.jcz", |d| d["replay"][2]["payload"]["token"] = json!("BRIDGE"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "replay[2]: token BRIDGE is not supported");
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.big.1"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "replay[1]: meeple 0.big.1 is not supported");
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["type"] = json!("MOVE_NEUTRAL_FIGURE"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "replay[1]: message MOVE_NEUTRAL_FIGURE is not supported");
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["pointer"]["location"] = json!("TOWER"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "replay[1]: location TOWER is not supported");
+}
+
+#[test]
+fn malformed_files_are_refused() {
+    let e = import("{ not json").unwrap_err();
+    assert_refusal(&e, JczErrorKind::Malformed, "not a JSON document");
+    let e = import("[1, 2]").unwrap_err();
+    assert_refusal(&e, JczErrorKind::Malformed, "not a JCloisterZone saved game");
+    let e = refused("base-scoring.jcz", |d| {
+        d.as_object_mut().unwrap().remove("replay");
+    });
+    assert_refusal(&e, JczErrorKind::Malformed, "replay: missing");
+    let e = refused("base-scoring.jcz", |d| d["replay"][0]["payload"]["rotation"] = json!("R45"));
+    assert_refusal(&e, JczErrorKind::Malformed, "replay[0]: \"R45\" is not a rotation");
+    let e = refused("base-scoring.jcz", |d| d["replay"][0]["payload"]["position"] = json!([1]));
+    assert_refusal(&e, JczErrorKind::Malformed, "replay[0]: [1] is not a position");
+    let e = refused("base-scoring.jcz", |d| {
+        d["replay"].as_array_mut().unwrap().remove(2);
+    });
+    assert_refusal(&e, JczErrorKind::Malformed, "replay[2]: PLACE_TILE before the COMMIT");
+    let e = refused("base-scoring.jcz", |d| {
+        d["replay"].as_array_mut().unwrap().remove(1);
+    });
+    assert_refusal(&e, JczErrorKind::Malformed, "replay[1]: COMMIT before the follower step");
+    let e = refused("base-scoring.jcz", |d| d["players"] = json!([{"name": "Ann", "slot": 0}]));
+    assert_refusal(&e, JczErrorKind::Unsupported, "players: a game has 2 to 5 players, not 1");
+}
+
+#[test]
+fn illegal_moves_are_refused_where_they_are() {
+    let e = refused("base-scoring.jcz", |d| d["replay"][3]["payload"]["rotation"] = json!("R90"));
+    assert_refusal(
+        &e,
+        JczErrorKind::Illegal,
+        "replay[3]: tile W turned 90 at [-1, 0] does not match the edge of its neighbour to the E",
+    );
+    let e = refused("base-scoring.jcz", |d| d["replay"][0]["payload"]["position"] = json!([5, 5]));
+    assert_refusal(&e, JczErrorKind::Illegal, "replay[0]: a tile must share an edge with a placed tile");
+    // A follower on a feature the tile does not have there.
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["pointer"]["location"] = json!("WE"));
+    assert_refusal(&e, JczErrorKind::Illegal, "replay[1]: tile X turned 0 has no feature at WE");
+    // Bob's follower on the road Ann holds.
+    let e = refused("base-scoring.jcz", |d| d["replay"][4]["payload"]["pointer"]["location"] = json!("E"));
+    assert_refusal(&e, JczErrorKind::Illegal, "replay[4]: the feature at road:E already holds a follower");
+    let e = refused("base-scoring.jcz", |d| d["replay"][3]["player"] = json!(0));
+    assert_refusal(
+        &e,
+        JczErrorKind::Illegal,
+        "replay[3]: PLACE_TILE by player 0 (Ann), but it is the turn of player 1 (Bob)",
+    );
+    // The draw order says BA/C came first: it fits, so it was not discarded.
+    let e = refused("base-scoring.jcz", |d| {
+        d["gameAnnotations"]["drawOrder"].as_array_mut().unwrap().insert(0, json!("BA/C"));
+    });
+    assert_refusal(&e, JczErrorKind::Illegal, "gameAnnotations.drawOrder[0]: tile BA/C is drawn here");
+    // A lake tile takes a ferry.
+    let e = refused("ferries.jcz", |d| {
+        d["replay"].as_array_mut().unwrap().remove(2);
+    });
+    assert_refusal(&e, JczErrorKind::Illegal, "replay[2]: a lake tile takes a ferry");
+    // The ferry placed this turn cannot move (F6).
+    let e = refused("ferries.jcz", |d| d["replay"][6]["payload"]["pointer"]["position"] = json!([-1, 0]));
+    assert_refusal(&e, JczErrorKind::Illegal, "replay[6]: there is no ferry at [-1, 0]");
+}
