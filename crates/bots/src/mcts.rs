@@ -1,28 +1,64 @@
-//! Monte Carlo tree search with chance nodes, parallel over the cores.
+//! Monte Carlo tree search over the hidden draw order, parallel over the cores.
 //!
 //! The bag's order is hidden from everyone alike (the state holds only its
-//! contents), so the game is one of perfect information with chance. The
-//! tree says so directly: a draw is a chance node whose children are the
-//! kinds left in the bag, and each iteration samples one as likely as it is
-//! to be drawn. Every other node is a decision of the player to act, chosen
-//! by UCT on that player's own mean reward, which serves any player count
-//! and the several decisions of one turn alike.
+//! contents): no player knows more than another, so the game is one of
+//! perfect information with chance. The search can treat the draws in two
+//! ways, chosen by [`MctsConfig::draws`] (`draws=` in a bot spec):
 //!
-//! Iterations clone the root state (it has no history, so this is cheap),
-//! walk down the tree, add one node, and finish the game with random
-//! actions. The reward is computed from [`State::final_scores`]: a blend of
-//! win (shared on a tie) and a squashed score margin, so that the search
+//! - [`Draws::Chance`]: chance nodes. A draw is a node whose children are
+//!   the kinds left in the bag, and each iteration samples one as likely as
+//!   it is to be drawn. The tree is the game's own expectimax tree, so its
+//!   values converge to the expected reward of each decision, and every
+//!   decision below a draw is searched for the tile actually drawn; the
+//!   price is that every draw splits the iterations among the kinds left,
+//!   so with a modest budget the tree sees little past the next draw.
+//! - [`Draws::Determinized`]: information-set MCTS over determinizations.
+//!   Each iteration shuffles the tiles left in the bag into one full order
+//!   (with the tree's generator) and plays the whole iteration, tree and
+//!   playout, with that order. The tree has decision nodes only, keyed by
+//!   the players' actions (and who took them, at which step): positions
+//!   after different draws share a node. A node's children are added one per
+//!   iteration, for an action legal in this determinization and not tried
+//!   yet; selection considers only the children legal now, by UCT with
+//!   *availability* counts (how often a child could have been chosen, in
+//!   place of the parent's visits), since a placement legal for one tile is
+//!   not for another. Each determinization is an equally likely order (the
+//!   order is hidden from everyone, so every permutation of the bag is
+//!   consistent with what the player knows), so a node's value is a mean
+//!   over the hidden order, as a chance tree's is; and the iterations are
+//!   no longer split at each draw, so the tree reaches further turns. What it gives up is that a later decision
+//!   in the tree cannot depend on the tile drawn before it (it is chosen for
+//!   all draws at once); the root decision, made on the real position with
+//!   the real tile in hand, is unaffected.
+//!
+//! Every decision node is chosen by UCT on its mover's own mean reward,
+//! which serves any player count and the several decisions of one turn
+//! alike. Iterations copy the root state into a reused scratch state (it has
+//! no history, so this is cheap), walk down the tree, add one node, and
+//! finish the game with random actions, allocating nothing once the buffers
+//! have grown. The reward is computed from [`State::final_scores`]: a blend
+//! of win (shared on a tie) and a squashed score margin, so that the search
 //! still tells good from bad when the game is won or lost anyway.
 //!
 //! Parallelism is at the root: several independent trees, each on its own
 //! thread with a seed derived from the bot's, their root visit counts summed.
 //! With an iteration budget the result depends only on the seed, the budget
 //! and the number of trees, never on timing.
+//!
+//! `docs/bots.md` measures the two ways against each other: for the same
+//! number of iterations neither is measurably stronger, and chance nodes
+//! run about 30% more iterations per second (a determinized tree lists
+//! the legal actions at every node of every iteration, to know which
+//! children are available), so they are the default.
 
+use std::fmt;
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
+use carcassonne_engine::playout::random_action;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Action, Actor, State};
+use carcassonne_engine::{Action, Actor, Location, State, Step, TileKind};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -39,6 +75,47 @@ pub enum Budget {
     Time(Duration),
 }
 
+/// How the search treats the hidden draw order; see the module documentation.
+/// Chance nodes are the default: as strong as determinizations for the same
+/// iterations, and faster (`docs/bots.md`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Draws {
+    /// A chance node at each draw, sampled by the bag's counts.
+    #[default]
+    Chance,
+    /// One shuffled order of the bag per iteration, and a tree of decisions
+    /// only (information-set MCTS with availability counts).
+    Determinized,
+}
+
+impl Draws {
+    /// The name in bot specs: `chance` or `determinized`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Draws::Chance => "chance",
+            Draws::Determinized => "determinized",
+        }
+    }
+}
+
+impl fmt::Display for Draws {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl FromStr for Draws {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Draws, String> {
+        match s {
+            "chance" => Ok(Draws::Chance),
+            "determinized" | "det" => Ok(Draws::Determinized),
+            _ => Err(format!("'{s}' is not a way of handling draws (chance or determinized)")),
+        }
+    }
+}
+
 /// The settings of an [`MctsBot`].
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct MctsConfig {
@@ -52,6 +129,8 @@ pub struct MctsConfig {
     /// Points of margin that count as decisive: the margin enters the
     /// reward as `tanh(margin / margin_scale)`.
     pub margin_scale: f32,
+    /// Chance nodes or determinizations for the hidden draw order.
+    pub draws: Draws,
 }
 
 impl Default for MctsConfig {
@@ -62,6 +141,7 @@ impl Default for MctsConfig {
             exploration: 0.7,
             margin_weight: 0.5,
             margin_scale: 20.0,
+            draws: Draws::default(),
         }
     }
 }
@@ -149,7 +229,7 @@ impl MctsBot {
         }
 
         // Sum the root's visits over the trees: every tree lists the root's
-        // children in the same (legal action) order.
+        // children in the same (legal action) order, one after the other.
         let root_len = self.trees[0].nodes[0].len as usize;
         let first = self.trees[0].nodes[0].first as usize;
         let mut best: Option<(u64, f32, usize)> = None;
@@ -188,27 +268,40 @@ impl Bot for MctsBot {
     }
 }
 
-/// The mover of chance's nodes.
+/// The mover of chance's nodes (and of the root).
 const CHANCE: u8 = u8::MAX;
+/// No node: the end of a list of children.
+const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
     /// The action that leads here from the parent.
     action: Action,
-    /// Children are `first..first + len`, once expanded.
-    first: u32,
-    len: u16,
-    expanded: bool,
     /// Who chose `action`: a seat, or [`CHANCE`].
     mover: u8,
+    /// The step at which `action` was chosen (determinized trees tell a
+    /// pass of one step from a pass of another by it).
+    step: Step,
+    expanded: bool,
+    /// The first child. Chance trees add all children of a node at once,
+    /// at `first..first + len`; determinized trees add them one at a time,
+    /// each linking to the next by `next`.
+    first: u32,
+    len: u32,
+    /// The next child of the same parent (determinized trees), or [`NONE`].
+    next: u32,
     visits: u32,
+    /// Determinized trees: iterations in which this node's action was legal
+    /// and its parent was selected from (counted even when another child
+    /// was chosen): UCT's parent count for this child.
+    avail: u32,
     /// Sum of the mover's rewards.
     value: f32,
 }
 
 impl Node {
-    fn new(action: Action, mover: u8) -> Node {
-        Node { action, first: 0, len: 0, expanded: false, mover, visits: 0, value: 0.0 }
+    fn new(action: Action, mover: u8, step: Step) -> Node {
+        Node { action, mover, step, expanded: false, first: NONE, len: 0, next: NONE, visits: 0, avail: 0, value: 0.0 }
     }
 }
 
@@ -222,6 +315,13 @@ struct Tree {
     /// The state each iteration plays on, copied from the root into the
     /// same buffers every time.
     scratch: Option<State>,
+    /// Determinized trees: the tiles left in the bag at the root, shuffled
+    /// into this iteration's draw order.
+    order: Vec<TileKind>,
+    /// Determinized trees, while selecting: which legal actions (sorted in
+    /// `actions`) have a child, and the children that are legal.
+    tried: Vec<bool>,
+    legal_children: Vec<u32>,
 }
 
 impl Tree {
@@ -233,6 +333,9 @@ impl Tree {
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
             iterations: 0,
             scratch: None,
+            order: Vec::with_capacity(128),
+            tried: Vec::with_capacity(256),
+            legal_children: Vec::with_capacity(256),
         }
     }
 
@@ -240,11 +343,20 @@ impl Tree {
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         self.nodes.clear();
         self.iterations = 0;
-        self.nodes.push(Node::new(Action::Pass, CHANCE));
+        self.nodes.push(Node::new(Action::Pass, CHANCE, Step::Draw));
+        // Both kinds of tree list the root's children at once, in legal
+        // order, so that the trees' root statistics line up.
         self.expand(0, root);
         // Nothing to weigh: one legal action.
         if self.nodes[0].len <= 1 {
             return;
+        }
+        if config.draws == Draws::Determinized {
+            let bag = root.bag();
+            self.order.clear();
+            for kind in bag.kinds() {
+                self.order.extend(std::iter::repeat_n(kind, bag.count(kind) as usize));
+            }
         }
         for i in 0..iterations {
             if let Some(d) = deadline {
@@ -252,32 +364,40 @@ impl Tree {
                     break;
                 }
             }
-            self.iterate(root, config);
+            match config.draws {
+                Draws::Chance => self.iterate(root, config),
+                Draws::Determinized => self.iterate_determinized(root, config),
+            }
             self.iterations += 1;
         }
     }
 
-    /// Adds the children of node `n`, whose position is `state`.
+    /// Adds all the children of node `n`, whose position is `state`.
     fn expand(&mut self, n: usize, state: &State) {
         let first = self.nodes.len();
+        let step = state.step();
         match state.actor() {
             None => {}
             Some(Actor::Chance) => {
-                self.nodes.extend(state.bag().kinds().map(|k| Node::new(Action::Draw(k), CHANCE)));
+                self.nodes.extend(state.bag().kinds().map(|k| Node::new(Action::Draw(k), CHANCE, step)));
             }
             Some(Actor::Player(p)) => {
                 self.actions.clear();
                 state.legal_actions(&mut self.actions);
-                self.nodes.extend(self.actions.iter().map(|a| Node::new(*a, p as u8)));
+                self.nodes.extend(self.actions.iter().map(|a| Node::new(*a, p as u8, step)));
             }
         }
-        let len = (self.nodes.len() - first) as u16;
+        let end = self.nodes.len();
+        for c in first..end.saturating_sub(1) {
+            self.nodes[c].next = c as u32 + 1;
+        }
         let node = &mut self.nodes[n];
         node.first = first as u32;
-        node.len = len;
+        node.len = (end - first) as u32;
         node.expanded = true;
     }
 
+    /// One iteration of the tree with chance nodes.
     fn iterate(&mut self, root: &State, config: &MctsConfig) {
         let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
         state.clone_from(root);
@@ -300,8 +420,51 @@ impl Tree {
             n = c;
         }
         play_out(&mut state, &mut self.rng, &mut self.actions);
-        let rewards = rewards(&state, config);
+        self.back_up(&state, config);
         self.scratch = Some(state);
+    }
+
+    /// One iteration of the determinized tree: a fresh draw order, then
+    /// decisions from the tree while it has the position's node, random
+    /// ones after.
+    fn iterate_determinized(&mut self, root: &State, config: &MctsConfig) {
+        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
+        state.clone_from(root);
+        self.order.shuffle(&mut self.rng);
+        let mut drawn = 0;
+        self.path.clear();
+        self.path.push(0);
+        let mut n = 0usize;
+        let mut in_tree = true;
+        while let Some(actor) = state.actor() {
+            let action = match actor {
+                Actor::Chance => {
+                    // The order holds every tile left in the bag at the root.
+                    drawn += 1;
+                    Action::Draw(self.order[drawn - 1])
+                }
+                Actor::Player(p) if in_tree => {
+                    let c = self.select_available(n, &state, p as u8, config.exploration);
+                    self.path.push(c as u32);
+                    // A new node: its first visit finishes with a playout.
+                    in_tree = self.nodes[c].visits > 0;
+                    n = c;
+                    debug_assert!(state.is_legal(self.nodes[c].action), "the tree offers legal actions only");
+                    self.nodes[c].action
+                }
+                Actor::Player(_) => {
+                    random_action(&state, &mut self.rng, &mut self.actions).expect("a player to act has a legal action")
+                }
+            };
+            state.play_unchecked(action);
+        }
+        self.back_up(&state, config);
+        self.scratch = Some(state);
+    }
+
+    /// Adds the rewards of the finished game `state` to the nodes on the path.
+    fn back_up(&mut self, state: &State, config: &MctsConfig) {
+        let rewards = rewards(state, config);
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
@@ -349,6 +512,91 @@ impl Tree {
         }
         node.first as usize + best.1
     }
+
+    /// The child of node `n` to follow in a determinized tree, where player
+    /// `mover` acts in `state`: a new child for a legal action not tried
+    /// here yet, at random, if there is one; else an unvisited child (the
+    /// root's); else UCT with availability counts over the legal children.
+    fn select_available(&mut self, n: usize, state: &State, mover: u8, exploration: f32) -> usize {
+        let step = state.step();
+        self.actions.clear();
+        state.legal_actions(&mut self.actions);
+        self.actions.sort_unstable_by_key(|a| action_key(*a));
+        self.tried.clear();
+        self.tried.resize(self.actions.len(), false);
+        self.legal_children.clear();
+        let mut c = self.nodes[n].first;
+        while c != NONE {
+            let child = &mut self.nodes[c as usize];
+            if child.mover == mover && child.step == step {
+                let key = action_key(child.action);
+                if let Ok(i) = self.actions.binary_search_by_key(&key, |a| action_key(*a)) {
+                    self.tried[i] = true;
+                    child.avail += 1;
+                    self.legal_children.push(c);
+                }
+            }
+            c = child.next;
+        }
+
+        let untried = self.actions.len() - self.legal_children.len();
+        if untried > 0 {
+            let k = self.rng.random_range(0..untried);
+            let i = self.tried.iter().enumerate().filter(|(_, t)| !**t).nth(k).expect("k < untried").0;
+            let new = self.nodes.len();
+            let parent = &mut self.nodes[n];
+            let mut child = Node::new(self.actions[i], mover, step);
+            child.avail = 1;
+            child.next = parent.first;
+            parent.first = new as u32;
+            parent.len += 1;
+            self.nodes.push(child);
+            return new;
+        }
+
+        let unvisited = self.legal_children.iter().filter(|c| self.nodes[**c as usize].visits == 0).count();
+        if unvisited > 0 {
+            let k = self.rng.random_range(0..unvisited);
+            let c = self.legal_children.iter().filter(|c| self.nodes[**c as usize].visits == 0).nth(k);
+            return *c.expect("k < unvisited") as usize;
+        }
+
+        let mut best = (f32::NEG_INFINITY, self.legal_children[0]);
+        for &c in &self.legal_children {
+            let child = &self.nodes[c as usize];
+            let v = child.visits as f32;
+            let score = child.value / v + exploration * ((child.avail as f32).ln() / v).sqrt();
+            if score > best.0 {
+                best = (score, c);
+            }
+        }
+        best.1 as usize
+    }
+}
+
+/// A total order on actions (the engine's `Action` has none), to find a
+/// node's children among the legal actions by binary search. Different
+/// actions get different keys.
+fn action_key(a: Action) -> u128 {
+    let pos = |p: carcassonne_engine::Pos| u128::from(p.x as u32) << 32 | u128::from(p.y as u32);
+    let (tag, body): (u128, u128) = match a {
+        Action::Draw(k) => (0, k.index() as u128),
+        Action::Place(p) => (1, pos(p.pos) << 2 | u128::from(p.rot.quarters())),
+        Action::Discard => (2, 0),
+        Action::Deploy(l) => (
+            3,
+            match l {
+                Location::Road(s) => s.index() as u128,
+                Location::City(s) => 4 + s.index() as u128,
+                Location::Field(h) => 8 + h.index() as u128,
+                Location::Monastery => 16,
+            },
+        ),
+        Action::PlaceFerry(j) => (4, u128::from(j.mask())),
+        Action::MoveFerry { at, ferry } => (5, pos(at) << 8 | u128::from(ferry.mask())),
+        Action::Pass => (6, 0),
+    };
+    tag << 120 | body
 }
 
 /// Each player's reward in [0, 1] from the final scores of a finished game.
@@ -366,4 +614,78 @@ fn rewards(state: &State, config: &MctsConfig) -> [f32; MAX_PLAYERS] {
         *r = (1.0 - config.margin_weight) * win + config.margin_weight * squashed;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_engine::{Edition, Expansion, Rules};
+
+    /// Seeded random games with The Ferries, every position of them.
+    fn positions(games: u64, mut f: impl FnMut(&State)) {
+        let rules = Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap();
+        let mut buf = Vec::new();
+        for seed in 0..games {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut state = State::new(rules);
+            while let Some(a) = random_action(&state, &mut rng, &mut buf) {
+                f(&state);
+                state.play_unchecked(a);
+            }
+        }
+    }
+
+    #[test]
+    fn action_keys_tell_actions_apart() {
+        let mut seen: Vec<(u128, Action)> = Vec::new();
+        positions(3, |state| seen.extend(state.legal_action_list().into_iter().map(|a| (action_key(a), a))));
+        seen.sort_by_key(|(k, _)| *k);
+        seen.dedup();
+        assert!(seen.len() > 500, "enough actions to compare: {}", seen.len());
+        for w in seen.windows(2) {
+            assert_ne!(w[0].0, w[1].0, "{} and {} share a key", w[0].1, w[1].1);
+        }
+    }
+
+    #[test]
+    fn determinized_trees_keep_their_counts_consistent() {
+        let config = MctsConfig { draws: Draws::Determinized, trees: 1, ..MctsConfig::default() };
+        let mut checked = 0;
+        let mut step = 0;
+        positions(1, |state| {
+            step += 1;
+            if !matches!(state.actor(), Some(Actor::Player(_))) || step % 10 != 0 {
+                return;
+            }
+            let mut tree = Tree::new();
+            tree.search(state, &config, 5, 400, None);
+            if tree.nodes[0].len <= 1 {
+                return;
+            }
+            checked += 1;
+            assert_eq!(tree.iterations, 400);
+            // The root's children at once, then at most one node per
+            // iteration once each of them has been visited.
+            let root_len = tree.nodes[0].len;
+            assert!(tree.nodes.len() as u32 <= 1 + root_len + 400u32.saturating_sub(root_len));
+            for (i, node) in tree.nodes.iter().enumerate() {
+                let mut c = node.first;
+                let (mut children, mut visits) = (0, 0);
+                while c != NONE && node.len > 0 {
+                    let child = &tree.nodes[c as usize];
+                    assert!(child.visits <= child.avail, "a child is visited only when available");
+                    assert!(child.visits > 0 || i == 0, "only the root has unvisited children");
+                    assert!((0.0..=child.visits as f32 + 1e-3).contains(&child.value));
+                    children += 1;
+                    visits += child.visits;
+                    c = child.next;
+                }
+                assert_eq!(children, node.len);
+                assert!(visits <= node.visits, "a parent is visited with each of its children");
+            }
+            // The tree goes past the root's decision.
+            assert!(tree.nodes.iter().skip(1).any(|n| n.len > 0));
+        });
+        assert!(checked >= 3, "positions searched: {checked}");
+    }
 }

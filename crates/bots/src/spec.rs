@@ -1,5 +1,5 @@
 //! Bots named on the command line: `random`, `greedy`, `mcts:iters=2000`,
-//! `mcts:ms=1000:trees=1`. Options follow the name, each after a `:`, so
+//! `mcts:ms=1000:trees=1`, `mcts:iters=1000:draws=chance`. Options follow the name, each after a `:`, so
 //! that a comma can separate the players of a match.
 
 use std::fmt;
@@ -37,7 +37,7 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 const BOTS: &str = "random, greedy, mcts";
-const MCTS_OPTIONS: &str = "iters=N, ms=N, trees=N, c=X, margin=X";
+const MCTS_OPTIONS: &str = "iters=N, ms=N, trees=N, c=X, margin=X, draws=chance|determinized";
 
 impl BotSpec {
     /// A new bot of this kind whose choices follow from `seed`.
@@ -128,6 +128,7 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
             "trees" => config.trees = whole()?.min(1024) as usize,
             "c" => config.exploration = real(0.0, 100.0)?,
             "margin" => config.margin_weight = real(0.0, 1.0)?,
+            "draws" => config.draws = value.parse().map_err(|_| bad("chance or determinized"))?,
             _ => return Err(SpecError(format!("unknown mcts option '{key}' (options: {MCTS_OPTIONS})"))),
         }
     }
@@ -142,6 +143,7 @@ pub fn parse_players(text: &str) -> Result<Vec<BotSpec>, SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcts::Draws;
 
     #[test]
     fn names_and_options_are_read() {
@@ -152,6 +154,17 @@ mod tests {
         assert_eq!(specs[2].label(), "random");
         let c = specs[3].mcts().unwrap();
         assert_eq!((c.budget, c.trees, c.exploration, c.margin_weight), (Budget::Iterations(20), 2, 1.5, 0.0));
+        assert_eq!(c.draws, Draws::default());
+    }
+
+    #[test]
+    fn the_way_of_handling_draws_is_read() {
+        let draws = |s: &str| s.parse::<BotSpec>().unwrap().mcts().unwrap().draws;
+        assert_eq!(draws("mcts:draws=chance"), Draws::Chance);
+        assert_eq!(draws("mcts:iters=10:draws=determinized"), Draws::Determinized);
+        assert_eq!(draws("mcts:draws=det:trees=1"), Draws::Determinized);
+        let err = "mcts:draws=peek".parse::<BotSpec>().unwrap_err().to_string();
+        assert_eq!(err, "mcts option draws=peek: expected chance or determinized");
     }
 
     #[test]

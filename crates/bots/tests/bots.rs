@@ -1,14 +1,28 @@
 //! Every bot chooses only legal actions, from random positions of random
-//! games with and without The Ferries; search is reproducible from its seed.
+//! games with and without The Ferries; search, with chance nodes or with
+//! determinizations, is reproducible from its seed and beats random play.
 
-use carcassonne_bots::{arena, Bot, BotSpec};
+use carcassonne_bots::{arena, Bot, BotSpec, MctsBot};
 use carcassonne_engine::{Actor, Edition, Expansion, Rules, State};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Bots with tiny budgets, so that a test stays fast.
-const SPECS: [&str; 5] = ["random", "greedy", "mcts:iters=24:trees=1", "mcts:iters=24:trees=2", "mcts:ms=2:trees=2"];
+/// Bots with tiny budgets, so that a test stays fast (the first search
+/// bot has the default `draws`).
+const SPECS: [&str; 8] = [
+    "random",
+    "greedy",
+    "mcts:iters=24:trees=1",
+    "mcts:iters=24:trees=2:draws=chance",
+    "mcts:ms=2:trees=2:draws=chance",
+    "mcts:iters=24:trees=1:draws=determinized",
+    "mcts:iters=24:trees=2:draws=determinized",
+    "mcts:ms=2:trees=2:draws=determinized",
+];
+
+/// The ways of handling the hidden draws.
+const DRAWS: [&str; 2] = ["chance", "determinized"];
 
 fn rules(players: usize, ferries: bool, c2: bool) -> Rules {
     let expansions: &[Expansion] = if ferries { &[Expansion::Ferries] } else { &[] };
@@ -87,31 +101,57 @@ fn play(specs: &[&str], rules: Rules, seed: u64) -> arena::Played {
 
 #[test]
 fn whole_games_with_ferries_and_three_players_are_legal() {
-    let played = play(&["mcts:iters=16", "greedy", "random"], rules(3, true, false), 5);
-    assert!(played.game.state().is_over());
-    let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
-    assert_eq!(replayed.state().final_scores(), played.scores());
+    for draws in DRAWS {
+        let spec = format!("mcts:iters=16:draws={draws}");
+        let played = play(&[&spec, "greedy", "random"], rules(3, true, false), 5);
+        assert!(played.game.state().is_over());
+        let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
+        assert_eq!(replayed.state().final_scores(), played.scores(), "{spec}");
+    }
 }
 
 #[test]
 fn the_same_seed_and_iteration_budget_give_the_same_game() {
-    let specs = ["mcts:iters=60:trees=2", "greedy"];
-    let a = play(&specs, rules(2, true, false), 11);
-    let b = play(&specs, rules(2, true, false), 11);
-    assert_eq!(a.game.record(), b.game.record());
-    let c = play(&specs, rules(2, true, false), 12);
-    assert_ne!(a.game.record(), c.game.record());
+    for draws in DRAWS {
+        let spec = format!("mcts:iters=60:trees=2:draws={draws}");
+        let specs = [spec.as_str(), "greedy"];
+        let a = play(&specs, rules(2, true, false), 11);
+        let b = play(&specs, rules(2, true, false), 11);
+        assert_eq!(a.game.record(), b.game.record(), "{spec}");
+        let c = play(&specs, rules(2, true, false), 12);
+        assert_ne!(a.game.record(), c.game.record(), "{spec}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_search_of_one_position() {
+    // One decision at a time: the same bot seed and budget choose the same
+    // action after the same iterations and tree size, with one tree or two.
+    for spec in ["mcts:iters=300:trees=1:draws=determinized", "mcts:iters=300:trees=2:draws=determinized"] {
+        for decision in [0, 40, 120] {
+            let state = position(rules(2, true, false), 3, decision);
+            let run = || {
+                let mut bot = MctsBot::new(*spec.parse::<BotSpec>().unwrap().mcts().unwrap(), 9);
+                let action = bot.search(&state);
+                (action, bot.last_stats().iterations, bot.last_stats().nodes)
+            };
+            assert_eq!(run(), run(), "{spec} at decision {decision}");
+        }
+    }
 }
 
 #[test]
 fn search_beats_random_play() {
     // A sanity check of the search, not a strength measurement: even a
     // small search should win a game with the seats swapped both ways.
-    for (seed, specs) in [(21, ["mcts:iters=200", "random"]), (21, ["random", "mcts:iters=200"])] {
-        let played = play(&specs, rules(2, true, false), seed);
-        let scores = played.scores();
-        let mcts = specs.iter().position(|s| s.starts_with("mcts")).unwrap();
-        assert!(scores[mcts] > scores[1 - mcts], "{specs:?} scored {scores:?}");
+    for draws in DRAWS {
+        let spec = format!("mcts:iters=200:draws={draws}");
+        for (seed, specs) in [(21, [spec.as_str(), "random"]), (21, ["random", spec.as_str()])] {
+            let played = play(&specs, rules(2, true, false), seed);
+            let scores = played.scores();
+            let mcts = specs.iter().position(|s| s.starts_with("mcts")).unwrap();
+            assert!(scores[mcts] > scores[1 - mcts], "{specs:?} scored {scores:?}");
+        }
     }
 }
 
