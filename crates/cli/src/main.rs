@@ -11,14 +11,11 @@ mod jcz;
 mod play;
 mod render;
 mod replay;
+mod serve;
 mod simulate;
 
 #[derive(Parser)]
-#[command(
-    name = "carcassonne",
-    version,
-    about = "Carcassonne with The Ferries: replay and check game records, play bots against each other"
-)]
+#[command(name = "carcassonne", version, about = "Carcassonne with The Ferries: the browser game, bots, game records")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -26,6 +23,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the browser game: hot-seat, against bots and online (http://127.0.0.1:8080 by default).
+    Serve(serve::Args),
     /// Check a game record and play it to its last turn.
     Replay {
         /// The record (JSON, format carcassonne-record/1); `-` reads standard input.
@@ -49,6 +48,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => serve::run(&args),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Simulate(args) => simulate::run(&args),
         Command::Bench(args) => bench::run(&args),

@@ -1,0 +1,152 @@
+// The server's HTTP and WebSocket API (docs/api.md). Every refusal is an
+// ApiError carrying the server's typed code and message.
+
+export class ApiError extends Error {
+  constructor(code, message, status = 0, extra = {}) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.extra = extra;
+  }
+}
+
+async function request(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body !== undefined ? { 'Content-Type': 'application/json' } : {},
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      cache: 'no-store',
+    });
+  } catch (e) {
+    throw new ApiError('network', `cannot reach the server (${e.message})`);
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch (_) { data = null; }
+  }
+  if (!res.ok) {
+    const err = data && data.error;
+    if (err && err.code) throw new ApiError(err.code, err.message || err.code, res.status, err);
+    throw new ApiError(`http_${res.status}`, `the server answered ${res.status} ${res.statusText}`, res.status);
+  }
+  return data;
+}
+
+export const api = {
+  tiles: () => request('GET', '/api/tiles'),
+  createGame: (body) => request('POST', '/api/games', body),
+  join: (game, token) => request('POST', `/api/games/${enc(game)}/join`, { token }),
+  listGames: (status = 'all', limit = 50, offset = 0) =>
+    request('GET', `/api/games?status=${enc(status)}&limit=${limit}&offset=${offset}`),
+  view: (game) => request('GET', `/api/games/${enc(game)}`),
+  viewAt: (game, version) => request('GET', `/api/games/${enc(game)}/view?version=${version}`),
+  act: (game, seat, token, version, action) =>
+    request('POST', `/api/games/${enc(game)}/actions`, { seat, token, version, action }),
+  history: (game) => request('GET', `/api/games/${enc(game)}/actions`),
+  recordUrl: (game) => `/api/games/${enc(game)}/record`,
+};
+
+function enc(s) { return encodeURIComponent(s); }
+
+/**
+ * A game's live WebSocket: pushes every view, reconnects with backoff, and
+ * tells its owner when it (re)connects so the view can be fetched again.
+ */
+export class GameSocket {
+  constructor(game, { onView, onStatus, onOpen }) {
+    this.game = game;
+    this.onView = onView;
+    this.onStatus = onStatus || (() => {});
+    this.onOpen = onOpen || (() => {});
+    this.retry = 0;
+    this.closed = false;
+    this.ws = null;
+    this.pingTimer = null;
+    this.connect();
+    this.onVisible = () => {
+      if (document.visibilityState === 'visible' && (!this.ws || this.ws.readyState > 1)) this.reconnectNow();
+    };
+    document.addEventListener('visibilitychange', this.onVisible);
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener('online', this.onOnline);
+  }
+
+  url() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.game)}/ws`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.onStatus('connecting');
+    let ws;
+    try { ws = new WebSocket(this.url()); } catch (_) { this.scheduleReconnect(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus('open');
+      this.onOpen();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => {
+        if (ws.readyState === 1) ws.send(JSON.stringify({ type: 'ping' }));
+      }, 25000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (_) { return; }
+      if (msg.type === 'view' && msg.view) this.onView(msg.view);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.onStatus('closed');
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    const delay = Math.min(10000, 500 * 2 ** this.retry) * (0.75 + Math.random() * 0.5);
+    this.retry++;
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  reconnectNow() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    if (this.ws && this.ws.readyState <= 1) return;
+    this.retry = 0;
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    window.removeEventListener('online', this.onOnline);
+    if (this.ws) { const ws = this.ws; this.ws = null; try { ws.close(); } catch (_) { /* gone */ } }
+  }
+}
+
+/** Human words for the server's error codes. */
+export const ERROR_HELP = {
+  malformed: 'The request was not understood.',
+  invalid_setup: 'That game cannot be created.',
+  not_found: 'No such game.',
+  wrong_token: 'This link does not hold a valid seat token for that game.',
+  bot_seat: 'That seat is played by a bot.',
+  stale_version: 'The game moved on before your action arrived; the board has been refreshed.',
+  not_your_turn: 'It is another seat’s turn.',
+  game_over: 'The game is already finished.',
+  illegal_action: 'The rules do not allow that.',
+  too_large: 'The request was too large.',
+  storage: 'The server could not store the action; nothing was changed. Try again.',
+  internal: 'The server hit an unexpected error.',
+  network: 'The server cannot be reached. Retrying…',
+};

@@ -1,0 +1,65 @@
+// Entry point: loads the tile catalogue, then routes on the URL fragment.
+//   #                      home: create a game, lists of games
+//   #game=ID&token=T...    play the seats of these tokens (several: hot-seat)
+//   #game=ID               watch (read-only)
+//   #replay=ID&v=N         step through a game
+import { api } from './api.js';
+import { Catalogue, installDefs } from './tiles.js';
+import { h, clear, parseHash, showError } from './ui.js';
+import { HomePage } from './lobby.js';
+import { GamePage, openHelp } from './game.js';
+import { ReplayPage } from './replay.js';
+
+const main = document.getElementById('app');
+const titleEl = document.getElementById('page-title');
+const connEl = document.getElementById('conn');
+let page = null;
+let routeKey = null;
+
+const ctx = {
+  cat: null,
+  setHeader(text) { titleEl.textContent = text; document.title = text ? `${text} · Carcassonne` : 'Carcassonne'; },
+  setConn(state) {
+    connEl.classList.toggle('hidden', !state);
+    connEl.classList.toggle('ok', state === 'open');
+    connEl.classList.toggle('bad', state === 'closed');
+    connEl.textContent = state === 'open' ? 'live' : state === 'connecting' ? 'connecting…' : state === 'closed' ? 'offline, reconnecting…' : '';
+    document.body.dataset.conn = state || '';
+  },
+};
+
+async function route() {
+  const { game, replay, tokens, params } = parseHash();
+  const key = replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
+  // The replay viewer rewrites its own #replay=..&v=N: no reload for that.
+  if (key === routeKey && page) return;
+  routeKey = key;
+  if (page) { try { page.destroy(); } catch (e) { console.error(e); } }
+  for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  clear(main);
+  if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });
+  else if (game) page = new GamePage(main, ctx, { game, tokens });
+  else page = new HomePage(main, ctx);
+  try { await page.start(); } catch (e) { console.error(e); showError(e); }
+}
+
+async function boot() {
+  document.getElementById('help-btn').addEventListener('click', () => openHelp());
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const data = await api.tiles();
+      ctx.cat = new Catalogue(data.tiles);
+      installDefs(ctx.cat);
+      break;
+    } catch (e) {
+      clear(main).appendChild(h('div.card', { style: 'margin:2em auto;max-width:30em' },
+        h('h2', 'Cannot load the tiles'), h('p', `${e.code || 'error'}: ${e.message}`), h('p.muted', 'Retrying…')));
+      await new Promise((r) => setTimeout(r, Math.min(10000, 1000 * 2 ** attempt)));
+    }
+  }
+  window.addEventListener('hashchange', route);
+  await route();
+  document.body.dataset.ready = '1';
+}
+
+boot();

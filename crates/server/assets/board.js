@@ -1,0 +1,310 @@
+// The board: SVG drawn from the view, with pan (drag), zoom (wheel, pinch,
+// buttons, keys) and the clickable overlays of the current step.
+import { el, T, ferryPath, meeple, tileHref, PLAYER_COLOURS } from './tiles.js';
+
+const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} host  element to fill
+   * @param {object} opts  { onPick(target) } called with {type, ...data} on clicks on overlays
+   */
+  constructor(host, catalogue, opts = {}) {
+    this.host = host;
+    this.cat = catalogue;
+    this.onPick = opts.onPick || (() => {});
+    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'game board', tabindex: 0 });
+    this.root = el('g', { class: 'root' });
+    this.layers = {};
+    for (const name of ['tiles', 'marks', 'cells', 'ferries', 'followers', 'options']) {
+      this.layers[name] = el('g', { class: `layer-${name}` });
+      this.root.appendChild(this.layers[name]);
+    }
+    this.svg.appendChild(this.root);
+    host.appendChild(this.svg);
+    this.cam = null; // {cx, cy, z}
+    this.size = { w: 300, h: 300 };
+    this.bounds = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+    this.pointers = new Map();
+    this.dragged = false;
+    this.installInput();
+    this.ro = new ResizeObserver(() => this.resize());
+    this.ro.observe(this.svg);
+    this.resize();
+  }
+
+  destroy() { this.ro.disconnect(); this.svg.remove(); }
+
+  // ---------- camera ----------
+  resize() {
+    const r = this.svg.getBoundingClientRect();
+    this.size = { w: Math.max(50, r.width), h: Math.max(50, r.height) };
+    if (!this.cam) this.fit();
+    this.applyCamera();
+  }
+
+  applyCamera() {
+    if (!this.cam) return;
+    const { cx, cy, z } = this.cam;
+    const w = this.size.w / z, h = this.size.h / z;
+    this.svg.setAttribute('viewBox', `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
+    if (this.onCamera) this.onCamera(this.cam);
+  }
+
+  /** Fit the board (plus a margin of one cell for the legal positions). */
+  fit() {
+    const b = this.bounds;
+    const minX = (b.minX - 1) * T, minY = (b.minY - 1) * T;
+    const maxX = (b.maxX + 2) * T, maxY = (b.maxY + 2) * T;
+    const z = Math.min(this.size.w / (maxX - minX), this.size.h / (maxY - minY));
+    this.cam = { cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, z: clamp(Math.min(z, 1.2), MIN_ZOOM, MAX_ZOOM) };
+    this.applyCamera();
+  }
+
+  setCamera(cam) { if (cam && isFinite(cam.cx) && isFinite(cam.cy) && cam.z > 0) { this.cam = { ...cam }; this.applyCamera(); } }
+
+  zoomBy(f, px = this.size.w / 2, py = this.size.h / 2) {
+    const { cx, cy, z } = this.cam;
+    const nz = clamp(z * f, MIN_ZOOM, MAX_ZOOM);
+    // keep the board point under (px, py) where it is
+    const wx = cx + (px - this.size.w / 2) / z, wy = cy + (py - this.size.h / 2) / z;
+    this.cam = { cx: wx - (px - this.size.w / 2) / nz, cy: wy - (py - this.size.h / 2) / nz, z: nz };
+    this.applyCamera();
+  }
+
+  panBy(dxPx, dyPx) {
+    this.cam.cx -= dxPx / this.cam.z;
+    this.cam.cy -= dyPx / this.cam.z;
+    this.applyCamera();
+  }
+
+  /** Make sure these cells are on screen (pan, and zoom out only if need be). */
+  revealAll(cells) {
+    if (!cells.length) return;
+    const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
+    const w = (Math.max(...xs) - Math.min(...xs) + 1) * T + 48, hh = (Math.max(...ys) - Math.min(...ys) + 1) * T + 48;
+    const need = Math.min(this.size.w / w, this.size.h / hh);
+    if (this.cam.z > need) { this.cam.z = clamp(need, MIN_ZOOM, MAX_ZOOM); }
+    this.cam.cx = ((Math.min(...xs) + Math.max(...xs) + 1) * T) / 2;
+    this.cam.cy = ((Math.min(...ys) + Math.max(...ys) + 1) * T) / 2;
+    this.applyCamera();
+  }
+
+  /** Centre on these cells at zoom `z` (less if they would not fit). */
+  focus(cells, z) {
+    this.cam.z = Math.max(this.cam.z, z);
+    this.revealAll(cells);
+  }
+
+  /** Is the cell entirely on screen? */
+  visible(x, y) {
+    const { cx, cy, z } = this.cam;
+    const w = this.size.w / z, h = this.size.h / z;
+    return x * T >= cx - w / 2 && (x + 1) * T <= cx + w / 2 && y * T >= cy - h / 2 && (y + 1) * T <= cy + h / 2;
+  }
+
+  /** Make sure the cell is on screen (pan only as much as needed). */
+  reveal(x, y) {
+    const { cx, cy, z } = this.cam;
+    const w = this.size.w / z, h = this.size.h / z;
+    const x0 = x * T - 24, x1 = (x + 1) * T + 24, y0 = y * T - 24, y1 = (y + 1) * T + 24;
+    let ncx = cx, ncy = cy;
+    if (x0 < cx - w / 2) ncx = x0 + w / 2; else if (x1 > cx + w / 2) ncx = x1 - w / 2;
+    if (y0 < cy - h / 2) ncy = y0 + h / 2; else if (y1 > cy + h / 2) ncy = y1 - h / 2;
+    if (ncx !== cx || ncy !== cy) { this.cam.cx = ncx; this.cam.cy = ncy; this.applyCamera(); }
+  }
+
+  installInput() {
+    const svg = this.svg;
+    svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 && e.pointerType === 'mouse') return;
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY });
+      if (this.pointers.size === 1) this.dragged = false;
+      if (this.pointers.size === 2) { this.pinch = this.pinchState(); this.dragged = true; }
+    });
+    svg.addEventListener('pointermove', (e) => {
+      const p = this.pointers.get(e.pointerId);
+      if (!p) return;
+      const dx = e.clientX - p.x, dy = e.clientY - p.y;
+      p.x = e.clientX; p.y = e.clientY;
+      if (this.pointers.size >= 2) {
+        const now = this.pinchState();
+        if (this.pinch && now) {
+          const r = svg.getBoundingClientRect();
+          this.panBy(now.mx - this.pinch.mx, now.my - this.pinch.my);
+          this.zoomBy(now.d / this.pinch.d, now.mx - r.left, now.my - r.top);
+        }
+        this.pinch = now;
+        return;
+      }
+      if (!this.dragged && Math.hypot(e.clientX - p.sx, e.clientY - p.sy) > 6) {
+        this.dragged = true;
+        svg.classList.add('dragging');
+        try { svg.setPointerCapture(e.pointerId); } catch (_) { /* fine */ }
+      }
+      if (this.dragged) this.panBy(dx, dy);
+    });
+    const up = (e) => {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size < 2) this.pinch = null;
+      if (this.pointers.size === 0) svg.classList.remove('dragging');
+    };
+    svg.addEventListener('pointerup', up);
+    svg.addEventListener('pointercancel', up);
+    svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const r = svg.getBoundingClientRect();
+      const f = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018));
+      this.zoomBy(f, e.clientX - r.left, e.clientY - r.top);
+    }, { passive: false });
+    svg.addEventListener('click', (e) => {
+      if (this.dragged) { this.dragged = false; return; }
+      const t = e.target.closest('[data-pick]');
+      if (!t) return;
+      const d = { ...t.dataset };
+      this.onPick({ type: d.pick, ...d });
+    });
+    svg.addEventListener('pointerover', (e) => {
+      const t = e.target.closest('[data-hover]');
+      if (t && this.onHover) this.onHover(t.dataset.hover);
+    });
+  }
+
+  pinchState() {
+    const ps = [...this.pointers.values()];
+    if (ps.length < 2) return null;
+    const [a, b] = ps;
+    return { d: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+  }
+
+  // ---------- drawing ----------
+  /**
+   * Draw a view. `ix` holds the overlays of the step being played:
+   * { cells:[{x,y,fits}], ghost:{x,y,tile,rot,seat,canRotate}, spots:[{x,y,tile,rot,piece,kind,meeple,seat,n}],
+   *   ferryOptions:[{x,y,ferry,n}], movable:[[x,y]], highlight:[[x,y]] }
+   */
+  render(view, ix = {}) {
+    const L = this.layers;
+    for (const l of Object.values(L)) while (l.firstChild) l.removeChild(l.firstChild);
+    const byPos = new Map();
+    let minX = 0, minY = 0, maxX = 0, maxY = 0;
+    for (const t of view.board || []) {
+      const [x, y] = t.at;
+      byPos.set(`${x},${y}`, t);
+      minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+      L.tiles.appendChild(el('use', {
+        href: tileHref(t.tile, t.rot),
+        transform: `translate(${x * T} ${y * T})`,
+        'data-tile': t.tile, 'data-at': `${x},${y}`, 'data-rot': t.rot,
+      }));
+    }
+    this.byPos = byPos;
+    const firstDraw = !this.hasDrawn;
+    this.bounds = { minX, minY, maxX, maxY };
+    if (firstDraw && (view.board || []).length) { this.hasDrawn = true; this.fit(); }
+
+    // Last move in the colour of who made it.
+    if (view.last_placed) {
+      const [x, y] = view.last_placed.at;
+      const c = view.last_placed.seat != null ? PLAYER_COLOURS[view.last_placed.seat % 5] : '#f59f00';
+      L.marks.appendChild(el('rect', { x: x * T + 2, y: y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'last-frame', stroke: c, 'data-last': `${x},${y}` }));
+    }
+    for (const [x, y] of ix.highlight || []) {
+      L.marks.appendChild(el('rect', { x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6, rx: 4, class: 'highlight-tile' }));
+    }
+
+    // Ferries.
+    for (const f of view.ferries || []) {
+      const [x, y] = f.at;
+      const fp = ferryPath(f.ferry);
+      const g = el('g', { transform: `translate(${x * T} ${y * T})`, class: 'ferry', 'data-ferry-at': `${x},${y}`, 'data-ferry-pair': f.ferry });
+      g.appendChild(el('path', { d: fp.d, class: 'ferry-route' }));
+      const ang = (fp.angle * 180) / Math.PI;
+      const boat = el('g', { class: 'ferry-boat', transform: `translate(${fp.mid[0]} ${fp.mid[1]}) rotate(${ang})` });
+      boat.appendChild(el('path', { d: 'M-13,-5.5 L8,-5.5 L14,0 L8,5.5 L-13,5.5 Z', class: 'hull' }));
+      boat.appendChild(el('rect', { x: -8, y: -3, width: 9, height: 6, rx: 1, class: 'cabin' }));
+      g.appendChild(boat);
+      g.appendChild(el('title', {}, [document.createTextNode(`ferry ${f.ferry}`)]));
+      L.ferries.appendChild(g);
+    }
+
+    // Followers (farmers lie down).
+    for (const f of view.followers || []) {
+      const t = byPos.get(`${f.at[0]},${f.at[1]}`);
+      if (!t) continue;
+      const [sx, sy] = this.cat.spot(t.tile, f.piece, t.rot);
+      const lying = f.kind === 'field';
+      L.followers.appendChild(meeple(f.seat, {
+        transform: `translate(${f.at[0] * T + sx} ${f.at[1] * T + sy})${lying ? ' rotate(-90)' : ''} scale(1.05)`,
+        'data-follower': `${f.seat}:${f.at[0]},${f.at[1]}:${f.feature}`,
+      }));
+    }
+
+    // Step overlays.
+    for (const c of ix.cells || []) {
+      L.cells.appendChild(el('rect', {
+        x: c.x * T + 3, y: c.y * T + 3, width: T - 6, height: T - 6, rx: 6,
+        class: `cell-legal${c.fits ? ' fits' : ''}`,
+        'data-pick': 'cell', 'data-cell': `${c.x},${c.y}`,
+      }));
+    }
+    if (ix.ghost) {
+      const g = ix.ghost;
+      const grp = el('g', { 'data-ghost': `${g.x},${g.y}`, 'data-rot': g.rot });
+      grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
+      grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
+      grp.appendChild(el('rect', { x: g.x * T, y: g.y * T, width: T, height: T, class: 'ghost-hit', 'data-pick': 'rotate', 'data-cell': `${g.x},${g.y}` }));
+      // Confirm (✓) and rotate (↻) buttons on the tile's corners.
+      const cb = el('g', { class: 'confirm-btn', 'data-pick': 'confirm', transform: `translate(${g.x * T + 100} ${g.y * T})`, role: 'button', 'aria-label': 'place tile here' });
+      cb.appendChild(el('circle', { r: 15 }));
+      cb.appendChild(el('path', { d: 'M-7,0 L-2,6 L8,-6' }));
+      grp.appendChild(cb);
+      if (g.canRotate) {
+        const rb = el('g', { class: 'rotate-btn', 'data-pick': 'rotate', transform: `translate(${g.x * T} ${g.y * T})`, role: 'button', 'aria-label': 'rotate' });
+        rb.appendChild(el('circle', { r: 13 }));
+        rb.appendChild(el('path', { d: 'M5.5,-4 A7,7 0 1 0 6,3 M6,-9 L6,-3.5 L0.5,-3.5' }));
+        grp.appendChild(rb);
+      }
+      L.options.appendChild(grp);
+    }
+    for (const s of ix.spots || []) {
+      const [sx, sy] = this.cat.spot(s.tile, s.piece, s.rot);
+      const g = el('g', {
+        class: `spot${s.hot ? ' hot' : ''}`, transform: `translate(${s.x * T + sx} ${s.y * T + sy})`,
+        'data-pick': 'deploy', 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind,
+        role: 'button', 'aria-label': `follower on ${s.meeple}`,
+      });
+      g.appendChild(el('circle', { r: 12, class: 'ring', stroke: PLAYER_COLOURS[s.seat % 5] }));
+      g.appendChild(meeple(s.seat, { transform: `scale(.75)${s.kind === 'field' ? ' rotate(-90)' : ''}` }));
+      g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${s.meeple}`)]));
+      L.options.appendChild(g);
+    }
+    for (const [x, y] of ix.movable || []) {
+      L.options.appendChild(el('circle', { cx: x * T + 50, cy: y * T + 50, r: 33, class: 'movable-ring', 'data-movable': `${x},${y}` }));
+    }
+    // Ferry choices: every crossing first, then every handle on top, so no
+    // crossing ever covers another's handle.
+    const handles = [];
+    for (const o of ix.ferryOptions || []) {
+      const fp = ferryPath(o.ferry);
+      const data = {
+        'data-pick': o.move ? 'move' : 'ferry', 'data-ferry': o.ferry, 'data-at': `${o.x},${o.y}`, 'data-n': o.n,
+      };
+      const g = el('g', {
+        class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data,
+        role: 'button', 'aria-label': `${o.move ? 'move ferry to' : 'ferry on'} ${o.ferry}`,
+      });
+      g.appendChild(el('path', { d: fp.d, class: 'hit' }));
+      g.appendChild(el('path', { d: fp.d, class: 'vis' }));
+      g.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
+      L.options.appendChild(g);
+      const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data });
+      hg.appendChild(el('circle', { cx: fp.handle[0], cy: fp.handle[1], r: 4, class: 'handle' }));
+      hg.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
+      handles.push(hg);
+    }
+    for (const hg of handles) L.options.appendChild(hg);
+  }
+}
+
+function clamp(v, a, b) { return Math.max(a, Math.min(b, v)); }

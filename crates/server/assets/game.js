@@ -1,0 +1,564 @@
+// The game page: a live game, played (one or several seats of this browser:
+// hot-seat) or watched read-only.
+import { api, ApiError, GameSocket } from './api.js';
+import { BoardView } from './board.js';
+import { h, clear, toast, showError, remember, copyText, absoluteLink } from './ui.js';
+import { miniTile } from './tiles.js';
+import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, at } from './panels.js';
+
+const STEP_WORDS = {
+  place: 'place the tile',
+  deploy: 'deploy a follower, or not',
+  place_ferry: 'place the ferry',
+  move_ferries: 'move ferries, or finish',
+  game_over: 'game over',
+};
+
+export class GamePage {
+  constructor(root, ctx, { game, tokens }) {
+    this.root = root;
+    this.ctx = ctx; // { cat, setHeader, setConn }
+    this.gameId = game;
+    this.urlTokens = tokens;
+    this.tokens = new Map(); // seat -> token
+    this.view = null;
+    this.pending = false;
+    this.rot = null; // rotation of the drawn tile as shown
+    this.sel = null; // selected cell "x,y" in the place step
+    this.hot = null; // option number hovered in the panel
+    this.highlight = null;
+    this.stepKey = null;
+    this.finalShown = false;
+    this.build();
+  }
+
+  // ---------- set-up ----------
+  build() {
+    const r = this.root;
+    clear(r);
+    this.boardWrap = h('div.board-wrap');
+    this.banner = h('div.board-banner', { 'aria-live': 'polite' }, 'Loading…');
+    const tools = h('div.board-tools',
+      h('button', { title: 'zoom in (+)', 'aria-label': 'zoom in', onclick: () => this.board.zoomBy(1.25) }, '+'),
+      h('button', { title: 'zoom out (−)', 'aria-label': 'zoom out', onclick: () => this.board.zoomBy(0.8) }, '−'),
+      h('button', { title: 'fit the board (0)', 'aria-label': 'fit board', onclick: () => this.board.fit() }, '⤢'));
+    this.boardWrap.append(this.banner, tools);
+    this.side = h('aside.side');
+    this.turnSec = h('section.turn', { 'aria-label': 'your turn' });
+    this.scoreSec = h('section', h('h3', 'Scores'), h('div'));
+    this.finalSec = h('section.hidden', h('h3', 'Final scores'), h('div'));
+    this.bagSec = h('section', h('h3', 'Tiles left'), h('div'));
+    this.linkSec = h('section');
+    this.logSec = h('section.log-section', h('h3', 'Game log'), h('div'));
+    this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec, this.linkSec);
+    r.appendChild(h('div.game', this.boardWrap, this.side));
+    this.board = new BoardView(this.boardWrap, this.ctx.cat, { onPick: (p) => this.pick(p) });
+    this.board.onCamera = (cam) => {
+      clearTimeout(this.camTimer);
+      this.camTimer = setTimeout(() => { try { sessionStorage.setItem(`cam.${this.gameId}`, JSON.stringify(cam)); } catch (_) { /* fine */ } }, 300);
+    };
+    try {
+      const cam = JSON.parse(sessionStorage.getItem(`cam.${this.gameId}`) || 'null');
+      if (cam) { this.board.setCamera(cam); this.board.hasDrawn = true; }
+    } catch (_) { /* fine */ }
+    this.finalDialog = h('dialog', { 'aria-label': 'final scores' });
+    document.body.appendChild(this.finalDialog);
+  }
+
+  async start() {
+    document.body.dataset.page = 'game';
+    this.ctx.setHeader(`Game ${this.gameId}`);
+    for (const token of this.urlTokens) {
+      try {
+        const j = await api.join(this.gameId, token);
+        this.tokens.set(j.seat, token);
+        remember(this.gameId, { seats: { [j.seat]: token } });
+      } catch (e) {
+        showError(e, 'Joining');
+      }
+    }
+    await this.refresh();
+    this.socket = new GameSocket(this.gameId, {
+      onView: (v) => this.setView(v),
+      onStatus: (s) => this.ctx.setConn(s),
+      // On (re)connection, fetch the view again as well.
+      onOpen: () => { if (this.view) this.refresh(true); },
+    });
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keyHandler);
+  }
+
+  destroy() {
+    if (this.socket) this.socket.close();
+    document.removeEventListener('keydown', this.keyHandler);
+    this.board.destroy();
+    this.finalDialog.remove();
+  }
+
+  async refresh(quiet = false) {
+    try {
+      const v = await api.view(this.gameId);
+      this.setView(v, true);
+    } catch (e) {
+      if (!quiet || e.code !== 'network') showError(e, 'Loading the game');
+      if (e.code === 'not_found') {
+        this.banner.textContent = 'No such game';
+        document.body.dataset.status = 'missing';
+      }
+    }
+  }
+
+  // ---------- state ----------
+  setView(v, force = false) {
+    if (!v || v.game !== this.gameId) return;
+    if (this.view && v.version < this.view.version) return; // an older push
+    if (this.view && v.version === this.view.version && !force) return;
+    const prev = this.view;
+    this.view = v;
+    if (!prev) {
+      const mine = [...this.tokens.keys()];
+      remember(this.gameId, { players: v.setup?.players, status: v.status, mineSeats: mine });
+    }
+    if (prev && prev.status !== v.status) remember(this.gameId, { status: v.status });
+    // A new step: forget the old selection (but keep the rotation, and the camera).
+    const key = `${v.turn}|${v.step}|${v.to_act}|${v.drawn}`;
+    const prevKey = this.stepKey;
+    if (key !== this.stepKey) {
+      this.stepKey = key;
+      this.sel = null;
+      this.hot = null;
+      if (v.step === 'place') this.rot = null;
+      // Hot-seat: say whose turn it is when it passes between this browser's seats.
+      if (this.tokens.size > 1 && this.tokens.has(v.to_act) && prev && prev.to_act !== v.to_act) {
+        toast(`${seatName(v, v.to_act)}’s turn`, { key: 'turn' });
+      }
+    }
+    this.render();
+    if (key !== prevKey) this.revealStep();
+    if (v.status === 'finished' && !this.finalShown) {
+      this.finalShown = true;
+      if (prev) this.board.fit();
+      this.openFinal();
+    }
+  }
+
+  /** Bring what the step is about on screen: the new tile, the movable ferries. */
+  revealStep() {
+    const v = this.view;
+    const ferryStep = this.mySeat() !== null && (v.step === 'place_ferry' || v.step === 'move_ferries');
+    // Lakes are small: zoom in for the ferry steps, and give the user's camera back after.
+    if (!ferryStep && this.camBeforeFerries) {
+      this.board.setCamera(this.camBeforeFerries);
+      this.camBeforeFerries = null;
+    }
+    if (this.mySeat() === null) return;
+    if (ferryStep) {
+      const cells = v.step === 'place_ferry'
+        ? (v.last_placed ? [v.last_placed.at] : [])
+        : (v.movable_ferries || []).map((p) => (Array.isArray(p) ? p : p.at));
+      if (!cells.length) return;
+      if (this.board.cam.z < 1.6 || cells.some((c) => !this.board.visible(...c))) {
+        if (!this.camBeforeFerries) this.camBeforeFerries = { ...this.board.cam };
+        this.board.focus(cells, 1.8);
+      }
+    } else if (v.step === 'deploy' && v.last_placed) {
+      if (!this.board.visible(...v.last_placed.at)) this.board.reveal(...v.last_placed.at);
+    } else if (v.step === 'place') {
+      const { cells } = this.placements();
+      const list = [...cells.keys()].map((k) => k.split(',').map(Number));
+      if (list.length && !list.some((c) => this.board.visible(...c))) this.board.reveal(...list[0]);
+    }
+  }
+
+  mySeat() {
+    const v = this.view;
+    if (!v || v.status !== 'active' || v.to_act === null || v.to_act === undefined) return null;
+    return this.tokens.has(v.to_act) ? v.to_act : null;
+  }
+
+  legal(type) { return (this.view?.legal || []).filter((a) => a.type === type); }
+
+  /** The place step's legal rotations, per cell. */
+  placements() {
+    const cells = new Map();
+    for (const a of this.legal('place')) {
+      const k = `${a.at[0]},${a.at[1]}`;
+      if (!cells.has(k)) cells.set(k, []);
+      cells.get(k).push(a.rot);
+    }
+    for (const r of cells.values()) r.sort((a, b) => a - b);
+    const all = [...new Set([].concat(...cells.values()))].sort((a, b) => a - b);
+    return { cells, all };
+  }
+
+  currentRot() {
+    const { cells, all } = this.placements();
+    if (this.sel && cells.has(this.sel)) {
+      const rs = cells.get(this.sel);
+      if (!rs.includes(this.rot)) this.rot = rs[0];
+    } else if (this.rot === null || !all.includes(this.rot)) {
+      this.rot = all.length ? all[0] : 0;
+    }
+    return this.rot;
+  }
+
+  /** The options of the deploy, ferry and move steps, numbered from 1. */
+  options() {
+    const v = this.view;
+    if (!v) return [];
+    if (v.step === 'deploy') return this.legal('deploy').map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple), kind: a.kind }));
+    if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: `ferry ${a.ferry}` }));
+    if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)} → ${a.ferry}` }));
+    return [];
+  }
+
+  // ---------- acting ----------
+  async act(action) {
+    const seat = this.mySeat();
+    if (seat === null || this.pending) return;
+    this.pending = true;
+    this.renderStatusAttrs();
+    this.renderTurn();
+    const version = this.view.version;
+    try {
+      const res = await api.act(this.gameId, seat, this.tokens.get(seat), version, action);
+      if (res && res.view) this.setView(res.view);
+    } catch (e) {
+      showError(e, 'Your move was refused');
+      if (e instanceof ApiError && ['stale_version', 'not_your_turn', 'game_over', 'illegal_action'].includes(e.code)) {
+        await this.refresh(true);
+      }
+    } finally {
+      this.pending = false;
+      this.render();
+    }
+  }
+
+  confirmPlace() {
+    if (!this.sel) { toast('Choose a highlighted position first (click it, or press ] ).', { key: 'hint' }); return; }
+    const [x, y] = this.sel.split(',').map(Number);
+    this.act({ type: 'place', at: [x, y], rot: this.currentRot() });
+  }
+
+  rotate(dir = 1) {
+    const { cells, all } = this.placements();
+    const rs = this.sel && cells.has(this.sel) ? cells.get(this.sel) : all;
+    if (!rs.length) return;
+    const i = rs.indexOf(this.currentRot());
+    this.rot = rs[(i + dir + rs.length) % rs.length];
+    this.render();
+  }
+
+  selectCell(key) {
+    const { cells } = this.placements();
+    if (!cells.has(key)) return;
+    if (this.sel === key) { this.rotate(1); return; }
+    this.sel = key;
+    const rs = cells.get(key);
+    if (!rs.includes(this.rot)) this.rot = rs[0];
+    const [x, y] = key.split(',').map(Number);
+    this.board.reveal(x, y);
+    this.render();
+  }
+
+  cycleCell(dir) {
+    const { cells } = this.placements();
+    const keys = [...cells.keys()].sort((a, b) => {
+      const [ax, ay] = a.split(',').map(Number), [bx, by] = b.split(',').map(Number);
+      return ay - by || ax - bx;
+    });
+    if (!keys.length) return;
+    const i = this.sel ? keys.indexOf(this.sel) : -1;
+    const k = keys[(i + dir + keys.length) % keys.length];
+    this.sel = null;
+    this.selectCell(k);
+  }
+
+  pass() {
+    const v = this.view;
+    if (this.mySeat() === null) return;
+    if (v.step === 'place' && this.legal('discard').length) this.act({ type: 'discard' });
+    else if (this.legal('pass').length) this.act({ type: 'pass' });
+  }
+
+  chooseOption(n) {
+    const o = this.options().find((x) => x.n === n);
+    if (o && this.mySeat() !== null) this.act(stripAction(o.action));
+  }
+
+  pick(p) {
+    if (this.mySeat() === null || this.pending) return;
+    const v = this.view;
+    if (p.type === 'cell' && v.step === 'place') this.selectCell(p.cell);
+    else if (p.type === 'rotate' && v.step === 'place') this.rotate(1);
+    else if (p.type === 'confirm' && v.step === 'place') this.confirmPlace();
+    else if (p.type === 'deploy' || p.type === 'ferry' || p.type === 'move') this.chooseOption(Number(p.n));
+  }
+
+  onKey(e) {
+    if (e.target.closest && e.target.closest('input, textarea, select, dialog[open]')) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const v = this.view;
+    if (!v) return;
+    const k = e.key;
+    let done = true;
+    if (k === '?') this.openHelp();
+    else if (k === 'ArrowLeft') this.board.panBy(80, 0);
+    else if (k === 'ArrowRight') this.board.panBy(-80, 0);
+    else if (k === 'ArrowUp') this.board.panBy(0, 80);
+    else if (k === 'ArrowDown') this.board.panBy(0, -80);
+    else if (k === '+' || k === '=') this.board.zoomBy(1.25);
+    else if (k === '-' || k === '_') this.board.zoomBy(0.8);
+    else if (k === '0') this.board.fit();
+    else if (k === 'l' || k === 'L') { if (v.last_placed) this.board.reveal(...v.last_placed.at); }
+    else if (this.mySeat() === null || this.pending) done = false;
+    else if (v.step === 'place' && (k === 'r' || k === 'R')) this.rotate(e.shiftKey ? -1 : 1);
+    else if (v.step === 'place' && (k === ']' || k === '.')) this.cycleCell(1);
+    else if (v.step === 'place' && (k === '[' || k === ',')) this.cycleCell(-1);
+    else if (v.step === 'place' && k === 'Enter') this.confirmPlace();
+    else if (v.step === 'place' && k === 'Escape') { this.sel = null; this.render(); }
+    else if (k === 'n' || k === 'N' || (k === 'd' && v.step === 'place')) this.pass();
+    else if (/^[1-9]$/.test(k)) this.chooseOption(Number(k));
+    else done = false;
+    if (done) e.preventDefault();
+  }
+
+  // ---------- drawing ----------
+  render() {
+    const v = this.view;
+    if (!v) return;
+    this.renderStatusAttrs();
+    this.board.render(v, this.overlays());
+    this.renderBanner();
+    this.renderTurn();
+    const mine = new Set(this.tokens.keys());
+    this.scoreSec.replaceChild(renderScores(v, { mine }), this.scoreSec.lastChild);
+    this.bagSec.replaceChild(renderBag(v, this.ctx.cat), this.bagSec.lastChild);
+    this.renderLog();
+    const fin = renderFinal(v, { compact: true });
+    this.finalSec.classList.toggle('hidden', !fin);
+    if (fin) this.finalSec.replaceChild(h('div', fin), this.finalSec.lastChild);
+    this.bagSec.classList.toggle('hidden', v.status === 'finished');
+    this.renderLinks();
+  }
+
+  renderStatusAttrs() {
+    const v = this.view;
+    const d = document.body.dataset;
+    d.step = v.step;
+    d.version = v.version;
+    d.status = v.status;
+    d.toAct = v.to_act ?? '';
+    d.mine = this.mySeat() !== null ? '1' : '0';
+    d.pending = this.pending ? '1' : '0';
+  }
+
+  overlays() {
+    const v = this.view;
+    const ix = { highlight: this.highlight || [] };
+    const seat = this.mySeat();
+    if (seat === null) return ix;
+    if (v.step === 'place') {
+      const { cells } = this.placements();
+      const rot = this.currentRot();
+      ix.cells = [...cells.entries()].filter(([k]) => k !== this.sel).map(([k, rs]) => {
+        const [x, y] = k.split(',').map(Number);
+        return { x, y, fits: rs.includes(rot) };
+      });
+      if (this.sel) {
+        const [x, y] = this.sel.split(',').map(Number);
+        ix.ghost = { x, y, tile: v.drawn, rot, seat, canRotate: cells.get(this.sel).length > 1 };
+      }
+    } else if (v.step === 'deploy' && v.last_placed) {
+      const lp = v.last_placed;
+      ix.spots = this.options().map((o) => ({
+        x: lp.at[0], y: lp.at[1], tile: lp.tile, rot: lp.rot, piece: o.action.piece, kind: o.action.kind,
+        meeple: o.action.meeple, seat, n: o.n, hot: this.hot === o.n,
+      }));
+    } else if (v.step === 'place_ferry' && v.last_placed) {
+      const [x, y] = v.last_placed.at;
+      ix.ferryOptions = this.options().map((o) => ({ x, y, ferry: o.action.ferry, n: o.n, hot: this.hot === o.n }));
+    } else if (v.step === 'move_ferries') {
+      ix.movable = (v.movable_ferries || []).map((p) => (Array.isArray(p) ? p : p.at));
+      ix.ferryOptions = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], ferry: o.action.ferry, n: o.n, move: true, hot: this.hot === o.n }));
+    }
+    return ix;
+  }
+
+  renderBanner() {
+    const v = this.view;
+    const b = this.banner;
+    clear(b);
+    if (v.status === 'finished') {
+      const w = (v.final?.winners || []).map((s) => seatName(v, s));
+      b.append(`Game over — ${w.length > 1 ? 'shared victory: ' + w.join(', ') : (w[0] || '') + ' wins'}`);
+      return;
+    }
+    const s = v.to_act;
+    b.append(h('span.dot', { style: `background:${colour(s)}` }));
+    const mine = this.mySeat() !== null;
+    const name = seatName(v, s);
+    const bot = v.seats?.[s]?.type === 'bot';
+    if (mine) b.append(`${this.tokens.size > 1 ? name + ': ' : 'Your turn: '}${STEP_WORDS[v.step] || v.step}`);
+    else if (bot) b.append(`${name} is thinking…`);
+    else b.append(`${name} to ${STEP_WORDS[v.step] || v.step}${this.tokens.size ? '' : ' · watching'}`);
+  }
+
+  renderTurn() {
+    const v = this.view;
+    const sec = clear(this.turnSec);
+    if (!v) return;
+    sec.appendChild(h('h3', v.status === 'finished' ? 'Game over' : `Turn ${v.turn + 1} · ${seatName(v, v.current)}`));
+    if (v.status === 'finished') {
+      sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap' },
+        h('button.primary', { onclick: () => this.openFinal(), id: 'show-final' }, 'Final scores'),
+        h('a', { href: `#replay=${v.game}`, 'data-replay': v.game }, 'Replay')));
+      return;
+    }
+    const seat = this.mySeat();
+    const panel = h('div.turn-panel');
+    const rot = v.step === 'place' && seat !== null ? this.currentRot() : (v.step === 'place' ? 0 : v.last_placed?.rot ?? 0);
+    const tileId = v.step === 'place' ? v.drawn : v.last_placed?.tile;
+    const drawn = h('div.drawn');
+    if (tileId) {
+      const svg = miniTile(tileId, rot, 84, 'drawn-tile');
+      svg.setAttribute('id', 'drawn-tile');
+      svg.dataset.tile = tileId;
+      svg.dataset.rot = rot;
+      if (seat !== null && v.step === 'place') {
+        svg.setAttribute('title', 'rotate (R)');
+        svg.addEventListener('click', () => this.rotate(1));
+      }
+      drawn.append(svg, h('div.rot-label', `${tileId}${v.step === 'place' ? ` · ${rot}°` : ''}`));
+    }
+    const body = h('div');
+    panel.append(drawn, body);
+    sec.appendChild(panel);
+    if (seat === null) {
+      const bot = v.seats?.[v.to_act]?.type === 'bot';
+      body.append(h('div.what', bot ? `${seatName(v, v.to_act)} (bot) is playing…` : `Waiting for ${seatName(v, v.to_act)}`),
+        h('div.hint', this.tokens.size ? 'Your seat will be asked when it is its turn.' : 'You are watching this game (read-only).'));
+      return;
+    }
+    const dis = this.pending;
+    body.appendChild(h('div.what', { id: 'step-what' }, `${this.tokens.size > 1 ? seatName(v, seat) + ': ' : ''}${cap(STEP_WORDS[v.step] || v.step)}`));
+    const actions = h('div.actions');
+    if (v.step === 'place') {
+      const { cells, all } = this.placements();
+      if (!cells.size && this.legal('discard').length) {
+        body.appendChild(h('div.hint', `${v.drawn} fits nowhere on the board: it leaves the game and you draw again.`));
+        actions.append(h('button.primary#discard', { onclick: () => this.pass(), disabled: dis }, 'Discard tile (N)'));
+      } else {
+        actions.append(
+          h('button#rotate', { onclick: () => this.rotate(1), disabled: dis || (this.sel ? cells.get(this.sel).length < 2 : all.length < 2), title: 'R / Shift+R' }, '↻ Rotate'),
+          h('button.primary#confirm', { onclick: () => this.confirmPlace(), disabled: dis || !this.sel, title: 'Enter' }, this.sel ? `Place at (${this.sel.replace(',', ', ')})` : 'Place'),
+        );
+        body.appendChild(h('div.hint', this.sel
+          ? `${(cells.get(this.sel) || []).length} rotation(s) fit here. Click the tile or press R to turn it, ✓ or Enter to place.`
+          : `${cells.size} highlighted position(s). Click one (or ] / [ to step through). Bright ones fit as the tile is turned now.`));
+      }
+    } else {
+      const opts = this.options();
+      const list = h('div.options', { role: 'group', 'aria-label': 'choices' });
+      for (const o of opts) {
+        const b = h('button', {
+          class: 'opt', disabled: dis, dataset: { n: o.n, opt: JSON.stringify(stripAction(o.action)) },
+          onclick: () => this.chooseOption(o.n),
+          onmouseenter: () => { this.hot = o.n; this.board.render(v, this.overlays()); },
+          onmouseleave: () => { this.hot = null; this.board.render(v, this.overlays()); },
+          onfocus: () => { this.hot = o.n; this.board.render(v, this.overlays()); },
+        }, h('span.num', String(o.n)), o.label);
+        list.appendChild(b);
+      }
+      if (v.step === 'deploy') {
+        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, 'No follower (N)'));
+        body.appendChild(h('div.hint', `${v.supply?.[seat] ?? 0} follower(s) in supply. Click a spot on the new tile or a choice below.`));
+      } else if (v.step === 'place_ferry') {
+        body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
+      } else if (v.step === 'move_ferries') {
+        actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, 'Done (N)'));
+        const n = (v.movable_ferries || []).length;
+        body.appendChild(h('div.hint', n
+          ? `${n} ferr${n === 1 ? 'y' : 'ies'} may move (ringed). Pick a new crossing for one, or Done.`
+          : 'No other ferry may move this turn: press Done.'));
+      }
+      body.appendChild(list);
+    }
+    body.appendChild(actions);
+  }
+
+  renderLog() {
+    const holder = this.logSec.lastChild;
+    const old = holder.querySelector('.log');
+    const atBottom = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 30;
+    const top = old ? old.scrollTop : 0;
+    const log = renderLog(this.view, {
+      onHover: (tiles) => { this.highlight = tiles; this.board.render(this.view, this.overlays()); },
+    });
+    clear(holder).appendChild(log);
+    log.scrollTop = atBottom ? log.scrollHeight : top;
+  }
+
+  renderLinks() {
+    const v = this.view;
+    const sec = clear(this.linkSec);
+    sec.append(h('h3', 'Links'));
+    const spect = absoluteLink(`/#game=${v.game}`);
+    sec.append(h('div', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
+      h('button.small', { onclick: async () => toast((await copyText(spect)) ? 'Spectator link copied' : spect) }, 'Copy spectator link'),
+      h('a', { href: api.recordUrl(v.game), download: `carcassonne-${v.game}.json` }, 'Download record'),
+      h('button.small', { onclick: () => this.openHelp() }, 'Keys (?)')));
+  }
+
+  openFinal() {
+    const v = this.view;
+    const fin = renderFinal(v);
+    if (!fin) return;
+    clear(this.finalDialog).append(h('h2', 'Final scores'), fin,
+      h('div', { style: 'display:flex;gap:.5em;margin-top:1em;justify-content:flex-end' },
+        h('a', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close() }, 'Replay this game'),
+        h('button.primary#close-final', { onclick: () => this.finalDialog.close() }, 'Close')));
+    if (!this.finalDialog.open) this.finalDialog.showModal();
+  }
+
+  openHelp() { openHelp(); }
+}
+
+function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+/** The action as the API takes it (the legal list's extra fields dropped). */
+export function stripAction(a) {
+  switch (a.type) {
+    case 'deploy': return { type: 'deploy', meeple: a.meeple };
+    case 'ferry': return { type: 'ferry', ferry: a.ferry };
+    case 'move': return { type: 'move', at: a.at, ferry: a.ferry };
+    case 'place': return { type: 'place', at: a.at, rot: a.rot };
+    default: return { type: a.type };
+  }
+}
+
+export function openHelp() {
+  let d = document.getElementById('help-dialog');
+  if (!d) {
+    const row = (k, t) => h('tr', h('td', { style: 'padding:.2em .8em .2em 0;white-space:nowrap' }, ...k.map((x) => h('kbd', x))), h('td', t));
+    d = h('dialog#help-dialog', h('h2', 'Keys'),
+      h('table', h('tbody',
+        row(['R', 'Shift+R'], 'turn the drawn tile (only rotations that fit somewhere)'),
+        row([']', '['], 'next / previous legal position'),
+        row(['Enter'], 'place the tile at the selected position'),
+        row(['Esc'], 'clear the selection'),
+        row(['1', '…', '9'], 'pick a follower spot, ferry crossing or ferry move'),
+        row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere'),
+        row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
+        row(['+', '−'], 'zoom (or the mouse wheel, or pinch)'),
+        row(['0'], 'fit the whole board'),
+        row(['L'], 'show the last tile placed'),
+        row(['?'], 'this help'))),
+      h('h3', 'Replays'),
+      h('table', h('tbody', row(['←', '→'], 'step back / forward'), row(['Home', 'End'], 'first / last position'))),
+      h('div', { style: 'text-align:right;margin-top:1em' }, h('button.primary', { onclick: () => d.close() }, 'Close')));
+    document.body.appendChild(d);
+  }
+  if (!d.open) d.showModal();
+}
+

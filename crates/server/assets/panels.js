@@ -1,0 +1,171 @@
+// Side panels shared by the game page and the replay viewer.
+import { h } from './ui.js';
+import { el, miniTile, MEEPLE_PATH, PLAYER_COLOURS, PLAYER_NAMES_OF_COLOURS } from './tiles.js';
+
+export function colour(seat) { return PLAYER_COLOURS[seat % 5]; }
+
+export function seatName(view, seat) {
+  if (seat === null || seat === undefined) return '—';
+  return view.seats?.[seat]?.name ?? view.setup?.players?.[seat] ?? `Seat ${seat + 1}`;
+}
+
+export function meepleIcon(seat, size = 16, faded = false) {
+  const s = el('svg', { viewBox: '-12 -12 24 24', width: size, height: size, class: 'meeple-icon', 'aria-hidden': 'true' });
+  s.appendChild(el('path', { d: MEEPLE_PATH, fill: faded ? 'none' : colour(seat), stroke: faded ? colour(seat) : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
+  return s;
+}
+
+function dot(seat) { return h('span.pdot', { style: `background:${colour(seat)}` }); }
+
+const KIND_WORD = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
+const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', monastery: 'monk in the monastery', field: 'farmer in the field' };
+
+export function featureWords(feature) {
+  if (!feature) return 'a feature';
+  const [kind, where] = feature.split(':');
+  return `${ROLE_WORD[kind] || kind}${where ? ` (${where})` : ''}`;
+}
+
+export function at(p) { return p ? `(${p[0]}, ${p[1]})` : ''; }
+
+/** The score board: points, projected points, followers left, whose turn. */
+export function renderScores(view, { mine = new Set(), winners = null } = {}) {
+  const t = h('table.scores', { 'aria-label': 'scores' });
+  const n = view.seats?.length || view.setup?.players?.length || 0;
+  const win = new Set(winners || view.final?.winners || []);
+  for (let s = 0; s < n; s++) {
+    const seat = view.seats?.[s] || {};
+    const tags = [];
+    if (seat.type === 'bot') tags.push(h('span.tag', `bot · ${seat.level || 'bot'}`));
+    if (mine.has(s)) tags.push(h('span.tag.you', 'you'));
+    if (win.has(s) && view.status === 'finished') tags.push(h('span.winner-badge', ' ★ winner'));
+    const supply = view.supply?.[s] ?? 0;
+    const sup = h('span.supply', { title: `${supply} of 7 followers in supply` });
+    for (let i = 0; i < 7; i++) sup.appendChild(meepleIcon(s, 13, i >= supply));
+    const score = view.final ? view.final.scores[s] : view.scores?.[s] ?? 0;
+    const proj = view.projected_scores?.[s];
+    t.appendChild(h('tr', { class: view.to_act === s ? 'to-act' : '', dataset: { seat: s } },
+      h('td', meepleIcon(s, 22)),
+      h('td.name', h('div', seat.name ?? seatName(view, s), tags), sup),
+      h('td', h('div.pts', { 'data-score': s }, String(score)),
+        !view.final && proj !== undefined && proj !== score ? h('div.proj', { title: 'points if the game ended now' }, `→ ${proj}`) : null),
+    ));
+  }
+  return t;
+}
+
+/** Tiles left in the bag, per kind, drawn. */
+export function renderBag(view, cat) {
+  const wrap = h('div');
+  const total = view.bag?.total ?? 0;
+  wrap.appendChild(h('div.muted', { style: 'font-size:.85em;margin-bottom:.35em' }, `${total} tile${total === 1 ? '' : 's'} left in the bag`));
+  const grid = h('div.bag-grid');
+  const kinds = cat.forSetup(view.setup).filter((k) => k.count > 0);
+  for (const k of kinds) {
+    const left = view.bag?.tiles?.[k.id] ?? 0;
+    grid.appendChild(h('div.bag-item', { class: `bag-item${left ? '' : ' empty'}`, title: `${k.id}: ${left} left`, dataset: { tile: k.id } },
+      miniTile(k.id, 0, 38), h('span', h('b', String(left)), ` ${k.id}`)));
+  }
+  wrap.appendChild(grid);
+  return wrap;
+}
+
+function logText(view, e) {
+  const who = (s) => [dot(s), h('b', seatName(view, s))];
+  switch (e.type) {
+    case 'tile_drawn': return ['Drew ', h('b', e.tile)];
+    case 'tile_placed': return [...who(e.seat), ` placed ${e.tile} at ${at(e.at)}${e.rot ? `, turned ${e.rot}°` : ''}`];
+    case 'tile_discarded': return [...who(e.seat), ` discarded ${e.tile}: it fits nowhere`];
+    case 'follower_deployed': return [...who(e.seat), ` put a ${featureWords(e.feature)} at ${at(e.at)}`];
+    case 'ferry_placed': return [...who(e.seat), ` placed a ferry on ${e.ferry} at ${at(e.at)}`];
+    case 'ferry_moved': return [...who(e.seat), ` moved the ferry at ${at(e.at)} from ${e.from} to ${e.to}`];
+    case 'follower_returned': return [...who(e.seat), `’s follower returns from ${e.feature} at ${at(e.at)}`];
+    case 'scored': {
+      const n = (e.tiles || []).length;
+      const what = e.kind === 'monastery' ? `Monastery at ${at(e.tiles?.[0])}` : `${KIND_WORD[e.kind] || e.kind} of ${n} tile${n === 1 ? '' : 's'}`;
+      const how = e.end_of_game ? (e.completed ? ' (complete) at the end' : ' at the end') : ' completed';
+      const gains = [];
+      (e.points || []).forEach((p, s) => { if (p) gains.push(h('span', dot(s), `${seatName(view, s)} +${p}`), ' '); });
+      return [h('b', `${what}${how}: `), gains.length ? gains : 'no one scores'];
+    }
+    case 'game_ended': return [h('b', 'Game over: '), (e.scores || []).map((p, s) => `${seatName(view, s)} ${p}`).join(', ')];
+    default: return [e.type];
+  }
+}
+
+/**
+ * The game log, oldest first, grouped by turn. `onHover(tiles)` highlights a
+ * scored feature's tiles on the board.
+ */
+export function renderLog(view, { onHover } = {}) {
+  const box = h('div.log', { role: 'log', 'aria-label': 'game log' });
+  let lastTurn = null;
+  for (const e of view.log || []) {
+    if (e.turn !== lastTurn && e.type !== 'game_ended') {
+      lastTurn = e.turn;
+      box.appendChild(h('div.turn-head', `Turn ${e.turn}`));
+    }
+    const cls = ['entry', e.type === 'scored' ? 'scored' : '', e.type === 'scored' && e.end_of_game ? 'end' : '', e.type === 'follower_returned' ? 'returned' : ''].filter(Boolean).join(' ');
+    const tiles = e.type === 'scored' ? e.tiles : e.at ? [e.at] : null;
+    const row = h('div', { class: cls, dataset: { type: e.type, version: e.version } }, logText(view, e));
+    if (tiles && onHover) {
+      row.addEventListener('mouseenter', () => onHover(tiles));
+      row.addEventListener('mouseleave', () => onHover(null));
+    }
+    box.appendChild(row);
+  }
+  return box;
+}
+
+/** The end-of-game breakdown. */
+export function renderFinal(view, { compact = false } = {}) {
+  const f = view.final;
+  if (!f) return null;
+  if (compact) return renderFinalCompact(view);
+  const n = f.scores.length;
+  const win = new Set(f.winners || []);
+  const kinds = ['road', 'city', 'monastery', 'field'];
+  const table = h('table', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'points scored during the game' }, 'Game'),
+    h('th', 'Roads'), h('th', 'Cities'), h('th', 'Monast.'), h('th', 'Farms'), h('th', 'Total'))));
+  const body = h('tbody');
+  const order = [...Array(n).keys()].sort((a, b) => f.scores[b] - f.scores[a]);
+  for (const s of order) {
+    const bk = f.by_kind?.[s] || {};
+    body.appendChild(h('tr', { class: win.has(s) ? 'win' : '', dataset: { seat: s } },
+      h('td', meepleIcon(s, 14), ' ', seatName(view, s), win.has(s) ? ' ★' : ''),
+      h('td', String(f.before_end_scoring?.[s] ?? '')),
+      ...kinds.map((k) => h('td', bk[k] ? `+${bk[k]}` : '·')),
+      h('td', h('b', String(f.scores[s])))));
+  }
+  table.appendChild(body);
+  const winners = (f.winners || []).map((s) => seatName(view, s));
+  const title = winners.length > 1 ? `Shared victory: ${winners.join(' and ')}` : winners.length ? `${winners[0]} wins` : 'Game over';
+  const list = h('div.log', { style: 'max-height:30vh;margin-top:.6em' });
+  for (const sc of f.scorings || []) list.appendChild(h('div.entry.scored.end', logText(view, { ...sc, type: 'scored' })));
+  return h('div.final', h('h3', { style: 'text-transform:none;font-size:1.05em;color:inherit' }, title), table,
+    h('div.muted', { style: 'font-size:.8em;margin-top:.3em' }, '“Game” is what each scored during play; the next columns are the end-of-game scoring of open roads, cities, monasteries and farms.'),
+    (f.scorings || []).length ? h('details', h('summary', `End-of-game scorings (${f.scorings.length})`), list) : null);
+}
+
+/** The breakdown in a narrow column: during the game, at the end, total. */
+function renderFinalCompact(view) {
+  const f = view.final;
+  const win = new Set(f.winners || []);
+  const order = [...f.scores.keys()].sort((a, b) => f.scores[b] - f.scores[a]);
+  const table = h('table', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'points scored during the game' }, 'Game'), h('th', { title: 'end-of-game scoring' }, 'End'), h('th', 'Total'))));
+  const body = h('tbody');
+  for (const s of order) {
+    const bk = f.by_kind?.[s] || {};
+    const end = ['road', 'city', 'monastery', 'field'].reduce((a, k) => a + (bk[k] || 0), 0);
+    const parts = [['road', 'roads'], ['city', 'cities'], ['monastery', 'monasteries'], ['field', 'farms']].filter(([k]) => bk[k]).map(([k, w]) => `${w} +${bk[k]}`).join(', ');
+    body.appendChild(h('tr', { class: win.has(s) ? 'win' : '', dataset: { seat: s } },
+      h('td', meepleIcon(s, 14), ' ', seatName(view, s), win.has(s) ? ' ★' : ''),
+      h('td', String(f.before_end_scoring?.[s] ?? '')),
+      h('td', { title: parts || 'nothing' }, end ? `+${end}` : '·'),
+      h('td', h('b', String(f.scores[s])))));
+  }
+  table.appendChild(body);
+  return h('div.final', table);
+}
+
+export function colourName(seat) { return PLAYER_NAMES_OF_COLOURS[seat % 5]; }

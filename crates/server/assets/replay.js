@@ -1,0 +1,197 @@
+// The replay viewer: steps through any game, one action (or one turn) at a
+// time, from the past views the server keeps (GET /view?version=N).
+import { api } from './api.js';
+import { BoardView } from './board.js';
+import { h, clear, showError } from './ui.js';
+import { renderScores, renderBag, renderLog, renderFinal, seatName, at } from './panels.js';
+import { openHelp } from './game.js';
+import { el } from './tiles.js';
+
+// Player controls drawn as SVG: no emoji font is needed.
+function icon(d) {
+  const s = el('svg', { viewBox: '0 0 20 20', width: 16, height: 16, 'aria-hidden': 'true' });
+  s.appendChild(el('path', { d, fill: 'currentColor' }));
+  return s;
+}
+const ICONS = {
+  first: 'M3,3 h2.5 v14 h-2.5 Z M17,3 L7,10 L17,17 Z',
+  prevTurn: 'M10,3 L1,10 L10,17 Z M19,3 L10,10 L19,17 Z',
+  back: 'M15,3 L5,10 L15,17 Z',
+  forward: 'M5,3 L15,10 L5,17 Z',
+  nextTurn: 'M1,3 L10,10 L1,17 Z M10,3 L19,10 L10,17 Z',
+  last: 'M3,3 L13,10 L3,17 Z M14.5,3 h2.5 v14 h-2.5 Z',
+};
+
+export class ReplayPage {
+  constructor(root, ctx, { game, version }) {
+    this.root = root;
+    this.ctx = ctx;
+    this.gameId = game;
+    this.want = version;
+    this.cache = new Map();
+    this.history = [];
+    this.version = null;
+    this.max = 1;
+    this.playing = null;
+    this.highlight = null;
+  }
+
+  async start() {
+    document.body.dataset.page = 'replay';
+    delete document.body.dataset.step;
+    this.ctx.setHeader(`Replay ${this.gameId}`);
+    this.ctx.setConn(null);
+    const r = clear(this.root);
+    this.boardWrap = h('div.board-wrap');
+    this.banner = h('div.board-banner', 'Loading…');
+    this.boardWrap.append(this.banner, h('div.board-tools',
+      h('button', { 'aria-label': 'zoom in', onclick: () => this.board.zoomBy(1.25) }, '+'),
+      h('button', { 'aria-label': 'zoom out', onclick: () => this.board.zoomBy(0.8) }, '−'),
+      h('button', { 'aria-label': 'fit board', onclick: () => this.board.fit() }, '⤢')));
+    this.slider = h('input#replay-slider', { type: 'range', min: 1, max: 1, value: 1, 'aria-label': 'position in the game', oninput: (e) => this.go(Number(e.target.value), true) });
+    this.pos = h('span.pos#replay-pos', '');
+    this.playBtn = h('button#replay-play', { onclick: () => this.togglePlay(), title: 'play / pause' }, '▶ Play');
+    const bar = h('div.replay-bar', { role: 'toolbar', 'aria-label': 'replay controls' },
+      h('button#replay-first', { onclick: () => this.go(1, true), title: 'first (Home)', 'aria-label': 'first' }, icon(ICONS.first)),
+      h('button#replay-prev-turn', { onclick: () => this.stepTurn(-1), title: 'previous turn (Shift+←)', 'aria-label': 'previous turn' }, icon(ICONS.prevTurn)),
+      h('button#replay-back', { onclick: () => this.go(this.version - 1), title: 'back (←)', 'aria-label': 'step back' }, icon(ICONS.back)),
+      h('button#replay-forward', { onclick: () => this.go(this.version + 1), title: 'forward (→)', 'aria-label': 'step forward' }, icon(ICONS.forward)),
+      h('button#replay-next-turn', { onclick: () => this.stepTurn(1), title: 'next turn (Shift+→)', 'aria-label': 'next turn' }, icon(ICONS.nextTurn)),
+      h('button#replay-last', { onclick: () => this.go(this.max, true), title: 'last (End)', 'aria-label': 'last' }, icon(ICONS.last)),
+      this.playBtn);
+    this.what = h('div#replay-what', { style: 'font-size:.9em;margin-top:.4em;min-height:2.4em' });
+    this.ctrlSec = h('section', h('h3', 'Replay'), bar, h('div.replay-bar', { style: 'margin-top:.4em' }, this.slider, this.pos), this.what);
+    this.finalSec = h('section.hidden', h('h3', 'Final scores'), h('div'));
+    this.scoreSec = h('section', h('h3', 'Scores'), h('div'));
+    this.bagSec = h('section', h('h3', 'Tiles left'), h('div'));
+    this.logSec = h('section.log-section', h('h3', 'Game log'), h('div'));
+    this.side = h('aside.side', this.ctrlSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec,
+      h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
+    r.appendChild(h('div.game', this.boardWrap, this.side));
+    this.board = new BoardView(this.boardWrap, this.ctx.cat, {});
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener('keydown', this.keyHandler);
+    try {
+      const [cur, hist] = await Promise.all([api.view(this.gameId), api.history(this.gameId).catch(() => ({ actions: [] }))]);
+      this.cache.set(cur.version, cur);
+      this.history = hist.actions || [];
+      this.max = cur.version;
+      this.slider.max = this.max;
+      this.current = cur;
+      const start = this.want && this.want >= 1 && this.want <= this.max ? this.want : 1;
+      await this.go(start);
+    } catch (e) {
+      showError(e, 'Loading the replay');
+      this.banner.textContent = e.code === 'not_found' ? 'No such game' : 'Could not load the game';
+    }
+  }
+
+  destroy() {
+    clearInterval(this.playing);
+    document.removeEventListener('keydown', this.keyHandler);
+    this.board.destroy();
+  }
+
+  async fetchView(v) {
+    if (this.cache.has(v)) return this.cache.get(v);
+    const view = await api.viewAt(this.gameId, v);
+    this.cache.set(v, view);
+    return view;
+  }
+
+  /** Show version `v`; a jump (`refit`) fits the board if it no longer fits the view. */
+  async go(v, refit = false) {
+    v = Math.max(1, Math.min(this.max, Math.round(v)));
+    this.target = v;
+    let view;
+    try { view = await this.fetchView(v); } catch (e) { showError(e, `Loading position ${v}`); return; }
+    if (this.target !== v) return; // a later request won
+    this.version = v;
+    this.view = view;
+    history.replaceState(null, '', `#replay=${this.gameId}&v=${v}`);
+    this.render();
+    if (refit && (view.board || []).some((t) => !this.board.visible(...t.at))) this.board.fit();
+    // Fetch the neighbours ahead of time.
+    for (const n of [v + 1, v - 1]) if (n >= 1 && n <= this.max && !this.cache.has(n)) this.fetchView(n).catch(() => {});
+  }
+
+  /** Jump to the next (or previous) start of a turn: the version of a tile draw. */
+  stepTurn(dir) {
+    const draws = this.history.filter((a) => a.action?.type === 'draw').map((a) => a.version);
+    if (!draws.length) { this.go(this.version + dir); return; }
+    let t;
+    if (dir > 0) t = draws.find((x) => x > this.version) ?? this.max;
+    else t = [...draws].reverse().find((x) => x < this.version) ?? 1;
+    this.go(t);
+  }
+
+  togglePlay() {
+    if (this.playing) { clearInterval(this.playing); this.playing = null; this.playBtn.textContent = '▶ Play'; return; }
+    if (this.version >= this.max) this.go(1);
+    this.playBtn.textContent = '⏸ Pause';
+    this.playing = setInterval(() => {
+      if (this.version >= this.max) { this.togglePlay(); return; }
+      this.stepTurn(1);
+    }, 700);
+  }
+
+  onKey(e) {
+    if (e.target.closest && e.target.closest('input:not([type=range]), textarea, select, dialog[open]')) return;
+    let done = true;
+    if (e.key === 'ArrowRight') e.shiftKey ? this.stepTurn(1) : this.go(this.version + 1);
+    else if (e.key === 'ArrowLeft') e.shiftKey ? this.stepTurn(-1) : this.go(this.version - 1);
+    else if (e.key === 'Home') this.go(1, true);
+    else if (e.key === 'End') this.go(this.max, true);
+    else if (e.key === ' ') this.togglePlay();
+    else if (e.key === '+' || e.key === '=') this.board.zoomBy(1.25);
+    else if (e.key === '-') this.board.zoomBy(0.8);
+    else if (e.key === '0') this.board.fit();
+    else if (e.key === '?') openHelp();
+    else done = false;
+    if (done) e.preventDefault();
+  }
+
+  describe(v) {
+    const a = this.history.find((x) => x.version === v);
+    const view = this.view;
+    if (!a) return v === 1 ? 'The start: the first tile is drawn.' : '';
+    const who = a.seat !== null && a.seat !== undefined ? seatName(view, a.seat) : 'The server';
+    const act = a.action || {};
+    switch (act.type) {
+      case 'draw': return `${who} draws ${act.tile}.`;
+      case 'place': return `${who} places the tile at ${at(act.at)}${act.rot ? `, turned ${act.rot}°` : ''}.`;
+      case 'discard': return `${who} discards the tile (it fits nowhere).`;
+      case 'deploy': return `${who} deploys a follower on ${act.meeple}.`;
+      case 'pass': return `${who} passes.`;
+      case 'ferry': return `${who} places the ferry on ${act.ferry}.`;
+      case 'move': return `${who} moves the ferry at ${at(act.at)} to ${act.ferry}.`;
+      default: return `${who}: ${act.type}`;
+    }
+  }
+
+  render() {
+    const v = this.view;
+    document.body.dataset.replayVersion = this.version;
+    document.body.dataset.replayMax = this.max;
+    this.slider.value = this.version;
+    const turnNo = v.status === 'finished' ? v.turn : v.turn + 1;
+    this.pos.textContent = `${this.version} / ${this.max} · turn ${turnNo}`;
+    this.what.textContent = this.describe(this.version);
+    this.banner.textContent = this.version === this.max && v.status === 'finished' ? 'Final position' : `Turn ${turnNo} · ${seatName(v, v.current)} · ${v.step?.replace('_', ' ')}`;
+    // A past view carries no legal actions: show the step's moves as the log tells them.
+    this.board.render(v, { highlight: this.highlight || [] });
+    this.scoreSec.replaceChild(renderScores(v, {}), this.scoreSec.lastChild);
+    this.bagSec.replaceChild(renderBag(v, this.ctx.cat), this.bagSec.lastChild);
+    const log = renderLog(v, { onHover: (tiles) => { this.highlight = tiles; this.board.render(this.view, { highlight: tiles || [] }); } });
+    clear(this.logSec.lastChild).appendChild(log);
+    log.scrollTop = log.scrollHeight;
+    const fin = renderFinal(v, { compact: true });
+    this.finalSec.classList.toggle('hidden', !fin);
+    if (fin) this.finalSec.replaceChild(h('div', fin), this.finalSec.lastChild);
+    this.bagSec.classList.toggle('hidden', v.status === 'finished');
+    for (const [id, dis] of [['replay-first', this.version <= 1], ['replay-back', this.version <= 1], ['replay-prev-turn', this.version <= 1],
+      ['replay-forward', this.version >= this.max], ['replay-next-turn', this.version >= this.max], ['replay-last', this.version >= this.max]]) {
+      document.getElementById(id).disabled = dis;
+    }
+  }
+}

@@ -1,0 +1,406 @@
+// Tile drawing: every tile is drawn here, as SVG, from the catalogue that
+// GET /api/tiles returns (no bitmap art). A tile is 100 x 100 units at
+// rotation 0; on the board it is turned clockwise by `rot` around its centre.
+// Notation (tiles.md): x east, y SOUTH (screen order), rotation clockwise.
+
+export const SIDES = ['N', 'E', 'S', 'W'];
+export const HALVES = ['NNW', 'NNE', 'ENE', 'ESE', 'SSE', 'SSW', 'WSW', 'WNW'];
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+export const T = 100; // tile size in SVG units
+const LAKE_R = 24;
+const ROAD_W = 9;
+
+// Where a side's midpoint / outward direction lies.
+const SIDE_MID = { N: [50, 0], E: [100, 50], S: [50, 100], W: [0, 50] };
+const SIDE_DIR = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+// A point on each half-edge, a little inside the tile.
+const HALF_ANCHOR = {
+  NNW: [25, 0], NNE: [75, 0], ENE: [100, 25], ESE: [100, 75],
+  SSE: [75, 100], SSW: [25, 100], WSW: [0, 75], WNW: [0, 25],
+};
+
+/** Rotate a point of the 100x100 tile clockwise by `rot` degrees about its centre. */
+export function rotatePoint([x, y], rot) {
+  let px = x, py = y;
+  for (let i = 0; i < ((rot / 90) % 4 + 4) % 4; i++) {
+    [px, py] = [100 - py, px];
+  }
+  return [px, py];
+}
+
+/** The side a side lands on after turning clockwise by `rot` degrees. */
+export function rotateSide(side, rot) {
+  return SIDES[(SIDES.indexOf(side) + rot / 90) % 4];
+}
+
+function rotateSideSet(sides, r) {
+  return sides.map((s) => SIDES[(SIDES.indexOf(s) + r) % 4]);
+}
+
+function sameSet(a, b) {
+  return a.length === b.length && a.every((s) => b.includes(s));
+}
+
+// Canonical shapes: drawn for one side set, turned to fit any other.
+const CITY_SHAPES = [
+  { sides: ['N'], fill: 'M0,0 L100,0 C78,42 22,42 0,0 Z', wall: 'M100,0 C78,42 22,42 0,0', spot: [50, 14], pennant: [50, 14] },
+  { sides: ['E', 'W'], fill: 'M0,0 C30,28 70,28 100,0 L100,100 C70,72 30,72 0,100 Z', wall: 'M0,0 C30,28 70,28 100,0 M100,100 C70,72 30,72 0,100', spot: [50, 50], pennant: [20, 50] },
+  { sides: ['N', 'W'], fill: 'M0,0 L100,0 C68,32 32,68 0,100 Z', wall: 'M100,0 C68,32 32,68 0,100', spot: [30, 30], pennant: [13, 14] },
+  { sides: ['N', 'E', 'W'], fill: 'M0,0 L100,0 L100,100 C70,64 30,64 0,100 Z', wall: 'M100,100 C70,64 30,64 0,100', spot: [50, 40], pennant: [24, 20] },
+  { sides: ['N', 'E', 'S', 'W'], fill: 'M0,0 H100 V100 H0 Z', wall: '', spot: [50, 50], pennant: [25, 25] },
+];
+
+function fitShape(shapes, sides) {
+  for (const shape of shapes) {
+    for (let r = 0; r < 4; r++) {
+      if (sameSet(rotateSideSet(shape.sides, r), sides)) return { shape, rot: r * 90 };
+    }
+  }
+  return null;
+}
+
+function pt(p) {
+  return `${+p[0].toFixed(2)},${+p[1].toFixed(2)}`;
+}
+
+/** How far from the centre a road that reaches one side ends, on this tile. */
+function roadEndDistance(def) {
+  if (def.lake) return LAKE_R - 1;
+  if (def.features.some((f) => f.kind === 'monastery')) return 17;
+  if (def.features.some((f) => f.kind === 'city' && f.sides.length >= 3)) return 26;
+  return 0; // a village / crossing in the middle
+}
+
+/** Road geometry at rotation 0: {d (path), spot}. */
+function roadGeometry(def, f) {
+  const s = f.sides;
+  if (s.length === 2) {
+    const [a, b] = s;
+    const opposite = (SIDES.indexOf(a) + 2) % 4 === SIDES.indexOf(b);
+    if (opposite) {
+      return { d: `M${pt(SIDE_MID[a])} L${pt(SIDE_MID[b])}`, spot: [50, 50] };
+    }
+    // Adjacent sides: a quarter circle about the corner they share.
+    const fit = fitShape([{ sides: ['S', 'W'] }], s);
+    const r = fit.rot;
+    const p0 = rotatePoint([50, 100], r), p1 = rotatePoint([0, 50], r);
+    const spot = rotatePoint([35.4, 64.6], r);
+    return { d: `M${pt(p0)} A50,50 0 0 0 ${pt(p1)}`, spot };
+  }
+  if (s.length === 1) {
+    const side = s[0];
+    const e = roadEndDistance(def);
+    const [dx, dy] = SIDE_DIR[side];
+    const end = [50 + dx * e, 50 + dy * e];
+    const spot = [50 + dx * (e + (50 - e) * 0.5), 50 + dy * (e + (50 - e) * 0.5)];
+    return { d: `M${pt(SIDE_MID[side])} L${pt(end)}`, spot, end };
+  }
+  return { d: '', spot: [50, 50] };
+}
+
+function cityGeometry(f) {
+  const fit = fitShape(CITY_SHAPES, f.sides);
+  if (!fit) return null;
+  return { ...fit, spot: rotatePoint(fit.shape.spot, fit.rot), pennant: rotatePoint(fit.shape.pennant, fit.rot) };
+}
+
+/**
+ * Field follower spots: rasterise the tile (cities, roads, lake, buildings
+ * block), flood-fill from each field's half-edges and take the free point
+ * farthest from anything drawn.
+ */
+function fieldSpots(def, geo) {
+  const N = 50, STEP = 2; // 50x50 grid of 2-unit cells
+  const blocked = new Uint8Array(N * N);
+  let ctx = null;
+  try {
+    const c = document.createElement('canvas');
+    c.width = 4; c.height = 4;
+    ctx = c.getContext('2d');
+  } catch (_) { ctx = null; }
+  const cityPaths = [], roadPaths = [];
+  if (ctx && typeof Path2D !== 'undefined') {
+    for (const g of geo.cities) cityPaths.push({ p: new Path2D(g.shape.fill), rot: g.rot });
+    for (const g of geo.roads) if (g.d) roadPaths.push(new Path2D(g.d));
+  }
+  const centreBlock = def.lake ? LAKE_R + 2 : geo.monastery ? 17 : geo.village ? 9 : 0;
+  for (let j = 0; j < N; j++) {
+    for (let i = 0; i < N; i++) {
+      const x = i * STEP + 1, y = j * STEP + 1;
+      let b = false;
+      if (centreBlock && Math.hypot(x - 50, y - 50) < centreBlock) b = true;
+      if (!b && ctx) {
+        for (const cp of cityPaths) {
+          const [ux, uy] = rotatePoint([x, y], (360 - cp.rot) % 360);
+          if (ctx.isPointInPath(cp.p, ux, uy)) { b = true; break; }
+        }
+        if (!b) {
+          ctx.lineWidth = ROAD_W + 3;
+          for (const rp of roadPaths) if (ctx.isPointInStroke(rp, x, y)) { b = true; break; }
+        }
+      }
+      blocked[j * N + i] = b ? 1 : 0;
+    }
+  }
+  // Label free components.
+  const label = new Int32Array(N * N).fill(-1);
+  let next = 0;
+  for (let k = 0; k < N * N; k++) {
+    if (blocked[k] || label[k] >= 0) continue;
+    const stack = [k];
+    label[k] = next;
+    while (stack.length) {
+      const c = stack.pop();
+      const ci = c % N, cj = (c / N) | 0;
+      for (const [di, dj] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const ni = ci + di, nj = cj + dj;
+        if (ni < 0 || nj < 0 || ni >= N || nj >= N) continue;
+        const nk = nj * N + ni;
+        if (!blocked[nk] && label[nk] < 0) { label[nk] = next; stack.push(nk); }
+      }
+    }
+    next++;
+  }
+  // Distance from blocked cells and the border (BFS, 4-neighbour).
+  const dist = new Int32Array(N * N).fill(1e9);
+  const q = [];
+  for (let j = 0; j < N; j++) for (let i = 0; i < N; i++) {
+    const k = j * N + i;
+    if (blocked[k] || i === 0 || j === 0 || i === N - 1 || j === N - 1) { dist[k] = blocked[k] ? 0 : 1; q.push(k); }
+  }
+  for (let h = 0; h < q.length; h++) {
+    const c = q[h];
+    const ci = c % N, cj = (c / N) | 0;
+    for (const [di, dj] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const ni = ci + di, nj = cj + dj;
+      if (ni < 0 || nj < 0 || ni >= N || nj >= N) continue;
+      const nk = nj * N + ni;
+      if (dist[nk] > dist[c] + 1) { dist[nk] = dist[c] + 1; q.push(nk); }
+    }
+  }
+  const cellOf = ([x, y]) => {
+    const i = Math.min(N - 1, Math.max(0, Math.floor(x / STEP)));
+    const j = Math.min(N - 1, Math.max(0, Math.floor(y / STEP)));
+    return j * N + i;
+  };
+  const spots = new Map();
+  for (const f of def.features) {
+    if (f.kind !== 'field') continue;
+    const labels = new Set();
+    for (const h of f.halves) {
+      // Try points along the half-edge, two cells in, until a free one.
+      const [ax, ay] = HALF_ANCHOR[h];
+      const inward = [50 - ax, 50 - ay];
+      const len = Math.hypot(...inward) || 1;
+      for (let d = 3; d < 30; d += 2) {
+        const k = cellOf([ax + (inward[0] / len) * d, ay + (inward[1] / len) * d]);
+        if (!blocked[k]) { labels.add(label[k]); break; }
+      }
+    }
+    let best = -1, bestScore = -1;
+    // Prefer points near the field's own half-edges (its average anchor).
+    let cx = 0, cy = 0;
+    for (const h of f.halves) { cx += HALF_ANCHOR[h][0]; cy += HALF_ANCHOR[h][1]; }
+    cx /= f.halves.length || 1; cy /= f.halves.length || 1;
+    for (let k = 0; k < N * N; k++) {
+      if (blocked[k] || !labels.has(label[k])) continue;
+      const x = (k % N) * STEP + 1, y = ((k / N) | 0) * STEP + 1;
+      const score = Math.min(dist[k], 9) * 10 - Math.hypot(x - cx, y - cy) * 0.3;
+      if (score > bestScore) { bestScore = score; best = k; }
+    }
+    if (best >= 0) spots.set(f.index, [(best % N) * STEP + 1, ((best / N) | 0) * STEP + 1]);
+    else {
+      // Fallback: the average of its half-edge anchors pulled to the middle.
+      spots.set(f.index, [50 + (cx - 50) * 0.7, 50 + (cy - 50) * 0.7]);
+    }
+  }
+  return spots;
+}
+
+/** The catalogue: id -> definition with derived geometry. */
+export class Catalogue {
+  constructor(tiles) {
+    this.list = tiles;
+    this.byId = new Map();
+    for (const def of tiles) {
+      const geo = this.geometry(def);
+      this.byId.set(def.id, { ...def, geo });
+    }
+  }
+
+  get(id) { return this.byId.get(id); }
+
+  geometry(def) {
+    const geo = { roads: [], cities: [], spots: new Map(), monastery: false, village: false };
+    geo.monastery = def.features.some((f) => f.kind === 'monastery');
+    const singleRoads = def.features.filter((f) => f.kind === 'road' && f.sides.length === 1);
+    geo.village = !def.lake && !geo.monastery && singleRoads.length >= 2 &&
+      !def.features.some((f) => f.kind === 'city' && f.sides.length >= 3);
+    for (const f of def.features) {
+      if (f.kind === 'road') {
+        const g = roadGeometry(def, f);
+        g.index = f.index; g.jetty = !!f.jetty; g.sides = f.sides;
+        geo.roads.push(g);
+        geo.spots.set(f.index, g.spot);
+      } else if (f.kind === 'city') {
+        const g = cityGeometry(f);
+        if (g) {
+          g.index = f.index; g.pennants = f.pennants || 0;
+          geo.cities.push(g);
+          geo.spots.set(f.index, g.spot);
+        }
+      } else if (f.kind === 'monastery') {
+        geo.spots.set(f.index, [50, 50]);
+      }
+    }
+    for (const [i, p] of fieldSpots(def, geo)) geo.spots.set(i, p);
+    return geo;
+  }
+
+  /** Where a follower on piece `index` stands, on the board tile turned by `rot`. */
+  spot(id, index, rot) {
+    const def = this.get(id);
+    const p = def?.geo.spots.get(index) || [50, 50];
+    return rotatePoint(p, rot);
+  }
+
+  /** Tiles of a game: those of the base game and of its expansions, with counts. */
+  forSetup(setup) {
+    const ed = setup?.edition || 'c3';
+    const exps = setup?.expansions || [];
+    return this.list.filter((t) => t.expansion == null || exps.includes(t.expansion))
+      .map((t) => ({ id: t.id, count: typeof t.count === 'object' ? (t.count[ed] ?? 0) : t.count }));
+  }
+}
+
+export function el(name, attrs = {}, children = []) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    e.setAttribute(k, String(v));
+  }
+  for (const c of [].concat(children)) if (c) e.appendChild(c);
+  return e;
+}
+
+/** Where a tile kind turned by `rot` is defined (in the shared <defs>). */
+export function tileHref(id, rot = 0) {
+  return `#tile-${id}-${((rot % 360) + 360) % 360}`;
+}
+
+/**
+ * The SVG <g> of one tile kind turned by `rot` (for <defs>). The land turns
+ * with the tile; buildings and coats of arms stay upright at their turned places.
+ */
+export function tileGroup(def, rot = 0) {
+  const outer = el('g', { id: tileHref(def.id, rot).slice(1), class: 'tile-art' });
+  const g = el('g', { transform: rot ? `rotate(${rot} 50 50)` : null });
+  outer.appendChild(g);
+  const geo = def.geo;
+  g.appendChild(el('rect', { x: 0, y: 0, width: 100, height: 100, class: 'field' }));
+  // A few tufts of grass so fields do not look flat.
+  for (const [x, y] of [[14, 86], [86, 14], [84, 88], [16, 16]]) {
+    g.appendChild(el('path', { d: `M${x - 3},${y + 2} l2,-4 l1,3 l1.5,-4 l1,5`, class: 'grass' }));
+  }
+  // Roads: a dark edge under a light surface.
+  for (const r of geo.roads) {
+    if (!r.d) continue;
+    g.appendChild(el('path', { d: r.d, class: 'road-edge' }));
+  }
+  for (const r of geo.roads) {
+    if (!r.d) continue;
+    g.appendChild(el('path', { d: r.d, class: 'road' }));
+  }
+  for (const c of geo.cities) {
+    const sub = el('g', { transform: c.rot ? `rotate(${c.rot} 50 50)` : null });
+    sub.appendChild(el('path', { d: c.shape.fill, class: 'city' }));
+    if (c.shape.wall) sub.appendChild(el('path', { d: c.shape.wall, class: 'wall' }));
+    g.appendChild(sub);
+  }
+  if (def.lake) {
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: LAKE_R + 2, class: 'lake-shore' }));
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: LAKE_R, class: 'lake' }));
+    g.appendChild(el('path', { d: 'M37,46 q3.5,-3.5 7,0 q3.5,3.5 7,0 M47,57 q3.5,-3.5 7,0 q3.5,3.5 7,0', class: 'wave' }));
+    for (const r of geo.roads) {
+      if (!r.jetty) continue;
+      const side = r.sides[0];
+      const [dx, dy] = SIDE_DIR[side];
+      const cx = 50 + dx * (LAKE_R - 1), cy = 50 + dy * (LAKE_R - 1);
+      // A plank jetty across the road end, reaching into the lake.
+      const w = dx ? 8 : 14, h = dx ? 14 : 8;
+      g.appendChild(el('rect', { x: cx - w / 2 - dx * 2, y: cy - h / 2 - dy * 2, width: w, height: h, rx: 1, class: 'jetty' }));
+    }
+  }
+  if (geo.village) {
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: 9, class: 'village' }));
+    g.appendChild(el('rect', { x: 45.5, y: 45.5, width: 9, height: 9, rx: 1, class: 'village-roof' }));
+  }
+  g.appendChild(el('rect', { x: 0.5, y: 0.5, width: 99, height: 99, class: 'tile-border' }));
+  for (const c of geo.cities) {
+    if (c.pennants) {
+      const [x, y] = rotatePoint(c.pennant, rot);
+      outer.appendChild(el('path', {
+        d: `M${x - 6},${y - 7} H${x + 6} V${y + 1} Q${x + 6},${y + 6} ${x},${y + 9} Q${x - 6},${y + 6} ${x - 6},${y + 1} Z`,
+        class: 'pennant',
+      }));
+      outer.appendChild(el('path', { d: `M${x - 3},${y - 3} L${x + 3},${y + 3} M${x + 3},${y - 3} L${x - 3},${y + 3}`, class: 'pennant-mark' }));
+    }
+  }
+  if (geo.monastery) {
+    outer.appendChild(el('path', { d: 'M36,66 V44 L50,30 L64,44 V66 Z', class: 'monastery' }));
+    outer.appendChild(el('path', { d: 'M34,45 L50,28 L66,45', class: 'monastery-roof' }));
+    outer.appendChild(el('path', { d: 'M50,16 V28 M45,20 H55', class: 'monastery-cross' }));
+    outer.appendChild(el('rect', { x: 46, y: 54, width: 8, height: 12, class: 'monastery-door' }));
+  }
+  return outer;
+}
+
+/** A jetty's shore point on a board tile, in tile units (no rotation: sides are as on the board). */
+export function jettyPoint(side) {
+  const [dx, dy] = SIDE_DIR[side];
+  return [50 + dx * (LAKE_R - 4), 50 + dy * (LAKE_R - 4)];
+}
+
+/**
+ * A ferry joining two jetties (sides as on the board), in tile units: a
+ * straight crossing of the lake. `handle` is a point on it where a click picks
+ * it, distinct for every pair of one lake.
+ */
+export function ferryPath(pair) {
+  const [a, b] = pair.split('-');
+  const pa = jettyPoint(a), pb = jettyPoint(b);
+  const mid = [(pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2];
+  const opposite = (SIDES.indexOf(a) + 2) % 4 === SIDES.indexOf(b);
+  let handle = mid;
+  if (opposite) handle = a === 'N' || a === 'S' ? [50, 39] : [61, 50];
+  return { d: `M${pt(pa)} L${pt(pb)}`, mid, handle, angle: Math.atan2(pb[1] - pa[1], pb[0] - pa[0]) };
+}
+
+// A follower, drawn in a box about 24 units high centred on 0,0.
+export const MEEPLE_PATH = 'M0,-11 C3,-11 4.5,-9 4.5,-7 C4.5,-5.5 4,-4.5 3.2,-4 L9,-2 C11,-1.3 11,1.5 9,2 L5,2.8 L8,10 C8.5,11 8,11.5 7,11.5 L2,11.5 L0,7 L-2,11.5 L-7,11.5 C-8,11.5 -8.5,11 -8,10 L-5,2.8 L-9,2 C-11,1.5 -11,-1.3 -9,-2 L-3.2,-4 C-4,-4.5 -4.5,-5.5 -4.5,-7 C-4.5,-9 -3,-11 0,-11 Z';
+
+export const PLAYER_COLOURS = ['#d9342b', '#2563eb', '#eab308', '#1f2937', '#9333ea'];
+export const PLAYER_NAMES_OF_COLOURS = ['red', 'blue', 'yellow', 'black', 'purple'];
+
+export function meeple(seat, attrs = {}) {
+  return el('path', { d: MEEPLE_PATH, fill: PLAYER_COLOURS[seat % 5], class: 'meeple', ...attrs });
+}
+
+/** A small standalone <svg> showing one tile (uses the shared <defs>). */
+export function miniTile(id, rot = 0, size = 40, extraClass = '') {
+  const s = el('svg', { viewBox: '0 0 100 100', width: size, height: size, class: `mini-tile ${extraClass}`, 'aria-label': `tile ${id}`, role: 'img' });
+  s.appendChild(el('use', { href: tileHref(id, rot) }));
+  return s;
+}
+
+/** Install the <defs> with every tile of the catalogue into the page (once). */
+export function installDefs(catalogue) {
+  let host = document.getElementById('tile-defs');
+  if (host) host.remove();
+  host = el('svg', { id: 'tile-defs', width: 0, height: 0, style: 'position:absolute;width:0;height:0', 'aria-hidden': 'true' });
+  const defs = el('defs');
+  for (const def of catalogue.byId.values()) for (const rot of [0, 90, 180, 270]) defs.appendChild(tileGroup(def, rot));
+  host.appendChild(defs);
+  document.body.prepend(host);
+}

@@ -1,0 +1,117 @@
+// Small DOM helpers, messages and what this browser remembers.
+import { ERROR_HELP } from './api.js';
+
+/** h('div.cls#id', {attrs}, children...) */
+export function h(tag, attrs, ...children) {
+  const m = /^([a-z0-9]+)((?:[.#][\w-]+)*)$/i.exec(tag);
+  const e = document.createElement(m ? m[1] : tag);
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === '.') e.classList.add(part.slice(1));
+      else e.id = part.slice(1);
+    }
+  }
+  if (attrs && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (k === 'class') e.className = v;
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k === 'text') e.textContent = v;
+    else if (k in e && typeof v !== 'string') e[k] = v;
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(e, children);
+  return e;
+}
+
+function append(e, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(e, c);
+    else e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+
+/** A message at the top of the page; errors stay until closed or replaced. */
+export function toast(text, { error = false, code = null, timeout = error ? 9000 : 3500, key = null } = {}) {
+  let host = document.getElementById('toasts');
+  if (!host) { host = h('div#toasts', { role: 'status', 'aria-live': 'polite' }); document.body.appendChild(host); }
+  if (key) for (const old of host.querySelectorAll(`[data-key="${key}"]`)) old.remove();
+  const t = h('div.toast', { class: `toast${error ? ' error' : ''}`, dataset: { key: key || '', code: code || '' } },
+    code ? h('span.code', code) : null,
+    h('span.msg', text),
+    h('button.close', { 'aria-label': 'close', onclick: () => t.remove() }, '×'));
+  host.appendChild(t);
+  while (host.children.length > 4) host.firstChild.remove();
+  if (timeout) setTimeout(() => t.remove(), timeout);
+  return t;
+}
+
+/** Show an ApiError (or anything thrown) with its typed code. */
+export function showError(err, context = '') {
+  const code = err && err.code ? err.code : 'error';
+  const help = ERROR_HELP[code];
+  const msg = (err && err.message) || String(err);
+  const text = `${context ? context + ': ' : ''}${msg}${help && !msg.includes(help) ? ' — ' + help : ''}`;
+  return toast(text, { error: true, code, key: 'err' });
+}
+
+// ---------- what this browser remembers ----------
+const KEY = 'carcassonne.games.v1';
+
+/** { [game]: { seats: { [seat]: token }, names: {...}, created, players } } */
+export function remembered() {
+  try { return JSON.parse(localStorage.getItem(KEY) || '{}') || {}; } catch (_) { return {}; }
+}
+
+export function remember(game, patch) {
+  const all = remembered();
+  const cur = all[game] || { seats: {} };
+  const next = { ...cur, ...patch, seats: { ...cur.seats, ...(patch.seats || {}) }, touched: Date.now() };
+  all[game] = next;
+  // Keep the 60 most recent games.
+  const keys = Object.keys(all).sort((a, b) => (all[b].touched || 0) - (all[a].touched || 0));
+  for (const k of keys.slice(60)) delete all[k];
+  try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (_) { /* private mode */ }
+  return next;
+}
+
+export function forget(game) {
+  const all = remembered();
+  delete all[game];
+  try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (_) { /* private mode */ }
+}
+
+/** Parse the URL fragment: #game=ID&token=T&token=T2, #replay=ID&v=N, #new */
+export function parseHash() {
+  const raw = location.hash.replace(/^#/, '');
+  const p = new URLSearchParams(raw);
+  return { params: p, game: p.get('game'), replay: p.get('replay'), tokens: p.getAll('token').filter(Boolean) };
+}
+
+export function fmtTime(unix) {
+  if (!unix) return '';
+  const d = new Date(unix * 1000);
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export async function copyText(text) {
+  try { await navigator.clipboard.writeText(text); return true; } catch (_) {
+    const ta = h('textarea', { style: 'position:fixed;opacity:0' }, text);
+    document.body.appendChild(ta); ta.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch (_) { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}
+
+export function absoluteLink(link) {
+  return new URL(link, location.origin + '/').href;
+}

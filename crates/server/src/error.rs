@@ -1,0 +1,119 @@
+//! Typed refusals: every error a client can get, with its code and HTTP status.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use carcassonne_engine::PlayError;
+use serde::Serialize;
+use thiserror::Error;
+
+/// Why a request was refused. A refused request changes nothing.
+#[derive(Debug, Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    Malformed(String),
+    #[error("{0}")]
+    InvalidSetup(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{}", match .0 { Some(seat) => format!("this token is not the one of seat {seat}"), None => "this token is not the one of any seat of this game".to_string() })]
+    WrongToken(Option<usize>),
+    #[error("seat {0} is played by a bot")]
+    BotSeat(usize),
+    #[error("the game is at version {current}, not {sent}: reload the view")]
+    StaleVersion { current: u64, sent: u64 },
+    #[error("it is seat {to_act}'s turn to act, not seat {seat}'s")]
+    NotYourTurn { seat: usize, to_act: usize },
+    #[error("the game is over")]
+    GameOver,
+    #[error("{0}")]
+    Illegal(#[from] PlayError),
+    #[error("this endpoint does not take that method")]
+    MethodNotAllowed,
+    #[error("the request body is larger than {0} bytes")]
+    TooLarge(usize),
+    #[error("the database failed, nothing was changed: {0}")]
+    Storage(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Malformed(_) => "malformed",
+            ApiError::InvalidSetup(_) => "invalid_setup",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::WrongToken(_) => "wrong_token",
+            ApiError::BotSeat(_) => "bot_seat",
+            ApiError::StaleVersion { .. } => "stale_version",
+            ApiError::NotYourTurn { .. } => "not_your_turn",
+            ApiError::GameOver => "game_over",
+            ApiError::Illegal(_) => "illegal_action",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::TooLarge(_) => "too_large",
+            ApiError::Storage(_) => "storage",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::Malformed(_) | ApiError::InvalidSetup(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::WrongToken(_) | ApiError::BotSeat(_) => StatusCode::FORBIDDEN,
+            ApiError::StaleVersion { .. } | ApiError::NotYourTurn { .. } | ApiError::GameOver => StatusCode::CONFLICT,
+            ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn no_game(id: &str) -> ApiError {
+        ApiError::NotFound(format!("there is no game '{}'", clip(id, 40)))
+    }
+
+    /// The `{"code", "message", "version"?}` object.
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            code: self.code(),
+            message: self.to_string(),
+            version: match self {
+                ApiError::StaleVersion { current, .. } => Some(*current),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// The inner object of an error response.
+#[derive(Debug, Serialize)]
+pub struct ErrorBody {
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Envelope {
+    error: ErrorBody,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if matches!(self, ApiError::Storage(_) | ApiError::Internal(_)) {
+            tracing::error!("{self}");
+        }
+        (self.status(), axum::Json(Envelope { error: self.body() })).into_response()
+    }
+}
+
+/// At most `n` characters of client text, for messages.
+pub(crate) fn clip(s: &str, n: usize) -> String {
+    let mut out: String = s.chars().take(n).filter(|c| !c.is_control()).collect();
+    if s.chars().count() > n {
+        out.push('…');
+    }
+    out
+}

@@ -1,0 +1,576 @@
+//! The games the server holds, and the one path every action takes:
+//! check the seat, its token and the version, play on a copy with the
+//! engine, draw for chance, store, then publish the new view and let the
+//! bots move. The hub knows no transport.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use carcassonne_engine::record::{Record, Setup};
+use carcassonne_engine::{Action, Edition, Expansion};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{watch, Semaphore};
+
+use crate::error::ApiError;
+use crate::live::{BotPlan, Live, Meta, SeatKind, SeatRow};
+use crate::store::{Filter, GameRow, Listed, Store, StoreError, Summary, Update};
+
+/// Longest seat name, in characters.
+const MAX_NAME: usize = 32;
+/// Games in memory above which finished ones are let go (they are read
+/// back from the database when asked for).
+const MAX_LOADED: usize = 2000;
+
+/// A view serialized once per version, in the form a WebSocket sends it
+/// (`{"type":"view","view":…}`), from which the bare view is a slice.
+#[derive(Clone, Debug)]
+pub struct ViewText(Bytes);
+
+const VIEW_PREFIX: &str = "{\"type\":\"view\",\"view\":";
+
+impl ViewText {
+    fn new(live: &Live) -> ViewText {
+        let mut out = Vec::with_capacity(VIEW_PREFIX.len() + live.log.len() + 16 * 1024);
+        out.extend_from_slice(VIEW_PREFIX.as_bytes());
+        live.write_view(&mut out, true);
+        out.push(b'}');
+        ViewText(Bytes::from(out))
+    }
+
+    /// The WebSocket message.
+    pub fn message(&self) -> Bytes {
+        self.0.clone()
+    }
+
+    /// The view alone (JSON), without copying.
+    pub fn view(&self) -> Bytes {
+        self.0.slice(VIEW_PREFIX.len()..self.0.len() - 1)
+    }
+}
+
+/// One game in memory.
+pub struct Slot {
+    live: tokio::sync::Mutex<Live>,
+    /// The latest view (with legal actions), serialized once per version.
+    views: watch::Sender<ViewText>,
+    bot_running: AtomicBool,
+    /// Finished games never change again, so they may leave memory.
+    finished: AtomicBool,
+}
+
+impl Slot {
+    fn new(live: Live) -> Arc<Slot> {
+        let view = ViewText::new(&live);
+        let finished = live.is_over();
+        Arc::new(Slot {
+            live: tokio::sync::Mutex::new(live),
+            views: watch::channel(view).0,
+            bot_running: false.into(),
+            finished: finished.into(),
+        })
+    }
+
+    /// The current view.
+    pub fn view(&self) -> ViewText {
+        self.views.borrow().clone()
+    }
+
+    /// Follows the views as they change.
+    pub fn subscribe(&self) -> watch::Receiver<ViewText> {
+        self.views.subscribe()
+    }
+}
+
+/// The games, the database and the bots' share of the machine.
+pub struct Hub {
+    store: Store,
+    games: Mutex<HashMap<String, Arc<Slot>>>,
+    bot_permits: Semaphore,
+}
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+pub struct CreateRequest {
+    pub seats: Vec<SeatRequest>,
+    #[serde(default)]
+    pub expansions: Vec<String>,
+    #[serde(default)]
+    pub edition: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum SeatRequest {
+    Human {
+        #[serde(default)]
+        name: Option<String>,
+    },
+    Bot {
+        #[serde(default)]
+        level: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+    },
+}
+
+#[derive(Debug, Serialize)]
+pub struct CreateResponse {
+    pub game: String,
+    pub version: u64,
+    pub seats: Vec<CreatedSeat>,
+    pub spectate: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CreatedSeat {
+    pub seat: usize,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: SeatKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Joined {
+    pub game: String,
+    pub seat: usize,
+    pub name: String,
+}
+
+/// Who acts: a human seat with its token, or the server's bot for a seat.
+#[derive(Clone, Copy, Debug)]
+pub enum Who<'a> {
+    Human { seat: usize, token: &'a str },
+    Bot { seat: usize },
+}
+
+fn now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Compares secrets in time independent of where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    std::hint::black_box(a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y))) == 0
+}
+
+/// A game id is 16 lowercase hex digits.
+pub fn valid_id(id: &str) -> bool {
+    id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+fn storage(e: StoreError) -> ApiError {
+    ApiError::Storage(e.to_string())
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::Internal(e.to_string()))?.map_err(storage)
+}
+
+fn summary_of(live: &Live) -> String {
+    let setup = &live.record().setup;
+    let summary = Summary {
+        players: setup.players.clone(),
+        seats: live
+            .meta
+            .seats
+            .iter()
+            .map(|s| match s.kind {
+                SeatKind::Human => "human".to_string(),
+                SeatKind::Bot => "bot".to_string(),
+            })
+            .collect(),
+        expansions: setup.expansions.clone(),
+        edition: live.state().rules().edition().name().to_string(),
+        turns: live.state().turns(),
+        scores: live.standing(),
+    };
+    serde_json::to_string(&summary).unwrap_or_else(|_| "{}".into())
+}
+
+fn clean_name(name: Option<String>, default: String) -> Result<String, ApiError> {
+    let Some(name) = name else { return Ok(default) };
+    let name = name.trim();
+    if name.is_empty() {
+        return Ok(default);
+    }
+    if name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(ApiError::InvalidSetup(format!(
+            "a seat name has at most {MAX_NAME} characters and no control characters"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+impl Hub {
+    /// Opens the hub on a store, loading every game still being played.
+    pub async fn open(store: Store, bot_threads: usize) -> Result<Arc<Hub>, ApiError> {
+        let hub = Arc::new(Hub {
+            store: store.clone(),
+            games: Mutex::new(HashMap::new()),
+            bot_permits: Semaphore::new(bot_threads.max(1)),
+        });
+        let ids = blocking(move || store.active_ids()).await?;
+        for id in ids {
+            match hub.load(&id).await {
+                Ok(slot) => hub.kick_bots(slot),
+                Err(e) => tracing::error!("game {id} cannot be resumed: {e}"),
+            }
+        }
+        Ok(hub)
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many games are in memory.
+    pub fn loaded(&self) -> usize {
+        self.games().len()
+    }
+
+    /// The game `id`, loaded from the database if need be.
+    pub async fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(slot) = self.games().get(id) {
+            return Ok(slot.clone());
+        }
+        if !valid_id(id) {
+            return Err(ApiError::no_game(id));
+        }
+        self.load(id).await
+    }
+
+    async fn load(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let store = self.store.clone();
+        let key = id.to_string();
+        let row = blocking(move || store.load(&key)).await?.ok_or_else(|| ApiError::no_game(id))?;
+        let live = tokio::task::spawn_blocking(move || rebuild(row))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        let mut games = self.games();
+        if games.len() >= MAX_LOADED {
+            games.retain(|_, slot| !slot.finished.load(Ordering::Acquire));
+        }
+        let slot = games.entry(id.to_string()).or_insert_with(|| Slot::new(live));
+        Ok(slot.clone())
+    }
+
+    pub async fn create(self: &Arc<Self>, req: CreateRequest) -> Result<CreateResponse, ApiError> {
+        let n = req.seats.len();
+        if !(2..=5).contains(&n) {
+            return Err(ApiError::InvalidSetup(format!("a game has 2 to 5 seats, not {n}")));
+        }
+        for e in &req.expansions {
+            if Expansion::parse(e).is_none() {
+                return Err(ApiError::InvalidSetup(format!(
+                    "unknown expansion '{}' (known: ferries)",
+                    crate::error::clip(e, 20)
+                )));
+            }
+        }
+        if let Some(e) = &req.edition {
+            if Edition::parse(e).is_none() {
+                return Err(ApiError::InvalidSetup(format!(
+                    "unknown edition '{}' (c3 or c2)",
+                    crate::error::clip(e, 20)
+                )));
+            }
+        }
+        // ThreadRng is not Send: draw every secret before the first await.
+        let (id, seed, seats) = {
+            let mut rng = rand::rng();
+            let id = hex(&rng.random::<[u8; 8]>());
+            let seed: u64 = rng.random();
+            let mut seats = Vec::with_capacity(n);
+            for (i, s) in req.seats.into_iter().enumerate() {
+                seats.push(match s {
+                    SeatRequest::Human { name } => SeatRow {
+                        name: clean_name(name, format!("Player {}", i + 1))?,
+                        kind: SeatKind::Human,
+                        level: None,
+                        token: Some(hex(&rng.random::<[u8; 16]>())),
+                    },
+                    SeatRequest::Bot { level, name } => {
+                        let level = level.unwrap_or_else(|| "easy".to_string());
+                        BotPlan::parse(&level)?;
+                        SeatRow {
+                            name: clean_name(name, format!("Bot {} ({level})", i + 1))?,
+                            kind: SeatKind::Bot,
+                            level: Some(level),
+                            token: None,
+                        }
+                    }
+                });
+            }
+            (id, seed, seats)
+        };
+        let setup = Setup {
+            players: seats.iter().map(|s| s.name.clone()).collect(),
+            expansions: req.expansions,
+            edition: req.edition,
+            seed: None,
+        };
+        let created = now();
+        let meta = Arc::new(Meta { id: id.clone(), created, seed, seats });
+        let live = Live::create(meta.clone(), setup)?;
+        let row = GameRow {
+            id: id.clone(),
+            created,
+            updated: created,
+            seed,
+            seats: serde_json::to_string(&meta.seats).map_err(|e| ApiError::Internal(e.to_string()))?,
+            record: live.record().to_json(),
+            version: live.version,
+            finished: live.is_over(),
+            summary: summary_of(&live),
+        };
+        self.store.insert(row).await.map_err(storage)?;
+        let version = live.version;
+        let slot = Slot::new(live);
+        {
+            let mut games = self.games();
+            if games.len() >= MAX_LOADED {
+                games.retain(|_, slot| !slot.finished.load(Ordering::Acquire));
+            }
+            games.insert(id.clone(), slot.clone());
+        }
+        self.kick_bots(slot);
+        let seats = meta
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| CreatedSeat {
+                seat,
+                name: s.name.clone(),
+                kind: s.kind,
+                level: s.level.clone(),
+                token: s.token.clone(),
+                link: s.token.as_ref().map(|t| format!("/#game={id}&token={t}")),
+            })
+            .collect();
+        Ok(CreateResponse { spectate: format!("/#game={id}"), game: id, version, seats })
+    }
+
+    /// Which seat holds `token`.
+    pub async fn join(&self, id: &str, token: &str) -> Result<Joined, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.live.lock().await;
+        let mut found = None;
+        for (i, s) in live.meta.seats.iter().enumerate() {
+            if let Some(t) = &s.token {
+                if same_secret(t, token) && found.is_none() {
+                    found = Some(i);
+                }
+            }
+        }
+        let seat = found.ok_or(ApiError::WrongToken(None))?;
+        Ok(Joined { game: id.to_string(), seat, name: live.meta.seats[seat].name.clone() })
+    }
+
+    /// Plays one action and returns the new version and view, once stored.
+    pub async fn submit(
+        self: &Arc<Self>,
+        id: &str,
+        who: Who<'_>,
+        version: u64,
+        action: Action,
+    ) -> Result<(u64, ViewText), ApiError> {
+        let slot = self.slot(id).await?;
+        let mut live = slot.live.lock().await;
+        let seat = match who {
+            Who::Human { seat, .. } | Who::Bot { seat } => seat,
+        };
+        let row = live
+            .meta
+            .seats
+            .get(seat)
+            .ok_or_else(|| ApiError::Malformed(format!("there is no seat {seat} in this game")))?;
+        match who {
+            Who::Human { token, .. } => {
+                if row.kind == SeatKind::Bot {
+                    return Err(ApiError::BotSeat(seat));
+                }
+                if !row.token.as_deref().is_some_and(|t| same_secret(t, token)) {
+                    return Err(ApiError::WrongToken(Some(seat)));
+                }
+            }
+            Who::Bot { .. } => {
+                if row.kind != SeatKind::Bot {
+                    return Err(ApiError::Internal(format!("seat {seat} is not a bot")));
+                }
+            }
+        }
+        let applied = live.apply(seat, version, action)?;
+        let update_record = applied.game().record().to_json();
+        let to = applied.version();
+        let finished = applied.game().state().is_over();
+        let summary = summary_of(&applied.next);
+        let update = Update {
+            id: live.meta.id.clone(),
+            from: live.version,
+            to,
+            record: update_record,
+            finished,
+            summary,
+            updated: now(),
+        };
+        self.store.save(update).await.map_err(storage)?;
+        live.commit(applied);
+        let view = ViewText::new(&live);
+        slot.finished.store(live.is_over(), Ordering::Release);
+        slot.views.send_replace(view.clone());
+        drop(live);
+        self.kick_bots(slot);
+        Ok((to, view))
+    }
+
+    /// Lets the bots play while a bot seat is to act, one decision at a
+    /// time per game, on blocking threads.
+    pub fn kick_bots(self: &Arc<Self>, slot: Arc<Slot>) {
+        if slot.bot_running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let hub = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let job = {
+                    let live = slot.live.lock().await;
+                    match live.bot_to_act() {
+                        Some((seat, plan)) => {
+                            (live.meta.id.clone(), seat, plan, live.state().clone(), live.version, live.bot_seed())
+                        }
+                        None => {
+                            // Cleared under the lock: a submit that makes a bot
+                            // due kicks again after releasing it.
+                            slot.bot_running.store(false, Ordering::Release);
+                            return;
+                        }
+                    }
+                };
+                let (id, seat, plan, state, version, seed) = job;
+                let only = {
+                    let legal = state.legal_action_list();
+                    (legal.len() == 1).then(|| legal[0])
+                };
+                let chosen = match only {
+                    // A forced move (say, passing with no follower left) needs no search.
+                    Some(a) => Ok(Some(a)),
+                    None => {
+                        let Ok(permit) = hub.bot_permits.acquire().await else { break };
+                        let chosen = tokio::task::spawn_blocking(move || plan.build(seed).choose(&state)).await;
+                        drop(permit);
+                        chosen
+                    }
+                };
+                let action = match chosen {
+                    Ok(Some(a)) => a,
+                    Ok(None) => {
+                        tracing::error!("game {id}: the bot of seat {seat} found no action");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::error!("game {id}: the bot of seat {seat} failed: {e}");
+                        break;
+                    }
+                };
+                match hub.submit(&id, Who::Bot { seat }, version, action).await {
+                    Ok(_) | Err(ApiError::StaleVersion { .. }) => {}
+                    Err(e @ ApiError::Storage(_)) => {
+                        tracing::error!("game {id}: the bot's action could not be stored, trying again: {e}");
+                        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    }
+                    Err(e) => {
+                        tracing::error!("game {id}: the bot's action {action} was refused: {e}");
+                        break;
+                    }
+                }
+            }
+            slot.bot_running.store(false, Ordering::Release);
+        });
+    }
+
+    /// The view at a past version (no legal actions), or the current one.
+    pub async fn view_at(&self, id: &str, version: u64) -> Result<String, ApiError> {
+        let slot = self.slot(id).await?;
+        let (meta, record, current) = {
+            let live = slot.live.lock().await;
+            (live.meta.clone(), live.record().clone(), live.version)
+        };
+        if version == current {
+            return Ok(String::from_utf8_lossy(&slot.view().view()).into_owned());
+        }
+        if version == 0 || version > current {
+            return Err(ApiError::NotFound(format!("versions of this game run from 1 to {current}, not {version}")));
+        }
+        tokio::task::spawn_blocking(move || Live::rebuild(meta, &record, version).map(|l| l.view_json(false)))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+            .map_err(ApiError::Internal)
+    }
+
+    /// The record, without seed.
+    pub async fn record(&self, id: &str) -> Result<Record, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.live.lock().await;
+        let mut record = live.record().clone();
+        record.setup.seed = None;
+        Ok(record)
+    }
+
+    pub async fn history(&self, id: &str) -> Result<String, ApiError> {
+        let slot = self.slot(id).await?;
+        let live = slot.live.lock().await;
+        Ok(live.history_json())
+    }
+
+    pub async fn list(&self, filter: Filter, limit: u32, offset: u32) -> Result<Vec<Listed>, ApiError> {
+        let store = self.store.clone();
+        blocking(move || store.list(filter, limit, offset)).await
+    }
+}
+
+/// A stored game, replayed to its stored version.
+fn rebuild(row: GameRow) -> Result<Live, ApiError> {
+    let damaged = |reason: String| ApiError::Storage(format!("stored game {} is damaged: {reason}", row.id));
+    let seats: Vec<SeatRow> = serde_json::from_str(&row.seats).map_err(|e| damaged(e.to_string()))?;
+    let record = Record::from_json(&row.record).map_err(|e| damaged(e.to_string()))?;
+    let meta = Arc::new(Meta { id: row.id.clone(), created: row.created, seed: row.seed, seats });
+    let live = Live::rebuild(meta, &record, row.version).map_err(damaged)?;
+    if live.record() != &record {
+        return Err(damaged("the replayed record differs from the stored one".into()));
+    }
+    Ok(live)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abcd", "abcd"));
+        assert!(!same_secret("abcd", "abce"));
+        assert!(!same_secret("abcd", "abc"));
+        assert!(valid_id("0123456789abcdef"));
+        assert!(!valid_id("0123456789ABCDEF"));
+        assert!(!valid_id("../../etc/passwd"));
+    }
+}

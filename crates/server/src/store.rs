@@ -1,0 +1,371 @@
+//! Storage: one SQLite file, migrated on start. Each game is one row: its
+//! seats (with tokens), its secret seed, its record (without the seed) and
+//! its version; every accepted action rewrites the row before it is
+//! acknowledged.
+//!
+//! Writes go to one writer thread that commits whatever is queued in one
+//! transaction (group commit), and answers each write once it is committed.
+//! Reads use a connection of their own (WAL lets them run beside writes).
+
+use std::path::Path;
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The schema's migrations, in order; `schema_version` holds how many ran.
+const MIGRATIONS: &[&str] = &[
+    // 1: games
+    "CREATE TABLE games (
+        id       TEXT PRIMARY KEY NOT NULL,
+        created  INTEGER NOT NULL,
+        updated  INTEGER NOT NULL,
+        seed     INTEGER NOT NULL,
+        seats    TEXT NOT NULL,
+        record   TEXT NOT NULL,
+        version  INTEGER NOT NULL,
+        status   TEXT NOT NULL CHECK (status IN ('active', 'finished')),
+        summary  TEXT NOT NULL
+    );
+    CREATE INDEX games_by_status ON games (status, updated);",
+];
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("the database has schema version {found}, newer than this server's {known}")]
+    TooNew { found: i64, known: i64 },
+    #[error("game {0} changed under us (stored version differs)")]
+    Conflict(String),
+    #[error("stored game {id} is damaged: {reason}")]
+    Damaged { id: String, reason: String },
+    #[error("the database writer has stopped")]
+    WriterGone,
+}
+
+/// A game row.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub created: i64,
+    pub updated: i64,
+    pub seed: u64,
+    pub seats: String,
+    pub record: String,
+    pub version: u64,
+    pub finished: bool,
+    pub summary: String,
+}
+
+/// A game's row after an action: from version `from` to `to`.
+#[derive(Clone, Debug)]
+pub struct Update {
+    pub id: String,
+    pub from: u64,
+    pub to: u64,
+    pub record: String,
+    pub finished: bool,
+    pub summary: String,
+    pub updated: i64,
+}
+
+/// What the game list shows of a game (the `summary` column).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Summary {
+    pub players: Vec<String>,
+    pub seats: Vec<String>,
+    pub expansions: Vec<String>,
+    pub edition: String,
+    pub turns: u32,
+    pub scores: Vec<u32>,
+}
+
+/// One entry of the game list.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listed {
+    pub game: String,
+    pub status: &'static str,
+    pub created: i64,
+    pub updated: i64,
+    pub version: u64,
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// Which games to list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    All,
+    Active,
+    Finished,
+}
+
+/// Most writes committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+enum Job {
+    Insert(Box<GameRow>, tokio::sync::oneshot::Sender<Result<(), StoreError>>),
+    Save(Box<Update>, tokio::sync::oneshot::Sender<Result<(), StoreError>>),
+}
+
+#[derive(Clone)]
+pub struct Store {
+    read: Arc<Mutex<Connection>>,
+    writer: Arc<Writer>,
+}
+
+/// The writer thread; when the last [`Store`] goes, it finishes the writes
+/// queued and stops, and the drop waits for that.
+struct Writer {
+    jobs: Option<mpsc::Sender<Job>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Writer {
+    fn send(&self, job: Job) -> Result<(), StoreError> {
+        self.jobs.as_ref().ok_or(StoreError::WriterGone)?.send(job).map_err(|_| StoreError::WriterGone)
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // WAL: a commit is durable against a killed process without an fsync each time.
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(conn)
+}
+
+impl Store {
+    /// Opens (creating if need be) and migrates the database at `path`.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let mut write = connect(path)?;
+        migrate(&mut write)?;
+        let read = connect(path)?;
+        let (sender, jobs) = mpsc::channel();
+        let thread =
+            std::thread::Builder::new().name("carcassonne-db".into()).spawn(move || write_loop(write, jobs)).map_err(
+                |e| StoreError::Damaged { id: String::new(), reason: format!("cannot start the writer: {e}") },
+            )?;
+        let writer = Arc::new(Writer { jobs: Some(sender), thread: Some(thread) });
+        Ok(Store { read: Arc::new(Mutex::new(read)), writer })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written:
+        // statements are atomic, so the connection is still good.
+        self.read.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stores a new game; returns once committed.
+    pub async fn insert(&self, row: GameRow) -> Result<(), StoreError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.writer.send(Job::Insert(Box::new(row), tx))?;
+        rx.await.map_err(|_| StoreError::WriterGone)?
+    }
+
+    /// Stores a game's new record and version, if it is still at `from`;
+    /// returns once committed.
+    pub async fn save(&self, update: Update) -> Result<(), StoreError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.writer.send(Job::Save(Box::new(update), tx))?;
+        rx.await.map_err(|_| StoreError::WriterGone)?
+    }
+
+    pub fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let row = self
+            .conn()
+            .query_row(
+                "SELECT id, created, updated, seed, seats, record, version, status, summary FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(GameRow {
+                        id: r.get(0)?,
+                        created: r.get(1)?,
+                        updated: r.get(2)?,
+                        seed: r.get::<_, i64>(3)? as u64,
+                        seats: r.get(4)?,
+                        record: r.get(5)?,
+                        version: r.get::<_, i64>(6)? as u64,
+                        finished: r.get::<_, String>(7)? == "finished",
+                        summary: r.get(8)?,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(row)
+    }
+
+    /// Ids of the games still being played.
+    pub fn active_ids(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("SELECT id FROM games WHERE status = 'active'")?;
+        let ids = stmt.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
+    /// Games, last active first.
+    pub fn list(&self, filter: Filter, limit: u32, offset: u32) -> Result<Vec<Listed>, StoreError> {
+        let conn = self.conn();
+        let sql = match filter {
+            Filter::All => {
+                "SELECT id, status, created, updated, version, summary FROM games
+                            ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
+            }
+            Filter::Active => {
+                "SELECT id, status, created, updated, version, summary FROM games
+                               WHERE status = 'active' ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
+            }
+            Filter::Finished => {
+                "SELECT id, status, created, updated, version, summary FROM games
+                                 WHERE status = 'finished' ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
+            }
+        };
+        let mut stmt = conn.prepare_cached(sql)?;
+        let rows = stmt.query_map(params![limit, offset], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, String>(5)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (game, st, created, updated, version, summary) = row?;
+            let summary: Summary = serde_json::from_str(&summary)
+                .map_err(|e| StoreError::Damaged { id: game.clone(), reason: e.to_string() })?;
+            let status = if st == "finished" { "finished" } else { "active" };
+            out.push(Listed { game, status, created, updated, version: version as u64, summary });
+        }
+        Ok(out)
+    }
+}
+
+/// The writer: takes every job queued, runs them in one transaction, and
+/// answers each once the transaction is committed (or failed).
+fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
+    while let Ok(first) = jobs.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let mut results: Vec<Result<(), StoreError>> = Vec::with_capacity(batch.len());
+        let committed = (|| -> Result<(), rusqlite::Error> {
+            let tx = conn.transaction()?;
+            for job in &batch {
+                results.push(match job {
+                    Job::Insert(row, _) => insert_row(&tx, row),
+                    Job::Save(u, _) => save_row(&tx, u),
+                });
+            }
+            tx.commit()
+        })();
+        let failed = committed.err().map(|e| e.to_string());
+        for (i, job) in batch.into_iter().enumerate() {
+            let result = match (&failed, results.get_mut(i)) {
+                (Some(e), _) => Err(StoreError::Damaged { id: String::new(), reason: format!("commit failed: {e}") }),
+                (None, Some(r)) => std::mem::replace(r, Ok(())),
+                (None, None) => Err(StoreError::WriterGone),
+            };
+            let reply = match job {
+                Job::Insert(_, reply) | Job::Save(_, reply) => reply,
+            };
+            let _ = reply.send(result);
+        }
+    }
+}
+
+fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO games (id, created, updated, seed, seats, record, version, status, summary)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        row.id,
+        row.created,
+        row.updated,
+        row.seed as i64,
+        row.seats,
+        row.record,
+        row.version as i64,
+        status(row.finished),
+        row.summary
+    ])?;
+    Ok(())
+}
+
+fn save_row(conn: &Connection, u: &Update) -> Result<(), StoreError> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE games SET record = ?1, version = ?2, status = ?3, summary = ?4, updated = ?5
+             WHERE id = ?6 AND version = ?7",
+        )?
+        .execute(params![u.record, u.to as i64, status(u.finished), u.summary, u.updated, u.id, u.from as i64])?;
+    if n != 1 {
+        return Err(StoreError::Conflict(u.id.clone()));
+    }
+    Ok(())
+}
+
+fn status(finished: bool) -> &'static str {
+    if finished {
+        "finished"
+    } else {
+        "active"
+    }
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", [])?;
+    let tx = conn.transaction()?;
+    let current: Option<i64> = tx.query_row("SELECT MAX(version) FROM schema_version", [], |r| r.get(0))?;
+    let current = current.unwrap_or(0);
+    let known = MIGRATIONS.len() as i64;
+    if current > known {
+        return Err(StoreError::TooNew { found: current, known });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        tx.execute_batch(sql)?;
+        tx.execute("DELETE FROM schema_version", [])?;
+        tx.execute("INSERT INTO schema_version (version) VALUES (?1)", params![i as i64 + 1])?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_once_and_refuses_newer_schemas() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let store = Store::open(&path).unwrap();
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        assert!(store.active_ids().unwrap().is_empty());
+        let v: i64 = store.conn().query_row("SELECT version FROM schema_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(v, MIGRATIONS.len() as i64);
+        store.conn().execute("UPDATE schema_version SET version = 99", []).unwrap();
+        drop(store);
+        assert!(matches!(Store::open(&path), Err(StoreError::TooNew { found: 99, .. })));
+    }
+}

@@ -1,0 +1,312 @@
+//! The JSON forms of actions, events and the tile catalogue (see docs/api.md).
+
+use std::sync::LazyLock;
+
+use carcassonne_engine::tile::{catalogue, EdgeKind};
+use carcassonne_engine::{
+    Action, Bag, Event, FeatureKind, HalfEdge, JettyPair, Location, Placement, Pos, Rotation, Scoring, Side, State,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+
+/// An action as a client sends it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ActionIn {
+    Place { at: [i64; 2], rot: i64 },
+    Discard,
+    Deploy { meeple: String },
+    Pass,
+    Ferry { ferry: String },
+    Move { at: [i64; 2], ferry: String },
+}
+
+fn pos_of(at: [i64; 2]) -> Result<Pos, ApiError> {
+    match (i32::try_from(at[0]), i32::try_from(at[1])) {
+        (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
+        _ => Err(ApiError::Malformed(format!("[{}, {}] is not a board position", at[0], at[1]))),
+    }
+}
+
+impl ActionIn {
+    /// The engine's action; only the notation is checked here, the rules by the engine.
+    pub fn to_action(&self) -> Result<Action, ApiError> {
+        Ok(match self {
+            ActionIn::Place { at, rot } => Action::Place(Placement {
+                pos: pos_of(*at)?,
+                rot: Rotation::from_degrees(*rot)
+                    .ok_or_else(|| ApiError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
+            }),
+            ActionIn::Discard => Action::Discard,
+            ActionIn::Deploy { meeple } => Action::Deploy(meeple.parse::<Location>().map_err(ApiError::Malformed)?),
+            ActionIn::Pass => Action::Pass,
+            ActionIn::Ferry { ferry } => Action::PlaceFerry(ferry.parse::<JettyPair>().map_err(ApiError::Malformed)?),
+            ActionIn::Move { at, ferry } => {
+                Action::MoveFerry { at: pos_of(*at)?, ferry: ferry.parse::<JettyPair>().map_err(ApiError::Malformed)? }
+            }
+        })
+    }
+}
+
+/// An action as the server shows it (legal actions, history).
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ActionOut {
+    Draw {
+        tile: &'static str,
+    },
+    Place {
+        at: [i32; 2],
+        rot: u16,
+    },
+    Discard,
+    Deploy {
+        meeple: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        piece: Option<u8>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: Option<&'static str>,
+    },
+    Pass,
+    Ferry {
+        ferry: String,
+    },
+    Move {
+        at: [i32; 2],
+        ferry: String,
+    },
+}
+
+pub fn xy(p: Pos) -> [i32; 2] {
+    [p.x, p.y]
+}
+
+impl ActionOut {
+    /// The plain form of `a` (no hints).
+    pub fn of(a: Action) -> ActionOut {
+        match a {
+            Action::Draw(k) => ActionOut::Draw { tile: k.id() },
+            Action::Place(p) => ActionOut::Place { at: xy(p.pos), rot: p.rot.degrees() },
+            Action::Discard => ActionOut::Discard,
+            Action::Deploy(l) => ActionOut::Deploy { meeple: l.to_string(), piece: None, kind: None },
+            Action::Pass => ActionOut::Pass,
+            Action::PlaceFerry(f) => ActionOut::Ferry { ferry: f.to_string() },
+            Action::MoveFerry { at, ferry } => ActionOut::Move { at: xy(at), ferry: ferry.to_string() },
+        }
+    }
+
+    /// A legal action of `state`, with the piece a deployment goes on.
+    pub fn legal(state: &State, a: Action) -> ActionOut {
+        if let Action::Deploy(l) = a {
+            let piece = state
+                .placed_tile()
+                .and_then(|t| state.board().tile_index(t.pos))
+                .and_then(|i| state.resolve(i, l))
+                .map(|p| state.features().info(p).local);
+            return ActionOut::Deploy { meeple: l.to_string(), piece, kind: Some(l.kind().name()) };
+        }
+        ActionOut::of(a)
+    }
+}
+
+/// A scoring, as in the log and the end-of-game breakdown.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoringOut {
+    pub kind: &'static str,
+    pub completed: bool,
+    pub end_of_game: bool,
+    pub tiles: Vec<[i32; 2]>,
+    pub points: Vec<u32>,
+}
+
+impl ScoringOut {
+    pub fn of(s: &Scoring) -> ScoringOut {
+        ScoringOut {
+            kind: s.kind.name(),
+            completed: s.completed,
+            end_of_game: s.end_of_game,
+            tiles: s.tiles.iter().map(|p| xy(*p)).collect(),
+            points: s.points.clone(),
+        }
+    }
+}
+
+/// An event of the game log.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventOut {
+    TileDrawn { tile: &'static str },
+    TilePlaced { seat: usize, tile: &'static str, at: [i32; 2], rot: u16 },
+    TileDiscarded { seat: usize, tile: &'static str },
+    FollowerDeployed { seat: usize, at: [i32; 2], feature: String },
+    FerryPlaced { seat: usize, at: [i32; 2], ferry: String },
+    FerryMoved { seat: usize, at: [i32; 2], from: String, to: String },
+    Scored(ScoringOut),
+    FollowerReturned { seat: usize, at: [i32; 2], feature: String },
+    GameEnded { scores: Vec<u32> },
+}
+
+impl EventOut {
+    pub fn of(e: &Event) -> EventOut {
+        match e {
+            Event::TileDrawn { tile } => EventOut::TileDrawn { tile: tile.id() },
+            Event::TilePlaced { player, tile, placement } => EventOut::TilePlaced {
+                seat: *player,
+                tile: tile.id(),
+                at: xy(placement.pos),
+                rot: placement.rot.degrees(),
+            },
+            Event::TileDiscarded { player, tile } => EventOut::TileDiscarded { seat: *player, tile: tile.id() },
+            Event::FollowerDeployed { player, at, location } => {
+                EventOut::FollowerDeployed { seat: *player, at: xy(*at), feature: location.to_string() }
+            }
+            Event::FerryPlaced { player, at, ferry } => {
+                EventOut::FerryPlaced { seat: *player, at: xy(*at), ferry: ferry.to_string() }
+            }
+            Event::FerryMoved { player, at, from, to } => {
+                EventOut::FerryMoved { seat: *player, at: xy(*at), from: from.to_string(), to: to.to_string() }
+            }
+            Event::Scored(s) => EventOut::Scored(ScoringOut::of(s)),
+            Event::FollowerReturned { player, at, location } => {
+                EventOut::FollowerReturned { seat: *player, at: xy(*at), feature: location.to_string() }
+            }
+            Event::GameEnded { scores } => EventOut::GameEnded { scores: scores.clone() },
+        }
+    }
+}
+
+/// One entry of the game log.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogEntry {
+    pub version: u64,
+    pub turn: u32,
+    #[serde(flatten)]
+    pub event: EventOut,
+}
+
+// ----- the catalogue ------------------------------------------------------
+
+#[derive(Serialize)]
+struct CatalogueOut {
+    tiles: Vec<TileOut>,
+}
+
+#[derive(Serialize)]
+struct Counts {
+    c3: u8,
+    c2: u8,
+}
+
+#[derive(Serialize)]
+struct TileOut {
+    id: &'static str,
+    expansion: Option<&'static str>,
+    count: Counts,
+    start: bool,
+    edges: [&'static str; 4],
+    lake: bool,
+    features: Vec<FeatureOut>,
+}
+
+#[derive(Serialize)]
+struct FeatureOut {
+    index: usize,
+    kind: &'static str,
+    name: String,
+    sides: Vec<&'static str>,
+    halves: Vec<&'static str>,
+    pennants: u8,
+    jetty: bool,
+    borders: Vec<usize>,
+}
+
+fn build_catalogue() -> String {
+    let start = Bag::start_tile();
+    let tiles = catalogue()
+        .kinds
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let features = k
+                .def
+                .features
+                .iter()
+                .enumerate()
+                .map(|(index, f)| {
+                    let sides: Vec<Side> = Side::ALL.into_iter().filter(|s| f.sides & s.bit() != 0).collect();
+                    let halves: Vec<HalfEdge> = HalfEdge::ALL.into_iter().filter(|h| f.halves & h.bit() != 0).collect();
+                    let name = match f.kind {
+                        FeatureKind::Road => sides.first().map(|s| Location::Road(*s)),
+                        FeatureKind::City => sides.first().map(|s| Location::City(*s)),
+                        FeatureKind::Field => halves.first().map(|h| Location::Field(*h)),
+                        FeatureKind::Monastery => Some(Location::Monastery),
+                    };
+                    FeatureOut {
+                        index,
+                        kind: f.kind.name(),
+                        name: name.map(|l| l.to_string()).unwrap_or_default(),
+                        sides: sides.iter().map(|s| s.name()).collect(),
+                        halves: halves.iter().map(|h| h.name()).collect(),
+                        pennants: f.pennants,
+                        jetty: f.jetty,
+                        borders: (0..16).filter(|b| f.borders & (1 << b) != 0).collect(),
+                    }
+                })
+                .collect();
+            TileOut {
+                id: k.def.id,
+                expansion: k.expansion.map(|e| e.name()),
+                count: Counts { c3: k.counts[0], c2: k.counts[1] },
+                start: i == start.index(),
+                edges: k.edges.map(|e| match e {
+                    EdgeKind::Field => "field",
+                    EdgeKind::Road => "road",
+                    EdgeKind::City => "city",
+                }),
+                lake: k.lake,
+                features,
+            }
+        })
+        .collect();
+    serde_json::to_string(&CatalogueOut { tiles }).unwrap_or_else(|_| "{\"tiles\":[]}".to_string())
+}
+
+static CATALOGUE_JSON: LazyLock<String> = LazyLock::new(build_catalogue);
+
+/// The tile catalogue as JSON (built once).
+pub fn catalogue_json() -> &'static str {
+    &CATALOGUE_JSON
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_names_every_kind() {
+        let v: serde_json::Value = serde_json::from_str(catalogue_json()).unwrap();
+        let tiles = v["tiles"].as_array().unwrap();
+        assert_eq!(tiles.len(), catalogue().kinds.len());
+        let d = tiles.iter().find(|t| t["id"] == "D").unwrap();
+        assert_eq!(d["start"], true);
+        assert_eq!(d["edges"], serde_json::json!(["city", "road", "field", "road"]));
+        assert_eq!(d["features"][1]["name"], "road:E");
+        let f4 = tiles.iter().find(|t| t["id"] == "F4").unwrap();
+        assert_eq!(f4["lake"], true);
+        assert_eq!(f4["features"][0]["jetty"], true);
+    }
+
+    #[test]
+    fn actions_round_trip_through_json() {
+        let text = r#"{"type":"move","at":[2,-1],"ferry":"N-S"}"#;
+        let a: ActionIn = serde_json::from_str(text).unwrap();
+        let action = a.to_action().unwrap();
+        assert_eq!(serde_json::to_string(&ActionOut::of(action)).unwrap(), text);
+        let bad: ActionIn = serde_json::from_str(r#"{"type":"place","at":[1,0],"rot":45}"#).unwrap();
+        assert!(bad.to_action().is_err());
+        let far: ActionIn = serde_json::from_str(r#"{"type":"place","at":[99999999999,0],"rot":0}"#).unwrap();
+        assert!(far.to_action().is_err());
+        assert!(serde_json::from_str::<ActionIn>(r#"{"type":"fly"}"#).is_err());
+    }
+}

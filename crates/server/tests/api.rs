@@ -1,0 +1,281 @@
+//! The HTTP API against a real server on loopback with a real SQLite file.
+
+mod common;
+
+use carcassonne_engine::Game;
+use common::*;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn a_hot_seat_game_is_played_to_the_end_then_listed_replayed_and_downloaded() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+
+    let created = client.create(two_humans(&["ferries"])).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    assert_eq!(game.len(), 16);
+    assert_eq!(created["version"], 1);
+    let tokens = tokens(&created);
+    assert!(tokens.iter().all(|t| t.len() == 32));
+    assert_ne!(tokens[0], tokens[1]);
+    assert_eq!(created["seats"][0]["link"], format!("/#game={game}&token={}", tokens[0]));
+
+    let view = client.view(&game).await;
+    assert_eq!(view["version"], 1);
+    assert_eq!(view["status"], "active");
+    assert_eq!(view["step"], "place");
+    assert_eq!(view["to_act"], 0);
+    assert_eq!(view["board"], json!([{"tile": "D", "at": [0, 0], "rot": 0}]));
+    assert!(view["drawn"].is_string());
+    assert_eq!(view["bag"]["total"], 71 + 8 - 1);
+    assert!(view["legal"].as_array().unwrap().iter().all(|a| a["type"] == "place" || a["type"] == "discard"));
+    // The view never carries the seed or the bag's order.
+    let text = view.to_string();
+    assert!(!text.contains("seed"));
+
+    // The join link names the seat.
+    let r = client.post(&format!("/api/games/{game}/join"), &json!({"token": tokens[1]})).await;
+    assert_eq!((r.status, r.body["seat"].clone(), r.body["name"].clone()), (200, json!(1), json!("Bob")));
+
+    // Hot seat: this one client holds both tokens and plays the game out.
+    let mut pick = Pick::new(3);
+    let end = play(&client, &game, &tokens, &mut pick, 10_000).await;
+    assert_eq!(end["status"], "finished");
+    assert_eq!(end["step"], "game_over");
+    assert_eq!(end["to_act"], Value::Null);
+    assert_eq!(end["legal"], json!([]));
+    let fin = &end["final"];
+    assert_eq!(fin["scores"].as_array().unwrap().len(), 2);
+    assert!(!fin["winners"].as_array().unwrap().is_empty());
+    let log = end["log"].as_array().unwrap();
+    assert!(log.iter().any(|e| e["type"] == "scored"));
+    assert!(log.iter().any(|e| e["type"] == "game_ended"));
+
+    // Acting on a finished game is refused.
+    let r = client.act(&game, 0, &tokens[0], end["version"].as_u64().unwrap(), &json!({"type": "pass"})).await;
+    assert_eq!((r.status, r.code()), (409, "game_over"));
+
+    // Listed among the finished games.
+    let list = client.get("/api/games?status=finished").await;
+    assert_eq!(list.status, 200);
+    let listed = list.body["games"].as_array().unwrap();
+    let entry = listed.iter().find(|g| g["game"] == game.as_str()).expect("listed");
+    assert_eq!(entry["scores"], fin["scores"]);
+    assert_eq!(entry["players"], json!(["Ann", "Bob"]));
+    let active = client.get("/api/games?status=active").await;
+    assert!(active.body["games"].as_array().unwrap().iter().all(|g| g["game"] != game.as_str()));
+
+    // The record: format 1, no seed, and it replays to the same final scores.
+    let r = client.http.get(server.url(&format!("/api/games/{game}/record"))).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.headers()["content-disposition"].to_str().unwrap().contains("attachment"));
+    let text = r.text().await.unwrap();
+    assert!(!text.contains("seed"));
+    let replayed = Game::from_json(&text).expect("the record replays");
+    assert!(replayed.state().is_over());
+    assert_eq!(json!(replayed.state().final_scores()), fin["scores"]);
+
+    // A step-by-step replay: any past version, without legal actions.
+    let v5 = client.get(&format!("/api/games/{game}/view?version=5")).await;
+    assert_eq!((v5.status, v5.body["version"].clone()), (200, json!(5)));
+    assert_eq!(v5.body["legal"], json!([]));
+    let last = end["version"].as_u64().unwrap();
+    let r = client.get(&format!("/api/games/{game}/view?version={}", last + 1)).await;
+    assert_eq!((r.status, r.code()), (404, "not_found"));
+    let history = client.get(&format!("/api/games/{game}/actions")).await;
+    let actions = history.body["actions"].as_array().unwrap();
+    assert_eq!(actions.len() as u64, last);
+    assert_eq!(actions[0]["action"]["type"], "draw");
+    assert_eq!(actions[0]["seat"], Value::Null);
+    assert_eq!(actions[1]["seat"], 0);
+}
+
+#[tokio::test]
+async fn refused_actions_have_typed_errors_and_change_nothing() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let created = client
+        .create(json!({"seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "random"}]}))
+        .await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    let before = client.view(&game).await;
+    let version = before["version"].as_u64().unwrap();
+    let good = before["legal"][0].clone();
+    let path = format!("/api/games/{game}/actions");
+
+    // Stale version.
+    let r = client.act(&game, 0, &tokens[0], version - 1, &good).await;
+    assert_eq!((r.status, r.code()), (409, "stale_version"));
+    assert_eq!(r.body["error"]["version"], version);
+    let r = client.act(&game, 0, &tokens[0], version + 7, &good).await;
+    assert_eq!((r.status, r.code()), (409, "stale_version"));
+    // Wrong token: another seat's, a made-up one, an empty one.
+    for token in [tokens[1].as_str(), "00000000000000000000000000000000", ""] {
+        let r = client.act(&game, 0, token, version, &good).await;
+        assert_eq!((r.status, r.code()), (403, "wrong_token"), "{token}");
+    }
+    let r = client.post(&format!("/api/games/{game}/join"), &json!({"token": "nope"})).await;
+    assert_eq!((r.status, r.code()), (403, "wrong_token"));
+    // A bot's seat, a seat that does not exist, and the wrong turn.
+    let r = client.act(&game, 2, &tokens[0], version, &good).await;
+    assert_eq!((r.status, r.code()), (403, "bot_seat"));
+    let r = client.act(&game, 9, &tokens[0], version, &good).await;
+    assert_eq!((r.status, r.code()), (400, "malformed"));
+    let r = client.act(&game, 1, &tokens[1], version, &good).await;
+    assert_eq!((r.status, r.code()), (409, "not_your_turn"));
+    // Illegal: deploying while the tile is to be placed; placing far away.
+    let r = client.act(&game, 0, &tokens[0], version, &json!({"type": "deploy", "meeple": "road:E"})).await;
+    assert_eq!((r.status, r.code()), (422, "illegal_action"));
+    let r = client.act(&game, 0, &tokens[0], version, &json!({"type": "place", "at": [5, 5], "rot": 0})).await;
+    assert_eq!((r.status, r.code()), (422, "illegal_action"));
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("share an edge"));
+    // Malformed: not JSON, wrong shapes, bad notation, a draw.
+    let bad_bodies = [
+        "{".to_string(),
+        "[]".to_string(),
+        "null".to_string(),
+        json!({"seat": 0, "token": tokens[0], "version": version}).to_string(),
+        json!({"seat": -1, "token": tokens[0], "version": version, "action": good}).to_string(),
+        json!({"seat": 0, "token": tokens[0], "version": "x", "action": good}).to_string(),
+        json!({"seat": 0, "token": tokens[0], "version": version, "action": {"type": "fly"}}).to_string(),
+        json!({"seat": 0, "token": tokens[0], "version": version, "action": {"type": "place", "at": [0, 1], "rot": 45}})
+            .to_string(),
+        json!({"seat": 0, "token": tokens[0], "version": version, "action": {"type": "place", "at": [1e30, 1], "rot": 0}})
+            .to_string(),
+        json!({"seat": 0, "token": tokens[0], "version": version, "action": {"type": "deploy", "meeple": "road:Q"}})
+            .to_string(),
+        json!({"seat": 0, "token": tokens[0], "version": version, "action": {"type": "draw", "tile": "C"}}).to_string(),
+        "\u{0}\u{1}garbage".to_string(),
+    ];
+    for body in bad_bodies {
+        let r = client.post_raw(&path, body.clone()).await;
+        assert_eq!((r.status, r.code()), (400, "malformed"), "{body}: {}", r.body);
+    }
+    // Too large.
+    let r = client.post_raw(&path, vec![b' '; 70 * 1024]).await;
+    assert_eq!((r.status, r.code()), (413, "too_large"));
+    // Unknown games, ids that are not ids, unknown endpoints.
+    for p in ["/api/games/0123456789abcdef", "/api/games/..%2F..%2Fetc", "/api/games/x/record", "/api/nothing"] {
+        let r = client.get(p).await;
+        assert_eq!((r.status, r.code()), (404, "not_found"), "{p}");
+    }
+    let r = client.act("0123456789abcdef", 0, &tokens[0], version, &good).await;
+    assert_eq!((r.status, r.code()), (404, "not_found"));
+
+    let r = client.http.put(server.url("/api/games")).send().await.unwrap();
+    assert_eq!(r.status(), 405);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "method_not_allowed");
+
+    // Nothing changed.
+    let after = client.view(&game).await;
+    assert_eq!(after, before);
+
+    // And the right action still goes through.
+    let r = client.act(&game, 0, &tokens[0], version, &good).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["version"], version + 1);
+}
+
+#[tokio::test]
+async fn setups_are_checked() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let human = json!({"type": "human"});
+    let cases = [
+        json!({"seats": [human]}),
+        json!({"seats": [human, human, human, human, human, human]}),
+        json!({"seats": [human, human], "expansions": ["inns"]}),
+        json!({"seats": [human, human], "expansions": ["ferries", "ferries"]}),
+        json!({"seats": [human, human], "edition": "c9"}),
+        json!({"seats": [human, {"type": "bot", "level": "godlike"}]}),
+        json!({"seats": [human, {"type": "human", "name": "x".repeat(40)}]}),
+        json!({"seats": [human, {"type": "human", "name": "a\u{7}b"}]}),
+    ];
+    for body in cases {
+        let r = client.post("/api/games", &body).await;
+        assert_eq!((r.status, r.code()), (400, "invalid_setup"), "{body}: {}", r.body);
+    }
+    let r = client.post("/api/games", &json!({"seats": [human, {"type": "alien"}]})).await;
+    assert_eq!((r.status, r.code()), (400, "malformed"));
+    let created = client
+        .create(json!({"seats": [human, {"type": "bot", "level": "mcts:ms=20"}], "edition": "c2", "expansions": ["ferries"]}))
+        .await;
+    assert_eq!(created["seats"][1]["type"], "bot");
+    assert!(created["seats"][1].get("token").is_none());
+    let game = created["game"].as_str().unwrap().to_string();
+    let view = client.view(&game).await;
+    assert_eq!(view["setup"]["edition"], "c2");
+    assert_eq!(view["setup"]["players"], json!(["Player 1", "Bot 2 (mcts:ms=20)"]));
+    // The search bot answers a turn.
+    let tokens = tokens(&created);
+    let mut pick = Pick::new(1);
+    let mut v = view;
+    while v["turn"] == 0 {
+        v = play(&client, &game, &tokens, &mut pick, 1).await;
+    }
+    let v = client.wait_for(&game, "the search bot's turn", |v| v["turn"] == 2).await;
+    assert!(v["log"].as_array().unwrap().iter().any(|e| e["type"] == "tile_placed" && e["seat"] == 1));
+}
+
+#[tokio::test]
+async fn the_catalogue_and_the_ui_are_served() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let r = client.get("/api/tiles").await;
+    assert_eq!(r.status, 200);
+    let tiles = r.body["tiles"].as_array().unwrap();
+    assert_eq!(tiles.len(), 24 + 3);
+    let c = tiles.iter().find(|t| t["id"] == "C").unwrap();
+    assert_eq!(c["features"][0]["pennants"], 1);
+    assert_eq!(c["features"][0]["sides"], json!(["N", "E", "S", "W"]));
+
+    let r = client.http.get(server.url("/")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(r.text().await.unwrap().to_lowercase().contains("<html"));
+    let r = client.http.get(server.url("/no-such-file.js")).send().await.unwrap();
+    assert_eq!(r.status(), 404);
+}
+
+#[tokio::test]
+async fn bot_seats_play_by_themselves() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+
+    // A human against a bot: after each human turn, the bot takes its own.
+    let created = client
+        .create(json!({"seats": [{"type": "human"}, {"type": "bot", "level": "easy"}], "expansions": ["ferries"]}))
+        .await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    let mut pick = Pick::new(11);
+    for _ in 0..5 {
+        let view = client.wait_for(&game, "the human's turn", |v| v["to_act"] == 0 || v["status"] == "finished").await;
+        let turn = view["turn"].as_u64().unwrap();
+        let mut v = view;
+        while v["to_act"] == 0 && v["turn"].as_u64().unwrap() == turn {
+            let action = pick.action(&v);
+            let r = client.act(&game, 0, &tokens[0], v["version"].as_u64().unwrap(), &action).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            v = r.body["view"].clone();
+        }
+    }
+    let view = client.wait_for(&game, "the bot's turn to pass", |v| v["to_act"] == 0).await;
+    assert!(view["turn"].as_u64().unwrap() >= 10);
+    assert!(view["log"].as_array().unwrap().iter().any(|e| e["type"] == "tile_placed" && e["seat"] == 1));
+
+    // Bots alone play a whole game.
+    let created = client
+        .create(json!({"seats": [{"type": "bot", "level": "random"}, {"type": "bot", "level": "easy"}], "expansions": ["ferries"]}))
+        .await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let end = client.wait_for(&game, "the bots to finish", |v| v["status"] == "finished").await;
+    assert!(end["final"]["scores"].is_array());
+}

@@ -1,0 +1,206 @@
+//! A real server on loopback with a real SQLite file, and a small client.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use carcassonne_server::{ServeOptions, Server};
+use serde_json::{json, Value};
+
+/// A server on its own runtime and thread, so that it can be killed:
+/// dropping the runtime abandons every task at whatever point it was.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<mpsc::Sender<bool>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl TestServer {
+    pub fn start(db: &Path) -> TestServer {
+        let (tx, rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = mpsc::channel::<bool>();
+        let db = db.to_path_buf();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+            let options = ServeOptions { addr: "127.0.0.1:0".parse().unwrap(), db_path: db, ..ServeOptions::default() };
+            let server = rt.block_on(Server::start(options)).expect("server starts");
+            tx.send(server.local_addr()).unwrap();
+            let graceful = stop_rx.recv().unwrap_or(false);
+            if graceful {
+                rt.block_on(server.shutdown()).unwrap();
+            } else {
+                // Killed: no shutdown, every task dropped where it stands
+                // (writes already handed to SQLite finish, as in a process
+                // that dies after a write() call).
+                rt.shutdown_timeout(Duration::from_secs(5));
+                drop(server);
+            }
+        });
+        let addr = rx.recv().expect("server address");
+        TestServer { addr, stop: Some(stop_tx), thread: Some(thread) }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    pub fn ws_url(&self, game: &str) -> String {
+        format!("ws://{}/api/games/{}/ws", self.addr, game)
+    }
+
+    /// Stops the server abruptly, as a kill would.
+    pub fn kill(mut self) {
+        self.stop(false);
+    }
+
+    fn stop(&mut self, graceful: bool) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(graceful);
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop(true);
+    }
+}
+
+pub fn temp_db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.db");
+    (dir, path)
+}
+
+pub struct Client {
+    pub http: reqwest::Client,
+    pub base: String,
+}
+
+/// A response: status and JSON body.
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl Reply {
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+}
+
+impl Client {
+    pub fn new(server: &TestServer) -> Client {
+        Client { http: reqwest::Client::new(), base: format!("http://{}", server.addr) }
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        let r = self.http.get(format!("{}{}", self.base, path)).send().await.unwrap();
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap();
+        Reply { status, body: serde_json::from_str(&text).unwrap_or(Value::String(text)) }
+    }
+
+    pub async fn post_raw(&self, path: &str, body: impl Into<reqwest::Body>) -> Reply {
+        let r = self
+            .http
+            .post(format!("{}{}", self.base, path))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap();
+        Reply { status, body: serde_json::from_str(&text).unwrap_or(Value::String(text)) }
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Reply {
+        self.post_raw(path, body.to_string()).await
+    }
+
+    pub async fn create(&self, setup: Value) -> Value {
+        let r = self.post("/api/games", &setup).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.body
+    }
+
+    pub async fn view(&self, game: &str) -> Value {
+        let r = self.get(&format!("/api/games/{game}")).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.body
+    }
+
+    pub async fn act(&self, game: &str, seat: usize, token: &str, version: u64, action: &Value) -> Reply {
+        let body = json!({"seat": seat, "token": token, "version": version, "action": action});
+        self.post(&format!("/api/games/{game}/actions"), &body).await
+    }
+
+    /// Waits until `done` holds for the view, polling.
+    pub async fn wait_for(&self, game: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let v = self.view(game).await;
+            if done(&v) {
+                return v;
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+/// A tiny deterministic generator for picking legal actions.
+pub struct Pick(u64);
+
+impl Pick {
+    pub fn new(seed: u64) -> Pick {
+        Pick(seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407))
+    }
+
+    pub fn index(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+
+    /// A legal action of the view, preferring to deploy now and then.
+    pub fn action(&mut self, view: &Value) -> Value {
+        let legal = view["legal"].as_array().expect("legal actions");
+        assert!(!legal.is_empty(), "someone is to act, so something is legal");
+        legal[self.index(legal.len())].clone()
+    }
+}
+
+pub fn two_humans(expansions: &[&str]) -> Value {
+    json!({"seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}], "expansions": expansions})
+}
+
+pub fn tokens(created: &Value) -> Vec<String> {
+    created["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap_or("").to_string()).collect()
+}
+
+/// Plays `n` actions (or to the end) for the human seats whose tokens are
+/// known, returning the last view.
+pub async fn play(client: &Client, game: &str, tokens: &[String], pick: &mut Pick, n: usize) -> Value {
+    let mut view = client.view(game).await;
+    for _ in 0..n {
+        let Some(seat) = view["to_act"].as_u64() else { break };
+        let seat = seat as usize;
+        if tokens[seat].is_empty() {
+            break;
+        }
+        let action = pick.action(&view);
+        let version = view["version"].as_u64().unwrap();
+        let r = client.act(game, seat, &tokens[seat], version, &action).await;
+        assert_eq!(r.status, 200, "{action} at version {version}: {}", r.body);
+        assert!(r.body["version"].as_u64().unwrap() > version);
+        view = r.body["view"].clone();
+    }
+    view
+}

@@ -1,0 +1,654 @@
+// Browser end-to-end test of the Carcassonne UI, against the real server.
+//
+// Starts the server (release build) on a free port with a fresh SQLite file,
+// drives Debian's Chromium with playwright-core, creates a game with The
+// Ferries against a bot by clicking, plays it to the end by clicking
+// (placing a ferry and moving a ferry at least once: it steers placements
+// towards roads that lead to ferries, and starts another game if a deal
+// offers no ferry move), then checks the end-of-game breakdown, a
+// spectator's read-only live view, a phone-width layout, typed error
+// messages and the replay viewer. Screenshots go to e2e/screenshots/.
+//
+// Environment: CHROMIUM (default /usr/bin/chromium), SERVER_URL (test an
+// already running server instead of starting one), SERVER_BIN (a built
+// server binary taking --addr and --db), SERVER_EXTRA_ARGS (appended to its
+// arguments, e.g. "--assets crates/server/assets"), HEADFUL=1, E2E_TRACE=1,
+// E2E_MAX_GAMES (default 3).
+
+import { chromium } from 'playwright-core';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const SHOTS = path.join(HERE, 'screenshots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const MAX_GAMES = Number(process.env.E2E_MAX_GAMES || 3);
+
+fs.mkdirSync(SHOTS, { recursive: true });
+for (const f of fs.readdirSync(SHOTS)) if (f.endsWith('.png')) fs.rmSync(path.join(SHOTS, f));
+
+// ---------------------------------------------------------------- reporting
+const results = [];
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   - ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    return true;
+  } catch (e) {
+    results.push({ name, ok: false, error: e });
+    console.log(`FAIL - ${name}: ${e && e.stack ? e.stack : e}`);
+    return false;
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(`assertion failed: ${msg}`); }
+const log = (...a) => console.log('     ', ...a);
+let shotNo = 0;
+async function shot(page, name) {
+  shotNo++;
+  const file = path.join(SHOTS, `${String(shotNo).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file });
+  log(`screenshot ${path.relative(ROOT, file)}`);
+}
+
+// ---------------------------------------------------------------- server
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+    s.on('error', reject);
+  });
+}
+
+function cargoTargetDir() {
+  const r = spawnSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status === 0) { try { return JSON.parse(r.stdout).target_directory; } catch (_) { /* below */ } }
+  return path.join(ROOT, 'target');
+}
+
+/** The command that serves: `carcassonne serve` if the CLI has it, else the server's own binary. */
+function serverCommand(addr, db) {
+  // SERVER_BIN may carry a subcommand: "…/carcassonne serve".
+  if (process.env.SERVER_BIN) {
+    const [bin, ...pre] = process.env.SERVER_BIN.split(' ').filter(Boolean);
+    return [bin, [...pre, '--addr', addr, '--db', db]];
+  }
+  const target = cargoTargetDir();
+  const build = (pkgs) => {
+    log(`cargo build --release --locked ${pkgs.map((p) => `-p ${p}`).join(' ')} (may take a few minutes)…`);
+    const r = spawnSync('cargo', ['build', '--release', '--locked', ...pkgs.flatMap((p) => ['-p', p])], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    return r.status === 0;
+  };
+  // One cargo run builds both (their dependencies are shared).
+  const both = build(['carcassonne-cli', 'carcassonne-server']);
+  const cli = path.join(target, 'release', 'carcassonne');
+  if (both || fs.existsSync(cli)) {
+    const help = spawnSync(cli, ['serve', '--help'], { encoding: 'utf8' });
+    if (help.status === 0) return [cli, ['serve', '--addr', addr, '--db', db]];
+    log('`carcassonne serve` is not there: using the carcassonne-server binary');
+  }
+  if (!both && !build(['carcassonne-server'])) throw new Error('cannot build the server');
+  return [path.join(target, 'release', 'carcassonne-server'), ['--addr', addr, '--db', db]];
+}
+
+async function startServer() {
+  if (process.env.SERVER_URL) return { base: process.env.SERVER_URL.replace(/\/$/, ''), stop: async () => {}, restart: null };
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carcassonne-e2e-'));
+  const db = path.join(dir, 'e2e.db');
+  const addr = `127.0.0.1:${port}`;
+  const [cmd, args0] = serverCommand(addr, db);
+  const args = [...args0, ...(process.env.SERVER_EXTRA_ARGS || '').split(' ').filter(Boolean)];
+  const base = `http://${addr}`;
+  let child = null, exited = null;
+  const launchIt = async () => {
+    log(`starting ${path.relative(ROOT, cmd) || cmd} ${args.join(' ')}`);
+    const out = fs.openSync(path.join(dir, 'server.log'), 'a');
+    exited = null;
+    child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', out, out] });
+    const me = child;
+    me.on('exit', (code, sig) => { if (child === me) exited = `exit ${code ?? sig}`; });
+    const t0 = Date.now();
+    for (;;) {
+      if (exited) throw new Error(`the server stopped (${exited}): ${fs.readFileSync(path.join(dir, 'server.log'), 'utf8').slice(-2000)}`);
+      try { const r = await fetch(`${base}/api/tiles`); if (r.ok) break; } catch (_) { /* not yet */ }
+      if (Date.now() - t0 > 60000) throw new Error('the server did not answer within 60 s');
+      await sleep(100);
+    }
+    log(`server up at ${base} (log ${path.join(dir, 'server.log')})`);
+  };
+  const halt = async () => {
+    if (!child || exited) return;
+    const me = child;
+    const gone = new Promise((r) => me.once('exit', r));
+    me.kill('SIGINT');
+    const t = setTimeout(() => me.kill('SIGKILL'), 5000);
+    await gone;
+    clearTimeout(t);
+    exited = 'stopped';
+  };
+  await launchIt();
+  return {
+    base,
+    halt,
+    restart: async () => { await halt(); await launchIt(); },
+    start: launchIt,
+    stop: async () => { await halt(); fs.rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- rules helpers (reading only)
+const SIDES = ['N', 'E', 'S', 'W'];
+const DIR = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+const OPP = { N: 'S', S: 'N', E: 'W', W: 'E' };
+const rotSide = (s, rot) => SIDES[(SIDES.indexOf(s) + rot / 90) % 4];
+
+/**
+ * Would placing `tile` at `at` with `rot` extend a road that leads, without
+ * passing another ferry, to a ferry (ruling F6)? Used to steer the game
+ * towards ferry moves; the server alone decides what is legal.
+ */
+function reachesFerry(view, cat, at, rot, tile) {
+  const board = new Map(view.board.map((t) => [`${t.at[0]},${t.at[1]}`, t]));
+  const ferries = new Map((view.ferries || []).map((f) => [`${f.at[0]},${f.at[1]}`, f.ferry.split('-')]));
+  const roads = (t) => cat.get(t.tile).features.filter((f) => f.kind === 'road').map((f) => ({ ...f, sides: f.sides.map((s) => rotSide(s, t.rot)) }));
+  const seen = new Set();
+  const walk = (x, y, enter, depth) => {
+    const t = board.get(`${x},${y}`);
+    if (!t || depth > 40 || seen.has(`${x},${y},${enter}`)) return false;
+    seen.add(`${x},${y},${enter}`);
+    const piece = roads(t).find((r) => r.sides.includes(enter));
+    if (!piece) return false;
+    if (piece.jetty) return (ferries.get(`${x},${y}`) || []).includes(enter);
+    return piece.sides.filter((s) => s !== enter).some((s) => walk(x + DIR[s][0], y + DIR[s][1], OPP[s], depth + 1));
+  };
+  for (const r of roads({ tile, rot })) {
+    for (const s of r.sides) if (walk(at[0] + DIR[s][0], at[1] + DIR[s][1], OPP[s], 0)) return true;
+  }
+  return false;
+}
+
+function pickRandom(a) { return a[Math.floor(Math.random() * a.length)]; }
+
+// ---------------------------------------------------------------- the browser
+async function launch() {
+  // A fresh profile every run: Playwright's launch() makes its own temporary
+  // --user-data-dir (it refuses one passed in args) and removes it on close.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: !process.env.HEADFUL,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  return { browser, cleanup: () => {} };
+}
+
+function watchPage(page, label) {
+  page.on('pageerror', (e) => { pageErrors.push(`${label}: ${e.message}`); console.log(`      [${label} page error] ${e.message}`); });
+  page.on('console', (m) => { if (m.type() === 'error') console.log(`      [${label} console] ${m.text()}`); });
+}
+const pageErrors = [];
+let spectPage = null;
+
+async function api(base, p) {
+  const r = await fetch(base + p);
+  if (!r.ok) throw new Error(`GET ${p}: ${r.status}`);
+  return r.json();
+}
+
+/** Wait until it is this browser's turn (or the game is over); returns the body's data. */
+async function waitMyTurn(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const d = document.body.dataset;
+    return d.status === 'finished' || (d.mine === '1' && d.pending === '0');
+  }, null, { timeout, polling: 50 });
+  return page.evaluate(() => ({ ...document.body.dataset }));
+}
+
+async function waitVersionPast(page, version, timeout = 30000) {
+  await page.waitForFunction((v) => Number(document.body.dataset.version) > v && document.body.dataset.pending === '0', version, { timeout, polling: 50 });
+}
+
+// ---------------------------------------------------------------- one game
+async function playOneGame(page, base, cat, gameNo, spectate) {
+  // Create the game from the home page, by clicking.
+  await page.goto(`${base}/`);
+  await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+  await page.fill('input[name="seat-0-name"]', 'E2E Tester');
+  await page.selectOption('select[name="seat-1-type"]', 'bot');
+  await page.selectOption('select[name="seat-1-level"]', 'easy');
+  if (!(await page.isChecked('#exp-ferries'))) await page.check('#exp-ferries');
+  await page.check('input[name="edition"][value="c3"]');
+  if (gameNo === 1) await shot(page, 'home');
+  await page.click('#create-game');
+  await page.waitForSelector('#open-game');
+  if (gameNo === 1) await shot(page, 'game-created');
+  const spectLink = await page.inputValue('.link-row:last-child input[type=text]');
+  await page.click('#open-game');
+  await page.waitForSelector('body[data-page="game"][data-status]');
+  const gameId = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('game');
+  assert(/^[0-9a-f]{16}$/.test(gameId), `game id in the URL (${gameId})`);
+  log(`game ${gameNo}: ${gameId}`);
+  if (spectate) await spectate(spectLink, gameId);
+
+  const stats = { placed: 0, deployed: 0, ferriesPlaced: 0, ferriesMoved: 0, discards: 0, done: 0, rotations: 0 };
+  const shots = new Set();
+  const once = async (name) => { if (gameNo === 1 || !shots.has(name)) { if (!shots.has(name)) { shots.add(name); await shot(page, `g${gameNo}-${name}`); } } };
+  let turns = 0;
+  let tLast = Date.now();
+  for (;;) {
+    const tWait = Date.now();
+    const d = await waitMyTurn(page);
+    if (process.env.E2E_TRACE) log(`v${d.version} ${d.step}: waited ${Date.now() - tWait} ms, acted in ${tWait - tLast} ms`);
+    tLast = Date.now();
+    if (d.status === 'finished') break;
+    const version = Number(d.version);
+    const view = await api(base, `/api/games/${gameId}`);
+    assert(view.version === version, `the page shows the current version (${version} vs ${view.version})`);
+    const step = view.step;
+    if (step === 'place') {
+      turns++;
+      const places = view.legal.filter((a) => a.type === 'place');
+      if (!places.length) {
+        await page.click('#discard');
+        stats.discards++;
+        await waitVersionPast(page, version);
+        continue;
+      }
+      // Prefer placements that extend a road to a ferry, until a ferry has moved.
+      let target = null;
+      if (stats.ferriesMoved === 0) {
+        const good = places.filter((a) => reachesFerry(view, cat, a.at, a.rot, view.drawn));
+        if (good.length) target = pickRandom(good);
+      }
+      if (!target) target = pickRandom(places);
+      const key = `${target.at[0]},${target.at[1]}`;
+      // Select the position: with the ] key (which brings it on screen), or by clicking its cell.
+      const cell = page.locator(`[data-cell="${key}"].cell-legal`);
+      if (turns % 3 !== 0 && await cell.isVisible() && await inView(page, cell)) {
+        await cell.click();
+      } else {
+        for (let i = 0; i < 400; i++) {
+          const sel = await page.evaluate(() => document.querySelector('[data-ghost]')?.dataset.ghost ?? null);
+          if (sel === key) break;
+          await page.keyboard.press(']');
+        }
+      }
+      await page.waitForSelector(`[data-ghost="${key}"]`);
+      // Turn it until the wanted rotation: the R key, the tile itself, or the Rotate button.
+      for (let i = 0; i < 5; i++) {
+        const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
+        if (rot === target.rot) break;
+        const how = (turns + i) % 3;
+        if (how === 0) await page.keyboard.press('r');
+        else if (how === 1) await page.click('[data-ghost] .ghost-hit');
+        else await page.click('#rotate');
+        stats.rotations++;
+      }
+      const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
+      assert(rot === target.rot, `rotation reached (${rot} vs ${target.rot})`);
+      const shown = Number(await page.getAttribute('#drawn-tile', 'data-rot'));
+      assert(shown === rot, 'the drawn tile preview shows the same rotation');
+      if (stats.placed === 0 || (view.drawn.startsWith('F') && !shots.has('lake-ghost'))) await once(view.drawn.startsWith('F') ? 'lake-ghost' : 'place-ghost');
+      if (turns % 2) await page.click('[data-ghost] .confirm-btn');
+      else if (turns % 4 === 0) await page.keyboard.press('Enter');
+      else await page.click('#confirm');
+      stats.placed++;
+      await waitVersionPast(page, version);
+      const after = await api(base, `/api/games/${gameId}`);
+      const placed = after.board.find((t) => t.at[0] === target.at[0] && t.at[1] === target.at[1]);
+      assert(placed && placed.rot === target.rot && placed.tile === view.drawn, 'the server has the tile where and as it was clicked');
+    } else if (step === 'deploy') {
+      const deploys = view.legal.filter((a) => a.type === 'deploy');
+      const lake = view.last_placed && view.last_placed.tile.startsWith('F');
+      const want = deploys.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6));
+      if (stats.deployed === 0 && deploys.length) await once('deploy-spots');
+      if (want) {
+        const a = pickRandom(deploys);
+        if (turns % 2) await page.click(`.spot[data-meeple="${a.meeple}"]`);
+        else await page.click(`button.opt[data-n="${deploys.indexOf(a) + 1}"]`);
+        stats.deployed++;
+      } else {
+        if (turns % 2) await page.click('#no-follower');
+        else await page.keyboard.press('n');
+      }
+      await waitVersionPast(page, version);
+    } else if (step === 'place_ferry') {
+      const opts = view.legal.filter((a) => a.type === 'ferry');
+      await once('ferry-options');
+      const a = pickRandom(opts);
+      const [x, y] = view.last_placed.at;
+      if (stats.ferriesPlaced % 2 === 0) await page.click(`.ferry-handle[data-ferry="${a.ferry}"][data-at="${x},${y}"]`);
+      else await page.click(`button.opt[data-n="${opts.indexOf(a) + 1}"]`);
+      stats.ferriesPlaced++;
+      await waitVersionPast(page, version);
+      const after = await api(base, `/api/games/${gameId}`);
+      assert(after.ferries.some((f) => f.at[0] === x && f.at[1] === y && samePair(f.ferry, a.ferry)), 'the ferry is where it was clicked');
+      if (stats.ferriesPlaced === 1) await once('ferry-placed');
+    } else if (step === 'move_ferries') {
+      const moves = view.legal.filter((a) => a.type === 'move');
+      const rings = await page.locator('[data-movable]').count();
+      assert(rings === (view.movable_ferries || []).length, `every movable ferry is ringed (${rings})`);
+      if (moves.length && (stats.ferriesMoved === 0 || Math.random() < 0.5)) {
+        await once('ferry-move-options');
+        const a = pickRandom(moves);
+        const before = (view.ferries || []).find((f) => f.at[0] === a.at[0] && f.at[1] === a.at[1]);
+        if (stats.ferriesMoved % 2 === 0) await page.click(`.ferry-handle[data-ferry="${a.ferry}"][data-at="${a.at[0]},${a.at[1]}"]`);
+        else await page.click(`button.opt[data-n="${moves.indexOf(a) + 1}"]`);
+        stats.ferriesMoved++;
+        await waitVersionPast(page, version);
+        const after = await api(base, `/api/games/${gameId}`);
+        const f = after.ferries.find((x) => x.at[0] === a.at[0] && x.at[1] === a.at[1]);
+        assert(f && samePair(f.ferry, a.ferry) && !samePair(before.ferry, a.ferry), 'the ferry moved to the clicked crossing');
+        const drawn = await page.getAttribute(`[data-ferry-at="${a.at[0]},${a.at[1]}"]`, 'data-ferry-pair');
+        assert(samePair(drawn, a.ferry), 'the board draws the moved ferry');
+        if (stats.ferriesMoved === 1) await once('ferry-moved');
+      } else {
+        await page.click('#done');
+        stats.done++;
+        await waitVersionPast(page, version);
+      }
+    } else {
+      throw new Error(`unexpected step ${step}`);
+    }
+    if (turns === 12 && step === 'place' && !shots.has('midgame')) {
+      await once('midgame');
+      if (spectPage && gameNo === 1) {
+        assert(await spectPage.evaluate(() => Number(document.body.dataset.version)) > 1, 'the spectator follows the game live');
+        await shot(spectPage, 'spectator-live');
+      }
+      if (gameNo === 1) {
+        await page.keyboard.press('?');
+        await page.waitForSelector('#help-dialog[open]');
+        await shot(page, 'keys-help');
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('#help-dialog[open]', { state: 'detached' });
+      }
+    }
+  }
+  log(`game ${gameNo} over: ${JSON.stringify(stats)}`);
+  return { gameId, stats };
+}
+
+function samePair(a, b) { return a && b && a.split('-').sort().join('-') === b.split('-').sort().join('-'); }
+
+async function inView(page, loc) {
+  const box = await loc.boundingBox();
+  const svg = await page.locator('svg.board').boundingBox();
+  if (!box || !svg) return false;
+  return box.x >= svg.x && box.y >= svg.y && box.x + box.width <= svg.x + svg.width && box.y + box.height <= svg.y + svg.height;
+}
+
+// ---------------------------------------------------------------- main
+const { browser, cleanup } = await launch();
+let server = null;
+try {
+  await check('the server starts and serves the UI', async () => {
+    server = await startServer();
+    const r = await fetch(`${server.base}/`);
+    const html = await r.text();
+    assert(r.ok && html.includes('app.js'), 'index.html is the UI');
+    const js = await fetch(`${server.base}/app.js`);
+    assert(/javascript/.test(js.headers.get('content-type') || ''), 'app.js is served as JavaScript (ES modules need it)');
+  });
+  if (!server) throw new Error('no server');
+  const base = server.base;
+  const tiles = (await api(base, '/api/tiles')).tiles;
+  const cat = new Map(tiles.map((t) => [t.id, t]));
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+  const page = await context.newPage();
+  watchPage(page, 'player');
+  const spectCtx = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+  const spect = await spectCtx.newPage();
+  spectPage = spect;
+  watchPage(spect, 'spectator');
+
+  let finished = null;
+  let hotSeatGame = null;
+  let spectatorChecked = false;
+  await check('create a Ferries game against a bot and play it to the end by clicking, placing and moving ferries', async () => {
+    for (let g = 1; g <= MAX_GAMES; g++) {
+      const res = await playOneGame(page, base, cat, g, async (link) => {
+        if (spectatorChecked) return;
+        spectatorChecked = true;
+        await spect.goto(link);
+        await spect.waitForSelector('body[data-page="game"][data-status="active"]');
+      });
+      finished = res;
+      if (res.stats.ferriesPlaced > 0 && res.stats.ferriesMoved > 0) return;
+      log(`game ${g} offered no ${res.stats.ferriesPlaced ? 'ferry move' : 'lake tile'} to the tester: another game`);
+    }
+    throw new Error(`no game out of ${MAX_GAMES} had both a ferry placed and a ferry moved`);
+  });
+
+  await check('the end-of-game breakdown matches the server', async () => {
+    assert(finished, 'a finished game');
+    const view = await api(base, `/api/games/${finished.gameId}`);
+    assert(view.status === 'finished' && view.final, 'the game is finished');
+    await page.waitForSelector('dialog[open] .final table');
+    await shot(page, 'final-breakdown');
+    for (let s = 0; s < view.final.scores.length; s++) {
+      const txt = await page.textContent(`dialog[open] .final tr[data-seat="${s}"] td:last-child`);
+      assert(Number(txt) === view.final.scores[s], `seat ${s} total ${txt} = ${view.final.scores[s]}`);
+    }
+    await page.click('#close-final');
+    await shot(page, 'final-board');
+    const scored = await page.locator('.log-section .log .entry.scored').count();
+    const expected = view.log.filter((e) => e.type === 'scored').length;
+    assert(scored === expected, `the log shows every scoring (${scored} of ${expected})`);
+  });
+
+  await check('a spectator link is read-only and follows the game live', async () => {
+    assert(spectatorChecked, 'the spectator page was opened at the start of the game');
+    await spect.waitForSelector('body[data-status="finished"]', { timeout: 30000 });
+    const v = Number(await spect.evaluate(() => document.body.dataset.version));
+    const view = await api(base, `/api/games/${finished.gameId}`);
+    assert(v === view.version, `the spectator saw the last version (${v} of ${view.version})`);
+    assert(await spect.locator('.cell-legal, .spot, .ferry-opt').count() === 0, 'no choices offered to a spectator');
+    await spect.keyboard.press('Escape');
+    await shot(spect, 'spectator');
+  });
+
+  await check('a stale action is refused with its typed code, shown, and the board refreshed', async () => {
+    // A second game; its first action is sent with a wrong version (rewritten in flight).
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-page="home"]');
+    await page.click('#create-game');
+    await page.click('#open-game');
+    await waitMyTurn(page);
+    await page.route('**/api/games/*/actions', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const body = JSON.parse(route.request().postData());
+      body.version -= 1;
+      await route.continue({ postData: JSON.stringify(body) });
+    });
+    await page.keyboard.press(']');
+    const sel = await page.getAttribute('[data-ghost]', 'data-ghost');
+    await page.click('#confirm');
+    await page.waitForSelector('.toast.error[data-code="stale_version"]');
+    await shot(page, 'error-stale-version');
+    await page.unroute('**/api/games/*/actions');
+    assert(await page.getAttribute('[data-ghost]', 'data-ghost') === sel, 'the selection is kept after the refusal');
+    const before = Number(await page.evaluate(() => document.body.dataset.version));
+    await page.click('#confirm');
+    await waitVersionPast(page, before);
+  });
+
+  await check('phone width: the layout fits and the game is playable', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const p = await phone.newPage();
+    watchPage(p, 'phone');
+    await p.goto(`${base}/`);
+    await p.waitForSelector('body[data-page="home"]');
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert(w <= 391, `home has no sideways scrolling (${w}px)`);
+    await shot(p, 'phone-home');
+    await p.click('#create-game');
+    await p.click('#open-game');
+    await waitMyTurn(p);
+    await p.tap('.cell-legal >> nth=0');
+    await p.waitForSelector('[data-ghost]');
+    const w2 = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert(w2 <= 391, `game has no sideways scrolling (${w2}px)`);
+    await shot(p, 'phone-game');
+    const v = Number(await p.evaluate(() => document.body.dataset.version));
+    await p.tap('#confirm');
+    await waitVersionPast(p, v);
+    await shot(p, 'phone-after-place');
+    // Pinch (two touches spreading) zooms in; one finger pans.
+    const vb = () => p.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
+    const box = await p.locator('svg.board').boundingBox();
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    const cdp = await phone.newCDPSession(p);
+    const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: pts.map(([x, y], i) => ({ x, y, id: i + 1 })) });
+    const z0 = await vb();
+    await touch('touchStart', [[cx - 30, cy], [cx + 30, cy]]);
+    for (let i = 1; i <= 6; i++) await touch('touchMove', [[cx - 30 - i * 15, cy], [cx + 30 + i * 15, cy]]);
+    await touch('touchEnd', []);
+    const z1 = await vb();
+    assert(z1[2] < z0[2] * 0.7, `pinching zooms in (${z0[2]} -> ${z1[2]})`);
+    await touch('touchStart', [[cx, cy]]);
+    for (let i = 1; i <= 6; i++) await touch('touchMove', [[cx - i * 12, cy - i * 6]]);
+    await touch('touchEnd', []);
+    const z2 = await vb();
+    assert(z2[0] > z1[0] && z2[1] > z1[1], `a one-finger drag pans (${z1} -> ${z2})`);
+    await shot(p, 'phone-pinched');
+    await phone.close();
+  });
+
+  await check('hot-seat: two human seats in one browser take turns', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-page="home"]');
+    await page.selectOption('select[name="seat-1-type"]', 'human');
+    await page.fill('input[name="seat-1-name"]', 'Second Seat');
+    await page.click('#create-game');
+    await page.waitForSelector('#open-game');
+    assert(await page.locator('#created .link-row input[type=checkbox]').count() === 2, 'a link per human seat');
+    await page.click('#open-game');
+    for (const seat of [0, 1]) {
+      const d = await waitMyTurn(page);
+      assert(d.toAct === String(seat) && d.step === 'place', `seat ${seat} is asked to place (${d.toAct}, ${d.step})`);
+      const banner = await page.textContent('.board-banner');
+      const name = seat ? 'Second Seat' : 'E2E Tester';
+      assert(banner.includes(name), `the banner names ${name}: "${banner}"`);
+      await page.keyboard.press(']');
+      await page.keyboard.press('Enter');
+      await waitVersionPast(page, Number(d.version));
+      const d2 = await waitMyTurn(page);
+      if (d2.step === 'deploy') { await page.keyboard.press('n'); await waitVersionPast(page, Number(d2.version)); }
+      const d3 = await waitMyTurn(page);
+      if (d3.step === 'place_ferry') { await page.keyboard.press('1'); await waitVersionPast(page, Number(d3.version)); }
+      const d4 = await waitMyTurn(page);
+      if (d4.step === 'move_ferries') { await page.keyboard.press('n'); await waitVersionPast(page, Number(d4.version)); }
+      if (seat === 0) await shot(page, 'hot-seat-second-seat');
+    }
+    const d = await waitMyTurn(page);
+    assert(d.toAct === '0', 'back to the first seat');
+    hotSeatGame = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  });
+
+  await check('pan and zoom: drag, wheel, keys and buttons move the view; a drag picks nothing', async () => {
+    const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
+    const box = await page.locator('svg.board').boundingBox();
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    const b0 = await vb();
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 150, cy + 80, { steps: 8 });
+    await page.mouse.up();
+    const b1 = await vb();
+    assert(b1[0] < b0[0] - 50 && b1[1] < b0[1] - 25, `dragging pans (${b0} -> ${b1})`);
+    assert(await page.locator('[data-ghost]').count() === 0, 'the drag did not select a position');
+    await page.mouse.wheel(0, -500);
+    await sleep(100);
+    const b2 = await vb();
+    assert(b2[2] < b1[2] * 0.9, `the wheel zooms in (${b1[2]} -> ${b2[2]})`);
+    await page.keyboard.press('-');
+    const b3 = await vb();
+    assert(b3[2] > b2[2], 'the - key zooms out');
+    await page.click('button[aria-label="zoom in"]');
+    const b4 = await vb();
+    assert(b4[2] < b3[2], 'the + button zooms in');
+    await page.keyboard.press('ArrowLeft');
+    const b5 = await vb();
+    assert(b5[0] < b4[0], 'the arrow keys pan');
+    await page.keyboard.press('0');
+  });
+
+  await check('after a server restart the page reconnects and fetches the view again', async () => {
+    if (!server.restart) { log('skipped: the server is not ours to restart (SERVER_URL)'); return; }
+    assert(hotSeatGame, 'the hot-seat game is open');
+    const game = hotSeatGame.get('game');
+    const tokens = hotSeatGame.getAll('token');
+    await server.halt();
+    await page.waitForSelector('body[data-conn="closed"]', { timeout: 15000 });
+    await shot(page, 'server-down');
+    await server.start();
+    // Act for the seat to play through the API while the page is still away.
+    const view = await api(base, `/api/games/${game}`);
+    const action = view.legal.find((a) => a.type === 'place');
+    const r = await fetch(`${base}/api/games/${game}/actions`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ seat: view.to_act, token: tokens[view.to_act], version: view.version, action: { type: 'place', at: action.at, rot: action.rot } }),
+    });
+    assert(r.ok, `the action after the restart is accepted (${r.status})`);
+    const { version } = await r.json();
+    await page.waitForSelector('body[data-conn="open"]', { timeout: 30000 });
+    await page.waitForFunction((v) => Number(document.body.dataset.version) === v, version, { timeout: 15000 });
+    assert(await page.evaluate(() => document.body.dataset.step) === 'deploy', 'the page shows the new step');
+    await shot(page, 'reconnected');
+  });
+
+  await check('the replay viewer lists the finished game and steps through it', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector(`#finished-games li[data-game="${finished.gameId}"]`);
+    await page.click(`#finished-games li[data-game="${finished.gameId}"] a[data-replay]`);
+    await page.waitForSelector('body[data-page="replay"][data-replay-version="1"]');
+    const max = Number(await page.evaluate(() => document.body.dataset.replayMax));
+    const view = await api(base, `/api/games/${finished.gameId}`);
+    assert(max === view.version, `the replay covers every version (${max})`);
+    await shot(page, 'replay-start');
+    for (let i = 0; i < 5; i++) await page.click('#replay-forward');
+    await page.waitForSelector('body[data-replay-version="6"]');
+    await page.click('#replay-back');
+    await page.waitForSelector('body[data-replay-version="5"]');
+    for (let i = 0; i < 10; i++) await page.click('#replay-next-turn');
+    await page.keyboard.press('ArrowRight');
+    const mid = Number(await page.evaluate(() => document.body.dataset.replayVersion));
+    const past = await api(base, `/api/games/${finished.gameId}/view?version=${mid}`);
+    const tilesShown = await page.locator('.layer-tiles use').count();
+    assert(tilesShown === past.board.length, `the board at version ${mid} has ${past.board.length} tiles (${tilesShown} drawn)`);
+    await shot(page, 'replay-middle');
+    await page.keyboard.press('End');
+    await page.waitForSelector(`body[data-replay-version="${max}"]`);
+    await page.waitForSelector('.final table');
+    await shot(page, 'replay-end');
+  });
+
+  await check('no script errors in any page', async () => {
+    assert(pageErrors.length === 0, pageErrors.join('; '));
+  });
+  await context.close();
+  await spectCtx.close();
+} catch (e) {
+  results.push({ name: 'setup', ok: false, error: e });
+  console.log(`FAIL - setup: ${e && e.stack ? e.stack : e}`);
+} finally {
+  await browser.close().catch(() => {});
+  cleanup();
+  if (server) await server.stop();
+}
+
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
