@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod board_art;
 mod jcz;
+mod options;
 mod play;
 mod render;
 mod replay;

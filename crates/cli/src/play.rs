@@ -27,13 +27,13 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context, Result};
 use carcassonne_bots::{arena, derive_seed, Bot, BotSpec};
 use carcassonne_engine::{
-    Action, Actor, Edition, Event, Expansion, FeatureKind, Game, JettyPair, Location, Placement, Pos, Rotation, Rules,
-    State, Step,
+    Action, Actor, Event, Expansion, FeatureKind, Game, JettyPair, Location, Placement, Pos, Rotation, State, Step,
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board_art::{self, View};
+use crate::options::rules;
 use crate::render;
 
 #[derive(clap::Args, Debug)]
@@ -183,22 +183,6 @@ fn control_from_name(name: &str) -> Control {
         _ => name,
     };
     base.parse().map_or(Control::Human, Control::Bot)
-}
-
-fn rules(players: usize, expansions: &str, edition: &str) -> Result<Rules> {
-    let mut list = Vec::new();
-    for name in expansions.split(',').map(str::trim) {
-        if name == "none" || name.is_empty() {
-            continue;
-        }
-        let known: Vec<_> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        list.push(Expansion::parse(name).ok_or_else(|| {
-            anyhow!("--expansions: unknown expansion '{name}' (known: {}, or none)", known.join(", "))
-        })?);
-    }
-    let edition =
-        Edition::parse(edition).ok_or_else(|| anyhow!("--edition: unknown edition '{edition}' (c3 or c2)"))?;
-    Rules::new(players, &list, edition).context("--players")
 }
 
 /// A seed nobody chose: the process's hash keys, mixed with the time.
@@ -927,7 +911,7 @@ fn move_ferry(rest: &str) -> Input {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use carcassonne_engine::TileKind;
+    use carcassonne_engine::{Rules, TileKind};
 
     fn started() -> State {
         let mut state = State::new(Rules::base(2).unwrap());

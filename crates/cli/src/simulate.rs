@@ -12,11 +12,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context, Result};
+use crate::options::rules;
+use anyhow::{bail, Context, Result};
 use carcassonne_bots::arena::{self, SeatStats};
 use carcassonne_bots::spec::parse_players;
 use carcassonne_bots::{derive_seed, BotSpec};
-use carcassonne_engine::{Edition, Expansion, Rules};
+use carcassonne_engine::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -164,23 +165,6 @@ pub fn run(args: &Args) -> Result<()> {
         print!("{}", table(&summary));
     }
     Ok(())
-}
-
-/// The rules for `players` seats and the options as written.
-fn rules(players: usize, expansions: &str, edition: &str) -> Result<Rules> {
-    let mut list = Vec::new();
-    for name in expansions.split(',').map(str::trim) {
-        if name == "none" || name.is_empty() {
-            continue;
-        }
-        let known: Vec<_> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        list.push(Expansion::parse(name).ok_or_else(|| {
-            anyhow!("--expansions: unknown expansion '{name}' (known: {}, or none)", known.join(", "))
-        })?);
-    }
-    let edition =
-        Edition::parse(edition).ok_or_else(|| anyhow!("--edition: unknown edition '{edition}' (c3 or c2)"))?;
-    Rules::new(players, &list, edition).context("--players")
 }
 
 /// Names for the table and the records: a bot named twice gets its place
@@ -394,13 +378,5 @@ mod tests {
         assert!((lo - 0.404).abs() < 0.001 && (hi - 0.596).abs() < 0.001, "{lo} {hi}");
         assert_eq!(wilson(0.0, 10)[0], 0.0);
         assert_eq!(wilson(10.0, 10)[1], 1.0);
-    }
-
-    #[test]
-    fn bad_options_are_named() {
-        assert!(rules(2, "ferris", "c3").unwrap_err().to_string().contains("unknown expansion 'ferris'"));
-        assert!(rules(2, "ferries", "c4").unwrap_err().to_string().contains("unknown edition 'c4'"));
-        assert!(format!("{:#}", rules(1, "none", "c3").unwrap_err()).contains("2 to 5 players"));
-        assert!(rules(3, "ferries", "c2").unwrap().has(Expansion::Ferries));
     }
 }
