@@ -125,14 +125,11 @@ pub struct CreateResponse {
     pub spectate: String,
 }
 
+/// A seat as everyone may see it, plus its secret join link for its creator.
 #[derive(Debug, Serialize)]
 pub struct CreatedSeat {
-    pub seat: usize,
-    pub name: String,
-    #[serde(rename = "type")]
-    pub kind: SeatKind,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
+    #[serde(flatten)]
+    pub public: crate::live::SeatPublic,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -356,12 +353,9 @@ impl Hub {
         let seats = meta
             .seats
             .iter()
-            .enumerate()
-            .map(|(seat, s)| CreatedSeat {
-                seat,
-                name: s.name.clone(),
-                kind: s.kind,
-                level: s.level.clone(),
+            .zip(meta.public_seats())
+            .map(|(s, public)| CreatedSeat {
+                public,
                 token: s.token.clone(),
                 link: s.token.as_ref().map(|t| format!("/#game={id}&token={t}")),
             })
