@@ -193,6 +193,18 @@ fn reachable_ferries(state: &State) -> u32 {
     if links <= own {
         return 0;
     }
+    // With one other ferry on those roads, nothing stands between it and
+    // the new tile: it is the one reached, and no walk is needed.
+    if links == own + 1 {
+        for (i, f) in state.ferries.ferries.iter().enumerate() {
+            if f.tile as usize != new {
+                let r = state.features.find(jetty_piece(state, f.tile as usize, f.jetties.sides()[0]));
+                if roots[..k].contains(&r) {
+                    return 1 << i;
+                }
+            }
+        }
+    }
     let mut stack: Vec<PieceId> = Vec::new();
     for p in t.first_piece..t.first_piece + n {
         if state.features.info(p).kind != crate::tile::FeatureKind::Road {
