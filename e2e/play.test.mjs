@@ -330,7 +330,9 @@ async function playOneGame(page, base, cat, gameNo, spectate) {
       else await page.click(`button.opt[data-n="${opts.indexOf(a) + 1}"]`);
       stats.ferriesPlaced++;
       await waitVersionPast(page, version);
-      const after = await api(base, `/api/games/${gameId}`);
+      // The view right after this action: once the turn ends, the bot may
+      // already have moved this ferry (F6), which is legal.
+      const after = await api(base, `/api/games/${gameId}/view?version=${version + 1}`);
       assert(after.ferries.some((f) => f.at[0] === x && f.at[1] === y && samePair(f.ferry, a.ferry)), 'the ferry is where it was clicked');
       if (stats.ferriesPlaced === 1) await once('ferry-placed');
     } else if (step === 'move_ferries') {
