@@ -625,10 +625,20 @@ try {
     await page.waitForSelector('body[data-replay-version="5"]');
     for (let i = 0; i < 10; i++) await page.click('#replay-next-turn');
     await page.keyboard.press('ArrowRight');
-    const mid = Number(await page.evaluate(() => document.body.dataset.replayVersion));
+    // Steps clicked in a row are fetched and drawn one after another: let
+    // them settle, then compare the board drawn with the server's past view.
+    let mid = -1;
+    for (let settled = 0; settled < 3; ) {
+      await page.waitForTimeout(200);
+      const v = Number(await page.evaluate(() => document.body.dataset.replayVersion));
+      settled = v === mid ? settled + 1 : 0;
+      mid = v;
+    }
     const past = await api(base, `/api/games/${finished.gameId}/view?version=${mid}`);
-    const tilesShown = await page.locator('.layer-tiles use').count();
-    assert(tilesShown === past.board.length, `the board at version ${mid} has ${past.board.length} tiles (${tilesShown} drawn)`);
+    const drawn = await page
+      .waitForFunction((n) => document.querySelectorAll('.layer-tiles use').length === n, past.board.length, { timeout: 5000 })
+      .then(() => past.board.length, async () => page.locator('.layer-tiles use').count());
+    assert(drawn === past.board.length, `the board at version ${mid} has ${past.board.length} tiles (${drawn} drawn)`);
     await shot(page, 'replay-middle');
     await page.keyboard.press('End');
     await page.waitForSelector(`body[data-replay-version="${max}"]`);
