@@ -13,7 +13,8 @@ use anyhow::Result;
 use carcassonne_bots::derive_seed;
 use carcassonne_bots::mcts::{Budget, MctsBot, MctsConfig};
 use carcassonne_bots::random::play_out;
-use carcassonne_engine::{Action, Actor, Edition, Expansion, Rules, State};
+use carcassonne_engine::playout::random_action;
+use carcassonne_engine::{Actor, Edition, Expansion, Rules, State};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -122,29 +123,13 @@ fn positions(rules: Rules, n: usize) -> Vec<State> {
                 }
                 decision += 1;
             }
-            play_one(&mut state, &mut rng, &mut buf);
+            if let Some(a) = random_action(&state, &mut rng, &mut buf) {
+                state.play_unchecked(a);
+            }
         }
         game += 1;
     }
     out
-}
-
-/// Plays one random action (or draw).
-fn play_one(state: &mut State, rng: &mut Xoshiro256PlusPlus, buf: &mut Vec<Action>) {
-    use rand::Rng;
-    let a = match state.actor() {
-        None => return,
-        Some(Actor::Chance) => match state.bag().sample(rng) {
-            Some(k) => Action::Draw(k),
-            None => return,
-        },
-        Some(Actor::Player(_)) => {
-            buf.clear();
-            state.legal_actions(buf);
-            buf[rng.random_range(0..buf.len())]
-        }
-    };
-    state.play_unchecked(a);
 }
 
 /// Legal action lists and actions listed per second, over `positions`.
