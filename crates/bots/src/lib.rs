@@ -27,7 +27,7 @@ pub mod spec;
 use carcassonne_engine::{Action, State};
 
 pub use greedy::GreedyBot;
-pub use mcts::{MctsBot, MctsConfig, SearchStats};
+pub use mcts::{MctsBot, MctsConfig, Per, SearchStats};
 pub use random::RandomBot;
 pub use spec::{BotSpec, SpecError};
 

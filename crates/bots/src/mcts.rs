@@ -40,6 +40,10 @@
 //! of win (shared on a tie) and a squashed score margin, so that the search
 //! still tells good from bad when the game is won or lost anyway.
 //!
+//! A budget covers one decision, or with [`Per::Turn`] a whole turn: the
+//! turn's first decision searches, and its later ones (follower, ferries)
+//! continue in the chosen child's subtree, which that search already grew.
+//!
 //! Parallelism is at the root: several independent trees, each on its own
 //! thread with a seed derived from the bot's, their root visit counts summed.
 //! With an iteration budget the result depends only on the seed, the budget
@@ -131,7 +135,56 @@ pub struct MctsConfig {
     pub margin_scale: f32,
     /// Chance nodes or determinizations for the hidden draw order.
     pub draws: Draws,
+    /// What the budget is for: each decision, or each turn (the first
+    /// decision of a turn searches, the later ones continue in its tree).
+    pub per: Per,
 }
+
+/// What a search budget covers (`per=` in a bot spec).
+///
+/// A turn has up to four decisions by the same player (place, deploy, place
+/// a ferry, move ferries), and no draw comes between them, so the first
+/// decision's tree already holds the later ones below the chosen action. With
+/// [`Per::Turn`] a later decision re-roots the trees at that child and
+/// answers from their visits, topping the search up only when the child has
+/// too few of them. That is what "a second a move" means to a player, and it
+/// spends the time where it matters, on the placement. Determinized trees
+/// share nodes between draws, so they search every decision afresh.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Per {
+    /// A fresh search for every decision.
+    #[default]
+    Decision,
+    /// One search for the whole turn, carried over its later decisions.
+    Turn,
+}
+
+impl Per {
+    /// The name in bot specs: `decision` or `turn`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Per::Decision => "decision",
+            Per::Turn => "turn",
+        }
+    }
+}
+
+impl FromStr for Per {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Per, String> {
+        match s {
+            "decision" => Ok(Per::Decision),
+            "turn" => Ok(Per::Turn),
+            _ => Err(format!("'{s}' is not what a budget covers (decision or turn)")),
+        }
+    }
+}
+
+/// A decision carried over from the turn's search gets at least this many
+/// visits per legal action (or the budget's iterations, if fewer) before it
+/// is answered; the search is topped up to that when the child has fewer.
+const CARRIED_VISITS_PER_ACTION: u64 = 32;
 
 impl Default for MctsConfig {
     fn default() -> MctsConfig {
@@ -142,6 +195,7 @@ impl Default for MctsConfig {
             margin_weight: 0.5,
             margin_scale: 20.0,
             draws: Draws::default(),
+            per: Per::default(),
         }
     }
 }
@@ -171,6 +225,15 @@ pub struct MctsBot {
     /// The root's legal actions.
     root: Vec<Action>,
     last: SearchStats,
+    /// Where the trees continue if the next decision is the expected one.
+    carried: Option<Carried>,
+}
+
+/// The position after the last decision, when it is the same player's next
+/// decision of the turn, and its node in each tree.
+struct Carried {
+    state: State,
+    nodes: Vec<u32>,
 }
 
 impl MctsBot {
@@ -182,6 +245,7 @@ impl MctsBot {
             trees,
             root: Vec::new(),
             last: SearchStats::default(),
+            carried: None,
         }
     }
 
@@ -196,7 +260,7 @@ impl MctsBot {
 
     /// Searches `state` (a player's decision) and returns the most visited action.
     pub fn search(&mut self, state: &State) -> Option<Action> {
-        let Some(Actor::Player(_)) = state.actor() else {
+        let Some(Actor::Player(mover)) = state.actor() else {
             return None;
         };
         let started = Instant::now();
@@ -205,39 +269,32 @@ impl MctsBot {
         let base = self.rng.random::<u64>();
         self.root.clear();
         state.legal_actions(&mut self.root);
-        if self.root.len() <= 1 {
-            self.last = SearchStats { elapsed: started.elapsed(), confidence: 1.0, ..SearchStats::default() };
-            return self.root.first().copied();
-        }
-        let config = self.config;
-        let n = self.trees.len();
-        let deadline = match config.budget {
-            Budget::Time(d) => Some(started + d),
-            Budget::Iterations(_) => None,
+        let carried = self.carried.take().filter(|c| c.state == *state);
+        let roots = match carried {
+            Some(carried) => {
+                self.top_up(state, &carried.nodes, base);
+                carried.nodes
+            }
+            None => {
+                if self.root.len() <= 1 {
+                    self.last = SearchStats { elapsed: started.elapsed(), confidence: 1.0, ..SearchStats::default() };
+                    return self.root.first().copied();
+                }
+                self.search_afresh(state, base);
+                vec![0; self.trees.len()]
+            }
         };
-        let run = |(t, tree): (usize, &mut Tree)| {
-            let iterations = match config.budget {
-                Budget::Iterations(total) => total as usize / n + usize::from(t < total as usize % n),
-                Budget::Time(_) => usize::MAX,
-            };
-            tree.search(state, &config, derive_seed(base, t as u64), iterations, deadline);
-        };
-        if n == 1 {
-            run((0, &mut self.trees[0]));
-        } else {
-            self.trees.par_iter_mut().enumerate().for_each(run);
-        }
 
         // Sum the root's visits over the trees: every tree lists the root's
         // children in the same (legal action) order, one after the other.
-        let root_len = self.trees[0].nodes[0].len as usize;
-        let first = self.trees[0].nodes[0].first as usize;
+        let first = |t: usize| self.trees[t].nodes[roots[t] as usize].first as usize;
+        let root_len = self.trees[0].nodes[roots[0] as usize].len as usize;
         let mut best: Option<(u64, f32, usize)> = None;
         let mut total_visits = 0u64;
         for i in 0..root_len {
             let (mut visits, mut value) = (0u64, 0f32);
-            for tree in &self.trees {
-                let c = &tree.nodes[tree.nodes[0].first as usize + i];
+            for (t, tree) in self.trees.iter().enumerate() {
+                let c = &tree.nodes[first(t) + i];
                 visits += c.visits as u64;
                 value += c.value;
             }
@@ -248,14 +305,79 @@ impl MctsBot {
             }
         }
         let (visits, _, i) = best?;
+        let action = self.trees[0].nodes[first(0) + i].action;
         self.last = SearchStats {
             iterations: self.trees.iter().map(|t| t.iterations).sum(),
             nodes: self.trees.iter().map(|t| t.nodes.len() as u64).sum(),
             elapsed: started.elapsed(),
             confidence: if total_visits > 0 { visits as f32 / total_visits as f32 } else { 1.0 },
         };
-        Some(self.trees[0].nodes[first + i].action)
+        if self.config.per == Per::Turn && self.config.draws == Draws::Chance {
+            let mut next = state.clone();
+            next.play_unchecked(action);
+            if next.actor() == Some(Actor::Player(mover)) {
+                let nodes = (0..self.trees.len()).map(|t| (first(t) + i) as u32).collect();
+                self.carried = Some(Carried { state: next, nodes });
+            }
+        }
+        Some(action)
     }
+
+    /// A new tree for each root-parallel search of `state`, within the budget.
+    fn search_afresh(&mut self, state: &State, base: u64) {
+        let config = self.config;
+        let n = self.trees.len();
+        let deadline = match config.budget {
+            Budget::Time(d) => Some(Instant::now() + d),
+            Budget::Iterations(_) => None,
+        };
+        let run = |(t, tree): (usize, &mut Tree)| {
+            let iterations = match config.budget {
+                Budget::Iterations(total) => share(total as u64, n, t),
+                Budget::Time(_) => usize::MAX,
+            };
+            tree.search(state, &config, derive_seed(base, t as u64), iterations, deadline);
+        };
+        if n == 1 {
+            run((0, &mut self.trees[0]));
+        } else {
+            self.trees.par_iter_mut().enumerate().for_each(run);
+        }
+    }
+
+    /// Continues the turn's trees at `nodes` (the position `state` in each),
+    /// searching on only if they hold too few visits to answer from.
+    fn top_up(&mut self, state: &State, nodes: &[u32], base: u64) {
+        let config = self.config;
+        for (tree, &at) in self.trees.iter_mut().zip(nodes) {
+            tree.iterations = 0;
+            if !tree.nodes[at as usize].expanded {
+                tree.expand(at as usize, state);
+            }
+        }
+        let mut wanted = CARRIED_VISITS_PER_ACTION * self.root.len() as u64;
+        if let Budget::Iterations(total) = config.budget {
+            wanted = wanted.min(total as u64);
+        }
+        let have: u64 = self.trees.iter().zip(nodes).map(|(tree, &at)| tree.nodes[at as usize].visits as u64).sum();
+        if self.root.len() <= 1 || have >= wanted {
+            return;
+        }
+        let (missing, n) = (wanted - have, self.trees.len());
+        let run = |(t, (tree, &at)): (usize, (&mut Tree, &u32))| {
+            tree.run(at as usize, state, &config, derive_seed(base, t as u64), share(missing, n, t), None);
+        };
+        if n == 1 {
+            run((0, (&mut self.trees[0], &nodes[0])));
+        } else {
+            self.trees.par_iter_mut().zip(nodes).enumerate().for_each(run);
+        }
+    }
+}
+
+/// Tree `t`'s share of `total` iterations split among `n` trees.
+fn share(total: u64, n: usize, t: usize) -> usize {
+    (total / n as u64 + u64::from((t as u64) < total % n as u64)) as usize
 }
 
 impl Bot for MctsBot {
@@ -340,7 +462,6 @@ impl Tree {
     }
 
     fn search(&mut self, root: &State, config: &MctsConfig, seed: u64, iterations: usize, deadline: Option<Instant>) {
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         self.nodes.clear();
         self.iterations = 0;
         self.nodes.push(Node::new(Action::Pass, CHANCE, Step::Draw));
@@ -351,6 +472,22 @@ impl Tree {
         if self.nodes[0].len <= 1 {
             return;
         }
+        self.run(0, root, config, seed, iterations, deadline);
+    }
+
+    /// Runs `iterations` (or until `deadline`) from node `at`, whose
+    /// position is `root`. Determinized trees always run from their root.
+    fn run(
+        &mut self,
+        at: usize,
+        root: &State,
+        config: &MctsConfig,
+        seed: u64,
+        iterations: usize,
+        deadline: Option<Instant>,
+    ) {
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        self.iterations = 0;
         if config.draws == Draws::Determinized {
             let bag = root.bag();
             self.order.clear();
@@ -365,7 +502,7 @@ impl Tree {
                 }
             }
             match config.draws {
-                Draws::Chance => self.iterate(root, config),
+                Draws::Chance => self.iterate(at, root, config),
                 Draws::Determinized => self.iterate_determinized(root, config),
             }
             self.iterations += 1;
@@ -397,13 +534,13 @@ impl Tree {
         node.expanded = true;
     }
 
-    /// One iteration of the tree with chance nodes.
-    fn iterate(&mut self, root: &State, config: &MctsConfig) {
+    /// One iteration of the tree with chance nodes, from node `at`.
+    fn iterate(&mut self, at: usize, root: &State, config: &MctsConfig) {
         let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
         state.clone_from(root);
         self.path.clear();
-        self.path.push(0);
-        let mut n = 0usize;
+        self.path.push(at as u32);
+        let mut n = at;
         while let Some(actor) = state.actor() {
             if !self.nodes[n].expanded {
                 self.expand(n, &state);

@@ -1,5 +1,5 @@
 //! Bots named on the command line: `random`, `greedy`, `mcts:iters=2000`,
-//! `mcts:ms=1000:trees=1`, `mcts:iters=1000:draws=chance`. Options follow the name, each after a `:`, so
+//! `mcts:ms=1000:trees=1`, `mcts:iters=1000:draws=chance`, `mcts:ms=1000:per=turn`. Options follow the name, each after a `:`, so
 //! that a comma can separate the players of a match.
 
 use std::fmt;
@@ -37,7 +37,7 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 const BOTS: &str = "random, greedy, mcts";
-const MCTS_OPTIONS: &str = "iters=N, ms=N, trees=N, c=X, margin=X, draws=chance|determinized";
+const MCTS_OPTIONS: &str = "iters=N, ms=N, per=decision|turn, trees=N, c=X, margin=X, draws=chance|determinized";
 
 impl BotSpec {
     /// A new bot of this kind whose choices follow from `seed`.
@@ -129,6 +129,7 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
             "c" => config.exploration = real(0.0, 100.0)?,
             "margin" => config.margin_weight = real(0.0, 1.0)?,
             "draws" => config.draws = value.parse().map_err(|_| bad("chance or determinized"))?,
+            "per" => config.per = value.parse().map_err(|_| bad("decision or turn"))?,
             _ => return Err(SpecError(format!("unknown mcts option '{key}' (options: {MCTS_OPTIONS})"))),
         }
     }
@@ -143,7 +144,7 @@ pub fn parse_players(text: &str) -> Result<Vec<BotSpec>, SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::Draws;
+    use crate::mcts::{Draws, Per};
 
     #[test]
     fn names_and_options_are_read() {
@@ -155,6 +156,15 @@ mod tests {
         let c = specs[3].mcts().unwrap();
         assert_eq!((c.budget, c.trees, c.exploration, c.margin_weight), (Budget::Iterations(20), 2, 1.5, 0.0));
         assert_eq!(c.draws, Draws::default());
+        assert_eq!(c.per, Per::Decision);
+    }
+
+    #[test]
+    fn what_a_budget_covers_is_read() {
+        let per = |s: &str| s.parse::<BotSpec>().map(|b| b.mcts().unwrap().per).map_err(|e| e.to_string());
+        assert_eq!(per("mcts:ms=1000:per=turn"), Ok(Per::Turn));
+        assert_eq!(per("mcts:per=decision"), Ok(Per::Decision));
+        assert_eq!(per("mcts:per=game"), Err("mcts option per=game: expected decision or turn".into()));
     }
 
     #[test]

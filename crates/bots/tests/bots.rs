@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Bots with tiny budgets, so that a test stays fast (the first search
 /// bot has the default `draws`).
-const SPECS: [&str; 8] = [
+const SPECS: [&str; 9] = [
     "random",
     "greedy",
     "mcts:iters=24:trees=1",
@@ -19,6 +19,7 @@ const SPECS: [&str; 8] = [
     "mcts:iters=24:trees=1:draws=determinized",
     "mcts:iters=24:trees=2:draws=determinized",
     "mcts:ms=2:trees=2:draws=determinized",
+    "mcts:iters=24:trees=2:per=turn",
 ];
 
 /// The ways of handling the hidden draws.
@@ -101,8 +102,8 @@ fn play(specs: &[&str], rules: Rules, seed: u64) -> arena::Played {
 
 #[test]
 fn whole_games_with_ferries_and_three_players_are_legal() {
-    for draws in DRAWS {
-        let spec = format!("mcts:iters=16:draws={draws}");
+    for options in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]) {
+        let spec = format!("mcts:iters=16:{options}");
         let played = play(&[&spec, "greedy", "random"], rules(3, true, false), 5);
         assert!(played.game.state().is_over());
         let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
@@ -112,8 +113,8 @@ fn whole_games_with_ferries_and_three_players_are_legal() {
 
 #[test]
 fn the_same_seed_and_iteration_budget_give_the_same_game() {
-    for draws in DRAWS {
-        let spec = format!("mcts:iters=60:trees=2:draws={draws}");
+    for options in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]) {
+        let spec = format!("mcts:iters=60:trees=2:{options}");
         let specs = [spec.as_str(), "greedy"];
         let a = play(&specs, rules(2, true, false), 11);
         let b = play(&specs, rules(2, true, false), 11);
@@ -180,4 +181,43 @@ fn every_step_of_a_turn_is_decided_legally() {
         }
         seed += 1;
     }
+}
+
+#[test]
+fn a_turn_budget_is_spent_on_the_turns_first_decision_and_carried_over() {
+    use carcassonne_engine::Step;
+    let spec = |per: &str| *format!("mcts:iters=2000:trees=2:per={per}").parse::<BotSpec>().unwrap().mcts().unwrap();
+    let mut carried = 0;
+    for decision in (0..200).step_by(7) {
+        let mut state = position(rules(2, true, false), 17, decision);
+        if state.step() != Step::Place {
+            continue;
+        }
+        let mover = state.actor();
+        let mut bot = MctsBot::new(spec("turn"), 4);
+        let place = bot.search(&state).unwrap();
+        assert_eq!(bot.last_stats().iterations, 2000, "the turn's first decision gets the whole budget");
+        state.play(place).unwrap();
+        if state.actor() != mover {
+            continue;
+        }
+        // The next decision of the same turn answers from the first
+        // search's tree, topping it up by at most a few visits per action.
+        let before = state.clone();
+        let next = bot.search(&state).unwrap();
+        assert!(state.is_legal(next), "{next} at {}", state.step());
+        let legal = state.legal_action_list().len() as u64;
+        assert!(bot.last_stats().iterations <= 32 * legal, "carried: {:?}", bot.last_stats());
+        carried += 1;
+        // Asked the same position again (not the one it expects next), it
+        // searches afresh, as a bot that searches every decision does
+        // (unless there is nothing to weigh).
+        let full = if legal > 1 { 2000 } else { 0 };
+        bot.search(&before).unwrap();
+        assert_eq!(bot.last_stats().iterations, full);
+        let mut fresh = MctsBot::new(spec("decision"), 4);
+        fresh.search(&before).unwrap();
+        assert_eq!(fresh.last_stats().iterations, full);
+    }
+    assert!(carried >= 5, "turns with a carried decision: {carried}");
 }

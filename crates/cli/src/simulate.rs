@@ -27,7 +27,7 @@ pub struct Args {
     /// `mcts:iters=N` or `mcts:ms=N`. More mcts options follow, each after a
     /// colon: `trees=N` (parallel search trees; default one per core; with
     /// `iters=N` the games follow from `--seed` for a given number of trees),
-    /// `c=X` (exploration), `margin=X` (share of score margin in the reward), `draws=chance` (chance nodes over the bag, the default) or `draws=determinized` (one sampled bag order per iteration).
+    /// `c=X` (exploration), `margin=X` (share of score margin in the reward), `draws=chance` (chance nodes over the bag, the default) or `draws=determinized` (one sampled bag order per iteration), `per=turn` (the budget covers a whole turn: its first decision searches and the later ones continue in that tree; the default `per=decision` searches every decision).
     #[arg(long, value_name = "BOTS")]
     pub players: String,
     /// Games to play, rounded up to whole deals (one game per seating).

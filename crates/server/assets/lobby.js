@@ -7,8 +7,8 @@ import { PLAYER_COLOURS } from './tiles.js';
 const LEVELS = [
   ['random', 'Random'],
   ['easy', 'Easy (greedy)'],
-  ['medium', 'Medium (search 0.4 s)'],
-  ['hard', 'Hard (search 1.5 s)'],
+  ['medium', 'Medium (search 0.3 s a turn)'],
+  ['hard', 'Hard (search 1 s a turn)'],
 ];
 
 export class HomePage {

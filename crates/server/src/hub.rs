@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::body::Bytes;
+use carcassonne_bots::Bot;
 use carcassonne_engine::record::{Record, Setup};
 use carcassonne_engine::{Action, Edition, Expansion};
 use rand::Rng;
@@ -444,6 +445,9 @@ impl Hub {
         }
         let hub = self.clone();
         tokio::spawn(async move {
+            // The last bot that chose, kept for its seat's next decision: a
+            // search with a turn budget carries its tree across the turn.
+            let mut kept: Option<(usize, Box<dyn Bot>)> = None;
             loop {
                 let job = {
                     let live = slot.live.lock().await;
@@ -469,9 +473,20 @@ impl Hub {
                     Some(a) => Ok(Some(a)),
                     None => {
                         let Ok(permit) = hub.bot_permits.acquire().await else { break };
-                        let chosen = tokio::task::spawn_blocking(move || plan.build(seed).choose(&state)).await;
+                        let mut bot = match kept.take() {
+                            Some((s, bot)) if s == seat => bot,
+                            _ => plan.build(seed),
+                        };
+                        let chosen = tokio::task::spawn_blocking(move || {
+                            let action = bot.choose(&state);
+                            (bot, action)
+                        })
+                        .await;
                         drop(permit);
-                        chosen
+                        chosen.map(|(bot, action)| {
+                            kept = Some((seat, bot));
+                            action
+                        })
                     }
                 };
                 let action = match chosen {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use carcassonne_bots::mcts::Budget;
+use carcassonne_bots::mcts::{Budget, Per};
 use carcassonne_bots::{derive_seed, Bot, BotSpec, MctsBot, MctsConfig};
 use carcassonne_engine::record::{Record, Setup, Turn};
 use carcassonne_engine::{
@@ -65,13 +65,19 @@ pub enum BotPlan {
 impl BotPlan {
     /// A named level (`random`, `easy`, `medium`, `hard`) or a bot spec, capped.
     pub fn parse(level: &str) -> Result<BotPlan, ApiError> {
-        let mcts =
-            |ms: u64| MctsConfig { budget: Budget::Time(Duration::from_millis(ms)), trees: 1, ..MctsConfig::default() };
+        // Budgets per turn: `hard` is the bot measured against greedy in
+        // docs/bots.md (one second a turn on one core).
+        let mcts = |ms: u64| MctsConfig {
+            budget: Budget::Time(Duration::from_millis(ms)),
+            trees: 1,
+            per: Per::Turn,
+            ..MctsConfig::default()
+        };
         match level {
             "random" | "greedy" => level.parse().map(BotPlan::Spec).map_err(|e| ApiError::InvalidSetup(e.to_string())),
             "easy" => "greedy".parse().map(BotPlan::Spec).map_err(|e| ApiError::InvalidSetup(e.to_string())),
-            "medium" => Ok(BotPlan::Mcts(mcts(400))),
-            "hard" => Ok(BotPlan::Mcts(mcts(1500))),
+            "medium" => Ok(BotPlan::Mcts(mcts(300))),
+            "hard" => Ok(BotPlan::Mcts(mcts(1000))),
             other => {
                 let spec: BotSpec = other.parse().map_err(|e: carcassonne_bots::SpecError| {
                     ApiError::InvalidSetup(format!("bot level: {e} (or one of random, easy, medium, hard)"))

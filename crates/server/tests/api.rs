@@ -279,3 +279,20 @@ async fn bot_seats_play_by_themselves() {
     let end = client.wait_for(&game, "the bots to finish", |v| v["status"] == "finished").await;
     assert!(end["final"]["scores"].is_array());
 }
+
+#[tokio::test]
+async fn search_bots_with_turn_budgets_play_a_whole_game() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    // The server keeps a seat's bot across the decisions of its turn, so a
+    // turn budget answers the follower and ferry decisions from the search
+    // of the placement; every one of them must still be legal, or the
+    // server refuses it and the game stalls.
+    let seats = json!([{"type": "bot", "level": "mcts:iters=40:per=turn"}, {"type": "bot", "level": "mcts:iters=40"}]);
+    let created = client.create(json!({"seats": seats, "expansions": ["ferries"]})).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let end = client.wait_for(&game, "the bots to finish", |v| v["status"] == "finished").await;
+    assert_eq!(end["final"]["scores"].as_array().unwrap().len(), 2);
+    assert!(end["turn"].as_u64().unwrap() > 70, "a whole game: {}", end["turn"]);
+}
