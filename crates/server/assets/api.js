@@ -10,7 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+// A read refused for its rate is tried again after the server's Retry-After
+// (at most this many times); writes are not repeated behind the user's back.
+const READ_RETRIES = 2;
+
+async function request(method, path, body, retries = READ_RETRIES) {
   let res;
   try {
     res = await fetch(path, {
@@ -26,6 +30,11 @@ async function request(method, path, body) {
   const text = await res.text();
   if (text) {
     try { data = JSON.parse(text); } catch (_) { data = null; }
+  }
+  if (res.status === 429 && method === 'GET' && retries > 0) {
+    const wait = Math.min(10, Math.max(1, Number(res.headers.get('Retry-After')) || 1));
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    return request(method, path, body, retries - 1);
   }
   if (!res.ok) {
     const err = data && data.error;

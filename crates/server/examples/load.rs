@@ -9,14 +9,17 @@
 //! the view's legal actions, over a WebSocket or HTTP) and, by default, a
 //! seat played by the server's `easy` bot. Without `--url`, a server runs in
 //! this process on its own runtime with a fresh database in a temporary
-//! directory. Reports the latency of every client action (sent to
-//! acknowledged) and every error.
+//! directory, without per-client limits (every simulated client has the
+//! same address); a server given with `--url` needs limits as high, such as
+//! `carcassonne serve --requests-per-second 100000 --games-per-minute 100000`.
+//! Reports the latency of every client action (sent to acknowledged) and
+//! every error.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne_server::{ServeOptions, Server};
+use carcassonne_server::{Limits, ServeOptions, Server};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -220,6 +223,8 @@ fn main() {
             let options = ServeOptions {
                 addr: "127.0.0.1:0".parse().unwrap(),
                 db_path: _dir.path().join("load.db"),
+                // Every simulated client shares one address.
+                limits: Limits::unlimited(),
                 ..ServeOptions::default()
             };
             let server = server_rt.block_on(Server::start(options)).expect("server");

@@ -1,6 +1,6 @@
 //! Typed refusals: every error a client can get, with its code and HTTP status.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use carcassonne_engine::PlayError;
 use serde::Serialize;
@@ -31,6 +31,10 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("the request body is larger than {0} bytes")]
     TooLarge(usize),
+    #[error("too many requests: try again in {} s", crate::limits::retry_seconds(*.retry_after))]
+    RateLimited { retry_after: std::time::Duration },
+    #[error("{0}: try again later")]
+    Busy(String),
     #[error("the database failed, nothing was changed: {0}")]
     Storage(String),
     #[error("internal error: {0}")]
@@ -51,6 +55,8 @@ impl ApiError {
             ApiError::Illegal(_) => "illegal_action",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::Busy(_) => "busy",
             ApiError::Storage(_) => "storage",
             ApiError::Internal(_) => "internal",
         }
@@ -65,6 +71,8 @@ impl ApiError {
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -105,7 +113,13 @@ impl IntoResponse for ApiError {
         if matches!(self, ApiError::Storage(_) | ApiError::Internal(_)) {
             tracing::error!("{self}");
         }
-        (self.status(), axum::Json(Envelope { error: self.body() })).into_response()
+        let mut response = (self.status(), axum::Json(Envelope { error: self.body() })).into_response();
+        if let ApiError::RateLimited { retry_after } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(crate::limits::retry_seconds(retry_after)));
+        }
+        response
     }
 }
 

@@ -10,13 +10,14 @@ use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
-use axum::Router;
+use axum::{middleware, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::ApiError;
 use crate::hub::{CreateRequest, Hub, Who};
+use crate::limits::{limit_requests, Guard, MessageLimiter, SocketPermit};
 use crate::store::Filter;
 use crate::wire::{catalogue_json, ActionIn};
 
@@ -29,12 +30,15 @@ pub const MAX_WS_MESSAGE: usize = 16 * 1024;
 struct AppState {
     hub: Arc<Hub>,
     assets: Option<Arc<PathBuf>>,
+    guard: Arc<Guard>,
 }
 
 /// The whole application: the API under `/api/`, the UI everywhere else.
-pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>) -> Router {
-    let state = AppState { hub, assets: assets.map(Arc::new) };
-    Router::new()
+/// Serve it with the peers' addresses (`into_make_service_with_connect_info`)
+/// for the per-address limits of `guard` to apply.
+pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>) -> Router {
+    let state = AppState { hub, assets: assets.map(Arc::new), guard: guard.clone() };
+    let api = Router::new()
         .route("/api/tiles", get(tiles))
         .route("/api/games", get(list).post(create))
         .route("/api/games/{id}", get(view))
@@ -46,9 +50,8 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>) -> Router {
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
-        .fallback(static_files)
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state)
+        .layer(middleware::from_fn_with_state(guard, limit_requests));
+    api.fallback(static_files).layer(DefaultBodyLimit::max(MAX_BODY)).with_state(state)
 }
 
 fn json(status: StatusCode, body: String) -> Response {
@@ -213,12 +216,14 @@ async fn ws(
 ) -> Result<Response, ApiError> {
     let slot = st.hub.slot(&id).await?;
     let upgrade = upgrade.map_err(|r| ApiError::Malformed(r.body_text()))?;
+    let permit = st.guard.socket(&id)?;
+    let limiter = st.guard.messages();
     let hub = st.hub.clone();
     Ok(upgrade
         .read_buffer_size(4 * 1024)
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| session(hub, id, slot, socket)))
+        .on_upgrade(move |socket| session(hub, id, slot, socket, limiter, permit)))
 }
 
 fn view_message(view: &crate::hub::ViewText) -> Option<Message> {
@@ -232,7 +237,16 @@ enum ClientMessage {
     Ping,
 }
 
-async fn session(hub: Arc<Hub>, id: String, slot: Arc<crate::hub::Slot>, mut socket: WebSocket) {
+/// One client's connection to a game; `_permit` holds its place in the
+/// connection counts until it ends.
+async fn session(
+    hub: Arc<Hub>,
+    id: String,
+    slot: Arc<crate::hub::Slot>,
+    mut socket: WebSocket,
+    limiter: MessageLimiter,
+    _permit: SocketPermit,
+) {
     let mut views = slot.subscribe();
     let first = views.borrow_and_update().clone();
     let Some(first) = view_message(&first) else { return };
@@ -262,7 +276,10 @@ async fn session(hub: Arc<Hub>, id: String, slot: Arc<crate::hub::Slot>, mut soc
                         }
                         break;
                     }
-                    Some(Ok(Message::Text(t))) => handle(&hub, &id, t.as_str()).await,
+                    Some(Ok(Message::Text(t))) => match limiter.check() {
+                        Ok(()) => handle(&hub, &id, t.as_str()).await,
+                        Err(e) => Some(error_message(Value::Null, &e)),
+                    },
                     Some(Ok(Message::Binary(_))) => {
                         Some(error_message(Value::Null, &ApiError::Malformed("send JSON text frames".into())))
                     }

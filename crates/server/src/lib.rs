@@ -20,6 +20,7 @@ pub mod assets;
 pub mod error;
 pub mod http;
 pub mod hub;
+pub mod limits;
 pub mod live;
 pub mod store;
 pub mod wire;
@@ -34,6 +35,7 @@ use tokio::task::JoinHandle;
 
 pub use error::ApiError;
 pub use hub::Hub;
+pub use limits::Limits;
 
 /// How to run the server.
 #[derive(Clone, Debug)]
@@ -46,6 +48,8 @@ pub struct ServeOptions {
     pub assets: Option<PathBuf>,
     /// Bot decisions computed at once; by default one per core.
     pub bot_threads: Option<usize>,
+    /// What one client may ask (see [`Limits`]).
+    pub limits: Limits,
 }
 
 impl Default for ServeOptions {
@@ -55,6 +59,7 @@ impl Default for ServeOptions {
             db_path: PathBuf::from("carcassonne.db"),
             assets: None,
             bot_threads: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -82,14 +87,24 @@ impl Server {
             .await
             .with_context(|| format!("cannot listen on {}", options.addr))?;
         let addr = listener.local_addr()?;
-        let app = http::router(hub.clone(), options.assets.clone());
+        let guard = limits::Guard::new(options.limits);
+        let app = http::router(hub.clone(), options.assets.clone(), guard.clone());
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            axum::serve(listener, app)
+            let forget = tokio::spawn(async move {
+                let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+                loop {
+                    every.tick().await;
+                    guard.forget_idle();
+                }
+            });
+            let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(async {
                     let _ = stopped.await;
                 })
-                .await
+                .await;
+            forget.abort();
+            served
         });
         tracing::info!("listening on http://{addr}");
         Ok(Server { addr, hub, stop: Some(stop), task })

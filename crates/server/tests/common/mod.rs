@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use carcassonne_server::{ServeOptions, Server};
+use carcassonne_server::{Limits, ServeOptions, Server};
 use serde_json::{json, Value};
 
 /// A server on its own runtime and thread, so that it can be killed:
@@ -19,13 +19,20 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// A server without per-client limits: a test client is far faster
+    /// than a person.
     pub fn start(db: &Path) -> TestServer {
+        TestServer::start_with(db, Limits::unlimited())
+    }
+
+    pub fn start_with(db: &Path, limits: Limits) -> TestServer {
         let (tx, rx) = mpsc::channel();
         let (stop_tx, stop_rx) = mpsc::channel::<bool>();
         let db = db.to_path_buf();
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-            let options = ServeOptions { addr: "127.0.0.1:0".parse().unwrap(), db_path: db, ..ServeOptions::default() };
+            let options =
+                ServeOptions { addr: "127.0.0.1:0".parse().unwrap(), db_path: db, limits, ..ServeOptions::default() };
             let server = rt.block_on(Server::start(options)).expect("server starts");
             tx.send(server.local_addr()).unwrap();
             let graceful = stop_rx.recv().unwrap_or(false);

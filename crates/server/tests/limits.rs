@@ -1,0 +1,144 @@
+//! Per-client limits: a client over its allowance is refused with a typed
+//! error, the refusal changes nothing, and the others go on being served.
+
+mod common;
+
+use std::time::Duration;
+
+use carcassonne_server::Limits;
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+fn limits() -> Limits {
+    Limits {
+        requests_per_second: 1000,
+        games_per_minute: 1000,
+        sockets: 1000,
+        sockets_per_game: 1000,
+        messages_per_second: 1000,
+    }
+}
+
+#[tokio::test]
+async fn api_requests_over_the_allowance_wait_for_it() {
+    let (_dir, db) = temp_db();
+    // One request a second with bursts of three.
+    let server = TestServer::start_with(&db, Limits { requests_per_second: 1, ..limits() });
+    let client = Client::new(&server);
+    for _ in 0..3 {
+        assert_eq!(client.get("/api/tiles").await.status, 200);
+    }
+    let r = client.http.get(server.url("/api/tiles")).send().await.unwrap();
+    assert_eq!(r.status(), 429);
+    let wait: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=2).contains(&wait), "Retry-After {wait}");
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "rate_limited");
+    assert!(body["error"]["message"].as_str().unwrap().contains("try again in"), "{body}");
+    // The UI's pages are not API requests.
+    let page = client.http.get(server.url("/")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    // The allowance comes back with time.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(client.get("/api/tiles").await.status, 200);
+}
+
+#[tokio::test]
+async fn games_created_over_the_allowance_are_refused_and_not_stored() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start_with(&db, Limits { games_per_minute: 2, ..limits() });
+    let client = Client::new(&server);
+    client.create(two_humans(&[])).await;
+    client.create(two_humans(&["ferries"])).await;
+    let r = client.post("/api/games", &two_humans(&[])).await;
+    assert_eq!((r.status, r.code()), (429, "rate_limited"), "{}", r.body);
+    let listed = client.get("/api/games").await;
+    assert_eq!(listed.status, 200);
+    assert_eq!(listed.body["games"].as_array().unwrap().len(), 2, "{}", listed.body);
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(server: &TestServer, game: &str) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
+    tokio_tungstenite::connect_async(server.ws_url(game)).await.map(|(socket, _)| socket)
+}
+
+async fn next_json(socket: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), socket.next()).await.unwrap().unwrap().unwrap();
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_game_takes_so_many_live_connections_and_frees_them_when_they_close() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start_with(&db, Limits { sockets_per_game: 2, sockets: 3, ..limits() });
+    let client = Client::new(&server);
+    let game = |c: &Value| c["game"].as_str().unwrap().to_string();
+    let (a, b) = (game(&client.create(two_humans(&[])).await), game(&client.create(two_humans(&[])).await));
+
+    let mut first = connect(&server, &a).await.unwrap();
+    assert_eq!(next_json(&mut first).await["type"], "view");
+    let _second = connect(&server, &a).await.unwrap();
+    let refused = |e: tokio_tungstenite::tungstenite::Error| match e {
+        tokio_tungstenite::tungstenite::Error::Http(r) => {
+            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap_or_default()).unwrap();
+            (r.status().as_u16(), body["error"]["code"].as_str().unwrap().to_string())
+        }
+        other => panic!("not an HTTP refusal: {other}"),
+    };
+    let third = connect(&server, &a).await.err().map(refused);
+    assert_eq!(third, Some((503, "busy".to_string())));
+    // Another game still has room, until the server's own maximum.
+    let _other = connect(&server, &b).await.unwrap();
+    assert_eq!(connect(&server, &b).await.err().map(refused), Some((503, "busy".to_string())));
+
+    // A closed connection gives its place back.
+    first.close(None).await.unwrap();
+    drop(first);
+    let mut again = None;
+    for _ in 0..50 {
+        if let Ok(s) = connect(&server, &a).await {
+            again = Some(s);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(again.is_some(), "the closed connection's place was not given back");
+}
+
+#[tokio::test]
+async fn a_connection_sending_too_fast_is_answered_with_rate_limited_and_stays_open() {
+    let (_dir, db) = temp_db();
+    // One message a second with bursts of three.
+    let server = TestServer::start_with(&db, Limits { messages_per_second: 1, ..limits() });
+    let client = Client::new(&server);
+    let created = client.create(two_humans(&[])).await;
+    let game = created["game"].as_str().unwrap();
+    let mut socket = connect(&server, game).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["type"], "view");
+    for _ in 0..5 {
+        socket.send(Message::Text(json!({"type": "ping"}).to_string().into())).await.unwrap();
+    }
+    let mut kinds = Vec::new();
+    for _ in 0..5 {
+        let m = next_json(&mut socket).await;
+        kinds.push(if m["type"] == "error" {
+            m["error"]["code"].as_str().unwrap().to_string()
+        } else {
+            m["type"].to_string()
+        });
+    }
+    let pongs = kinds.iter().filter(|k| k.contains("pong")).count();
+    assert!((3..=4).contains(&pongs), "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|k| *k == "rate_limited").count(), 5 - pongs, "{kinds:?}");
+    // Still open, and served again once the allowance is back.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    socket.send(Message::Text(json!({"type": "ping"}).to_string().into())).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["type"], "pong");
+}
