@@ -25,7 +25,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the browser game: hot-seat, against bots and online (http://127.0.0.1:8080 by default).
-    Serve(serve::Args),
+    Serve(carcassonne_server::ServeArgs),
     /// Check a game record and play it to its last turn.
     Replay {
         /// The record (JSON, format carcassonne-record/1); `-` reads standard input.

@@ -16,6 +16,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod args;
 pub mod assets;
 pub mod error;
 pub mod http;
@@ -33,6 +34,7 @@ use anyhow::Context;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub use args::ServeArgs;
 pub use error::ApiError;
 pub use hub::Hub;
 pub use limits::Limits;
