@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use carcassonne_engine::record::Setup;
-use carcassonne_engine::{Action, Actor, Game, PlayError, RecordError, Rules};
+use carcassonne_engine::{Action, Actor, Game, PlayError, RecordError, Rules, Step};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use thiserror::Error;
@@ -34,6 +34,9 @@ pub enum ArenaError {
 pub struct SeatStats {
     /// Decisions asked of it.
     pub decisions: u64,
+    /// Turns it played: decisions where a tile was to be placed (a discard
+    /// and the draw after it count twice).
+    pub turns: u64,
     /// Time spent deciding.
     pub thinking: Duration,
     /// Decisions that ran a search (more than one legal action), and their
@@ -91,6 +94,7 @@ pub fn play_game(
                 let action = bots[p].choose(game.state());
                 let s = &mut seats[p];
                 s.decisions += 1;
+                s.turns += u64::from(game.state().step() == Step::Place);
                 s.thinking += started.elapsed();
                 if let Some(search) = bots[p].last_search() {
                     if search.iterations > 0 {
@@ -133,5 +137,22 @@ mod tests {
         // A discarded tile was drawn too, so the draws match one for one.
         assert_eq!(draws(&a), draws(&b));
         assert_ne!(a.game.record(), b.game.record());
+    }
+
+    #[test]
+    fn seat_statistics_count_every_turn_and_decision() {
+        let rules = Rules::new(3, &[carcassonne_engine::Expansion::Ferries], Default::default()).unwrap();
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let mut bots: Vec<Box<dyn Bot>> = (0..3).map(|i| Box::new(RandomBot::new(i)) as Box<dyn Bot>).collect();
+        let played = play_game(rules, &names, &mut bots, 5).unwrap();
+        let record = played.game.record();
+        // A turn of the record is one tile drawn, placed or discarded.
+        assert_eq!(played.seats.iter().map(|s| s.turns).sum::<u64>(), record.turns.len() as u64);
+        for (seat, s) in played.seats.iter().enumerate() {
+            let mine = record.turns.iter().enumerate().filter(|(i, _)| i % 3 == seat).count() as u64;
+            assert!(s.turns.abs_diff(mine) <= 3, "seat {seat}: {} turns, about {mine} in the record", s.turns);
+            // At least the tile, and a follower or ferry decision on some turns.
+            assert!(s.decisions > s.turns, "seat {seat}: {s:?}");
+        }
     }
 }

@@ -104,6 +104,8 @@ pub struct BotSummary {
     /// Score less the best other score, per game.
     pub mean_margin: f64,
     pub ms_per_decision: f64,
+    /// Thinking time per turn (all the decisions of one turn).
+    pub ms_per_turn: f64,
     /// Search iterations per decision that searched (search bots only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iterations_per_search: Option<f64>,
@@ -254,6 +256,7 @@ fn summarize(
                 margin += mine as f64 - best_other as f64;
                 let st = o.seats[s];
                 stats.decisions += st.decisions;
+                stats.turns += st.turns;
                 stats.thinking += st.thinking;
                 stats.searches += st.searches;
                 stats.iterations += st.iterations;
@@ -274,6 +277,7 @@ fn summarize(
             mean_score: score / g,
             mean_margin: margin / g,
             ms_per_decision: stats.thinking.as_secs_f64() * 1e3 / stats.decisions.max(1) as f64,
+            ms_per_turn: stats.thinking.as_secs_f64() * 1e3 / stats.turns.max(1) as f64,
             iterations_per_search: specs[b].mcts().map(|_| {
                 if stats.searches > 0 {
                     stats.iterations as f64 / stats.searches as f64
@@ -329,7 +333,7 @@ fn table(s: &Summary) -> String {
     let ci = |c: [f64; 2]| format!("{:.1}-{:.1}%", 100.0 * c[0], 100.0 * c[1]);
     let _ = writeln!(
         out,
-        "{:w$}  {:>5}  {:>5}  {:>5}  {:>20}  {:>20}  {:>6}  {:>7}  {:>8}  {:>8}",
+        "{:w$}  {:>5}  {:>5}  {:>5}  {:>20}  {:>20}  {:>6}  {:>7}  {:>8}  {:>8}  {:>8}",
         "bot",
         "games",
         "wins",
@@ -339,13 +343,14 @@ fn table(s: &Summary) -> String {
         "score",
         "margin",
         "ms/move",
+        "ms/turn",
         "iters"
     );
     for b in &s.bots {
         let iters = b.iterations_per_search.map_or("-".to_string(), |i| format!("{i:.0}"));
         let _ = writeln!(
             out,
-            "{:w$}  {:>5}  {:>5}  {:>5}  {:>20}  {:>20}  {:>6.1}  {:>+7.1}  {:>8.2}  {:>8}",
+            "{:w$}  {:>5}  {:>5}  {:>5}  {:>20}  {:>20}  {:>6.1}  {:>+7.1}  {:>8.2}  {:>8.2}  {:>8}",
             b.name,
             b.games,
             b.wins,
@@ -355,13 +360,15 @@ fn table(s: &Summary) -> String {
             b.mean_score,
             b.mean_margin,
             b.ms_per_decision,
+            b.ms_per_turn,
             iters
         );
     }
     let _ = writeln!(
         out,
         "\nscore rate: wins plus half the ties; score and margin: means per game, margin against the best other \
-         player; iters: search iterations per searched move\nmean game length {:.1} turns; {} games in {:.2} s, {:.2} \
+         player\nms/move: thinking time per decision (a turn has one to four: tile, follower, ferries); ms/turn: per \
+         turn; iters: search iterations per searched move\nmean game length {:.1} turns; {} games in {:.2} s, {:.2} \
          games/s",
         s.mean_turns, s.games, s.seconds, s.games_per_second
     );

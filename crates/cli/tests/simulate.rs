@@ -95,6 +95,7 @@ fn simulate_is_reproducible_from_its_seed() {
         ]));
         for b in s["bots"].as_array_mut().unwrap() {
             b["ms_per_decision"] = Value::Null;
+            b["ms_per_turn"] = Value::Null;
         }
         s["seconds"] = Value::Null;
         s["games_per_second"] = Value::Null;
