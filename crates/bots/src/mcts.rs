@@ -149,7 +149,8 @@ pub struct MctsConfig {
 /// answers from their visits, topping the search up only when the child has
 /// too few of them. That is what "a second a move" means to a player, and it
 /// spends the time where it matters, on the placement. Determinized trees
-/// share nodes between draws, so they search every decision afresh.
+/// share nodes between draws, so they search every decision afresh (bot
+/// specs refuse `per=turn` with `draws=determinized`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Per {
     /// A fresh search for every decision.
@@ -359,7 +360,17 @@ impl MctsBot {
         if let Budget::Iterations(total) = config.budget {
             wanted = wanted.min(total as u64);
         }
-        let have: u64 = self.trees.iter().zip(nodes).map(|(tree, &at)| tree.nodes[at as usize].visits as u64).sum();
+        // The children's visits: the node's own first visit chose none of them.
+        let have: u64 = self
+            .trees
+            .iter()
+            .zip(nodes)
+            .map(|(tree, &at)| {
+                let node = &tree.nodes[at as usize];
+                let first = node.first as usize;
+                tree.nodes[first..first + node.len as usize].iter().map(|c| c.visits as u64).sum::<u64>()
+            })
+            .sum();
         if self.root.len() <= 1 || have >= wanted {
             return;
         }

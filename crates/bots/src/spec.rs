@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::mcts::{Budget, MctsConfig};
+use crate::mcts::{Budget, Draws, MctsConfig, Per};
 use crate::{Bot, GreedyBot, MctsBot, RandomBot};
 
 /// Which bot, with its settings; builds a fresh bot for each game.
@@ -133,6 +133,11 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
             _ => return Err(SpecError(format!("unknown mcts option '{key}' (options: {MCTS_OPTIONS})"))),
         }
     }
+    if config.per == Per::Turn && config.draws == Draws::Determinized {
+        // A determinized tree's nodes serve every draw, so a turn's later
+        // decisions cannot be read off the first one's subtree.
+        return Err(SpecError("mcts per=turn needs draws=chance: determinized trees search every decision".into()));
+    }
     Ok(config)
 }
 
@@ -144,7 +149,6 @@ pub fn parse_players(text: &str) -> Result<Vec<BotSpec>, SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::{Draws, Per};
 
     #[test]
     fn names_and_options_are_read() {
@@ -165,6 +169,7 @@ mod tests {
         assert_eq!(per("mcts:ms=1000:per=turn"), Ok(Per::Turn));
         assert_eq!(per("mcts:per=decision"), Ok(Per::Decision));
         assert_eq!(per("mcts:per=game"), Err("mcts option per=game: expected decision or turn".into()));
+        assert!(per("mcts:per=turn:draws=determinized").unwrap_err().contains("needs draws=chance"));
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! this process on its own runtime with a fresh database in a temporary
 //! directory, without per-client limits (every simulated client has the
 //! same address); a server given with `--url` needs limits as high, such as
-//! `carcassonne serve --requests-per-second 100000 --games-per-minute 100000`.
+//! `carcassonne serve --requests-per-second 100000 --games-per-minute 100000
+//! --max-sockets-per-address 100000 --messages-per-second 100000`.
 //! Reports the latency of every client action (sent to acknowledged) and
 //! every error.
 

@@ -39,6 +39,10 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = Limits::default().sockets_per_game,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 28))]
     pub max_sockets_per_game: usize,
+    /// Live WebSocket connections from one client address.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets_per_address,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 28))]
+    pub max_sockets_per_address: usize,
     /// Messages a second one WebSocket connection may send (bursts of three
     /// times as many).
     #[arg(long, value_name = "N", default_value_t = Limits::default().messages_per_second,
@@ -58,6 +62,7 @@ impl ServeArgs {
                 games_per_minute: self.games_per_minute,
                 sockets: self.max_sockets,
                 sockets_per_game: self.max_sockets_per_game,
+                sockets_per_address: self.max_sockets_per_address,
                 messages_per_second: self.messages_per_second,
             },
         }

@@ -1,12 +1,13 @@
 //! HTTP and WebSocket transport over the [`Hub`] (see docs/api.md).
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
@@ -211,12 +212,13 @@ async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
 
 async fn ws(
     State(st): State<AppState>,
+    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     Path(id): Path<String>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = st.hub.slot(&id).await?;
     let upgrade = upgrade.map_err(|r| ApiError::Malformed(r.body_text()))?;
-    let permit = st.guard.socket(&id)?;
+    let permit = st.guard.socket(&id, peer.map(|p| p.0 .0.ip()))?;
     let limiter = st.guard.messages();
     let hub = st.hub.clone();
     Ok(upgrade
@@ -276,13 +278,13 @@ async fn session(
                         }
                         break;
                     }
-                    Some(Ok(Message::Text(t))) => match limiter.check() {
-                        Ok(()) => handle(&hub, &id, t.as_str()).await,
-                        Err(e) => Some(error_message(Value::Null, &e)),
+                    Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => match (limiter.check(), m) {
+                        (Err(e), _) => Some(error_message(Value::Null, &e)),
+                        (Ok(()), Message::Text(t)) => handle(&hub, &id, t.as_str()).await,
+                        (Ok(()), _) => {
+                            Some(error_message(Value::Null, &ApiError::Malformed("send JSON text frames".into())))
+                        }
                     },
-                    Some(Ok(Message::Binary(_))) => {
-                        Some(error_message(Value::Null, &ApiError::Malformed("send JSON text frames".into())))
-                    }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
                 };
                 if let Some(r) = reply {

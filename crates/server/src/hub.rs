@@ -469,8 +469,21 @@ impl Hub {
                     (legal.len() == 1).then(|| legal[0])
                 };
                 let chosen = match only {
-                    // A forced move (say, passing with no follower left) needs no search.
-                    Some(a) => Ok(Some(a)),
+                    // A forced move (say, passing with no follower left) needs
+                    // no search, but a bot kept for this seat still hears of
+                    // it, so that its turn's search carries on past it.
+                    Some(a) => match kept.take().filter(|(s, _)| *s == seat) {
+                        None => Ok(Some(a)),
+                        Some((_, mut bot)) => tokio::task::spawn_blocking(move || {
+                            bot.choose(&state);
+                            bot
+                        })
+                        .await
+                        .map(|bot| {
+                            kept = Some((seat, bot));
+                            Some(a)
+                        }),
+                    },
                     None => {
                         let Ok(permit) = hub.bot_permits.acquire().await else { break };
                         let mut bot = match kept.take() {

@@ -6,8 +6,10 @@
 //! may send only so many messages a second. A refusal is a typed error
 //! (`rate_limited` with a `Retry-After`, or `busy`) and changes nothing.
 //!
-//! The address is the TCP peer's. Behind a reverse proxy every client has
-//! the proxy's address, so raise the per-address limits there.
+//! The address is the TCP peer's; an IPv6 address counts by its /64 prefix,
+//! the block one subscriber usually gets, so that a client cannot escape
+//! its limits by changing the low bits. Behind a reverse proxy every client
+//! has the proxy's address, so raise the per-address limits there.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -36,6 +38,8 @@ pub struct Limits {
     pub sockets: usize,
     /// WebSocket connections open at once on one game.
     pub sockets_per_game: usize,
+    /// WebSocket connections open at once from one address.
+    pub sockets_per_address: usize,
     /// Messages a second one WebSocket connection may send (bursts of
     /// three times as many).
     pub messages_per_second: u32,
@@ -48,6 +52,7 @@ impl Default for Limits {
             games_per_minute: 30,
             sockets: 2048,
             sockets_per_game: 64,
+            sockets_per_address: 32,
             messages_per_second: 20,
         }
     }
@@ -61,6 +66,7 @@ impl Limits {
             games_per_minute: u32::MAX / 4,
             sockets: Semaphore::MAX_PERMITS,
             sockets_per_game: usize::MAX,
+            sockets_per_address: usize::MAX,
             messages_per_second: u32::MAX / 4,
         }
     }
@@ -78,7 +84,49 @@ pub struct Guard {
     requests: DefaultKeyedRateLimiter<IpAddr>,
     games: DefaultKeyedRateLimiter<IpAddr>,
     sockets: Arc<Semaphore>,
-    per_game: Mutex<HashMap<String, usize>>,
+    per_game: Counts<String>,
+    per_address: Counts<IpAddr>,
+}
+
+/// Open connections per key, each entry gone when its count is back to 0.
+struct Counts<K>(Mutex<HashMap<K, usize>>);
+
+impl<K: std::hash::Hash + Eq + Clone> Counts<K> {
+    fn new() -> Counts<K> {
+        Counts(Mutex::new(HashMap::new()))
+    }
+
+    /// Counts one more for `key`, unless it already has `max`.
+    fn add(&self, key: &K, max: usize) -> bool {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let open = map.get(key).copied().unwrap_or(0);
+        if open >= max {
+            return false;
+        }
+        map.insert(key.clone(), open + 1);
+        true
+    }
+
+    fn remove(&self, key: &K) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = map.get_mut(key) {
+            *open -= 1;
+            if *open == 0 {
+                map.remove(key);
+            }
+        }
+    }
+}
+
+/// The key of a client address: itself, or its /64 prefix for IPv6.
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        },
+    }
 }
 
 impl Guard {
@@ -89,7 +137,8 @@ impl Guard {
             requests: RateLimiter::keyed(per_second(limits.requests_per_second)),
             games: RateLimiter::keyed(Quota::per_minute(games)),
             sockets: Arc::new(Semaphore::new(limits.sockets.min(Semaphore::MAX_PERMITS))),
-            per_game: Mutex::new(HashMap::new()),
+            per_game: Counts::new(),
+            per_address: Counts::new(),
         })
     }
 
@@ -108,22 +157,32 @@ impl Guard {
         })
     }
 
-    /// Room for one more WebSocket connection on `game`, held until the
-    /// returned permit is dropped.
-    pub fn socket(self: &Arc<Self>, game: &str) -> Result<SocketPermit, ApiError> {
+    /// Room for one more WebSocket connection on `game` from `peer` (if
+    /// known), held until the returned permit is dropped.
+    pub fn socket(self: &Arc<Self>, game: &str, peer: Option<IpAddr>) -> Result<SocketPermit, ApiError> {
         let all = self.sockets.clone().try_acquire_owned().map_err(|_| {
             ApiError::Busy(format!("the server has its maximum of {} live connections", self.limits.sockets))
         })?;
-        let mut per_game = self.per_game.lock().unwrap_or_else(|e| e.into_inner());
-        let open = per_game.entry(game.to_string()).or_insert(0);
-        if *open >= self.limits.sockets_per_game {
+        let address = peer.map(client_key);
+        if let Some(a) = &address {
+            if !self.per_address.add(a, self.limits.sockets_per_address) {
+                return Err(ApiError::Busy(format!(
+                    "this address has its maximum of {} live connections",
+                    self.limits.sockets_per_address
+                )));
+            }
+        }
+        // From here on, dropping the permit gives back what was counted.
+        let mut permit = SocketPermit { guard: self.clone(), game: None, address, _all: all };
+        let game = game.to_string();
+        if !self.per_game.add(&game, self.limits.sockets_per_game) {
             return Err(ApiError::Busy(format!(
                 "this game has its maximum of {} live connections",
                 self.limits.sockets_per_game
             )));
         }
-        *open += 1;
-        Ok(SocketPermit { guard: self.clone(), game: game.to_string(), _all: all })
+        permit.game = Some(game);
+        Ok(permit)
     }
 
     /// A limiter of one connection's messages.
@@ -135,18 +194,18 @@ impl Guard {
 /// One open WebSocket connection's place in the counts.
 pub struct SocketPermit {
     guard: Arc<Guard>,
-    game: String,
+    game: Option<String>,
+    address: Option<IpAddr>,
     _all: OwnedSemaphorePermit,
 }
 
 impl Drop for SocketPermit {
     fn drop(&mut self) {
-        let mut per_game = self.guard.per_game.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(open) = per_game.get_mut(&self.game) {
-            *open -= 1;
-            if *open == 0 {
-                per_game.remove(&self.game);
-            }
+        if let Some(game) = &self.game {
+            self.guard.per_game.remove(game);
+        }
+        if let Some(address) = &self.address {
+            self.guard.per_address.remove(address);
         }
     }
 }
@@ -169,7 +228,7 @@ pub async fn limit_requests(State(guard): State<Arc<Guard>>, request: Request, n
     let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>().copied() else {
         return next.run(request).await;
     };
-    let ip = peer.ip();
+    let ip = client_key(peer.ip());
     let creates = request.method() == Method::POST && request.uri().path().trim_end_matches('/') == "/api/games";
     let checked = Guard::check(&guard.requests, ip).and_then(|()| match creates {
         true => Guard::check(&guard.games, ip),
@@ -184,4 +243,45 @@ pub async fn limit_requests(State(guard): State<Arc<Guard>>, request: Request, n
 /// Whole seconds to wait, rounded up and at least one (`Retry-After`).
 pub(crate) fn retry_seconds(wait: Duration) -> u64 {
     wait.as_secs_f64().ceil().max(1.0) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_client_counts_by_its_64_bit_prefix() {
+        let key = |s: &str| client_key(s.parse().unwrap()).to_string();
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+    }
+
+    #[test]
+    fn counts_go_back_to_nothing() {
+        let counts = Counts::new();
+        assert!(counts.add(&"g", 2) && counts.add(&"g", 2));
+        assert!(!counts.add(&"g", 2), "a third over a maximum of two");
+        counts.remove(&"g");
+        assert!(counts.add(&"g", 2));
+        counts.remove(&"g");
+        counts.remove(&"g");
+        assert!(counts.0.lock().unwrap().is_empty(), "no entry left at zero");
+    }
+
+    #[test]
+    fn a_refused_socket_gives_back_what_it_counted() {
+        let guard = Guard::new(Limits { sockets: 3, sockets_per_game: 1, ..Limits::default() });
+        let ip: IpAddr = "198.51.100.1".parse().unwrap();
+        let held = guard.socket("g", Some(ip)).unwrap();
+        assert!(matches!(guard.socket("g", Some(ip)), Err(ApiError::Busy(_))));
+        // The refusal released its place in the server's and the address's counts.
+        assert_eq!(guard.sockets.available_permits(), 2);
+        assert_eq!(guard.per_address.0.lock().unwrap().get(&ip), Some(&1));
+        drop(held);
+        assert_eq!(guard.sockets.available_permits(), 3);
+        assert!(guard.per_address.0.lock().unwrap().is_empty() && guard.per_game.0.lock().unwrap().is_empty());
+    }
 }

@@ -17,6 +17,7 @@ fn limits() -> Limits {
         games_per_minute: 1000,
         sockets: 1000,
         sockets_per_game: 1000,
+        sockets_per_address: 1000,
         messages_per_second: 1000,
     }
 }
@@ -141,4 +142,43 @@ async fn a_connection_sending_too_fast_is_answered_with_rate_limited_and_stays_o
     tokio::time::sleep(Duration::from_millis(1100)).await;
     socket.send(Message::Text(json!({"type": "ping"}).to_string().into())).await.unwrap();
     assert_eq!(next_json(&mut socket).await["type"], "pong");
+    // Binary frames count as well.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    for _ in 0..2 {
+        socket.send(Message::Binary(vec![1, 2, 3].into())).await.unwrap();
+    }
+    assert_eq!(next_json(&mut socket).await["error"]["code"], "malformed");
+    assert_eq!(next_json(&mut socket).await["error"]["code"], "rate_limited");
+}
+
+#[tokio::test]
+async fn one_address_takes_so_many_live_connections() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start_with(&db, Limits { sockets_per_address: 2, ..limits() });
+    let client = Client::new(&server);
+    let game = |c: &Value| c["game"].as_str().unwrap().to_string();
+    let (a, b) = (game(&client.create(two_humans(&[])).await), game(&client.create(two_humans(&[])).await));
+    let mut first = connect(&server, &a).await.unwrap();
+    assert_eq!(next_json(&mut first).await["type"], "view");
+    let _second = connect(&server, &b).await.unwrap();
+    match connect(&server, &b).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            assert_eq!(r.status().as_u16(), 503);
+            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap_or_default()).unwrap();
+            assert_eq!(body["error"]["code"], "busy");
+            assert!(body["error"]["message"].as_str().unwrap().contains("this address"), "{body}");
+        }
+        other => panic!("a third connection from one address: {:?}", other.map(|_| ())),
+    }
+    first.close(None).await.unwrap();
+    drop(first);
+    let mut again = false;
+    for _ in 0..50 {
+        if connect(&server, &b).await.is_ok() {
+            again = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(again, "the closed connection's place was not given back to its address");
 }
