@@ -332,18 +332,13 @@ impl MctsBot {
             Budget::Time(d) => Some(Instant::now() + d),
             Budget::Iterations(_) => None,
         };
-        let run = |(t, tree): (usize, &mut Tree)| {
+        each_tree(&mut self.trees, |t, tree| {
             let iterations = match config.budget {
                 Budget::Iterations(total) => share(total as u64, n, t),
                 Budget::Time(_) => usize::MAX,
             };
             tree.search(state, &config, derive_seed(base, t as u64), iterations, deadline);
-        };
-        if n == 1 {
-            run((0, &mut self.trees[0]));
-        } else {
-            self.trees.par_iter_mut().enumerate().for_each(run);
-        }
+        });
     }
 
     /// Continues the turn's trees at `nodes` (the position `state` in each),
@@ -375,14 +370,19 @@ impl MctsBot {
             return;
         }
         let (missing, n) = (wanted - have, self.trees.len());
-        let run = |(t, (tree, &at)): (usize, (&mut Tree, &u32))| {
-            tree.run(at as usize, state, &config, derive_seed(base, t as u64), share(missing, n, t), None);
-        };
-        if n == 1 {
-            run((0, (&mut self.trees[0], &nodes[0])));
-        } else {
-            self.trees.par_iter_mut().zip(nodes).enumerate().for_each(run);
-        }
+        each_tree(&mut self.trees, |t, tree| {
+            tree.run(nodes[t] as usize, state, &config, derive_seed(base, t as u64), share(missing, n, t), None);
+        });
+    }
+}
+
+/// Runs `f` on every tree with its index: on this thread for one tree, on
+/// the thread pool for more.
+fn each_tree(trees: &mut [Tree], f: impl Fn(usize, &mut Tree) + Sync) {
+    if let [tree] = trees {
+        f(0, tree);
+    } else {
+        trees.par_iter_mut().enumerate().for_each(|(t, tree)| f(t, tree));
     }
 }
 

@@ -22,7 +22,7 @@ use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::ApiError;
@@ -152,9 +152,7 @@ impl Guard {
     }
 
     fn check(table: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr) -> Result<(), ApiError> {
-        table.check_key(&ip).map_err(|not_until| ApiError::RateLimited {
-            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-        })
+        table.check_key(&ip).map_err(refusal)
     }
 
     /// Room for one more WebSocket connection on `game` from `peer` (if
@@ -215,10 +213,13 @@ pub struct MessageLimiter(DefaultDirectRateLimiter);
 
 impl MessageLimiter {
     pub fn check(&self) -> Result<(), ApiError> {
-        self.0.check().map_err(|not_until| ApiError::RateLimited {
-            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-        })
+        self.0.check().map_err(refusal)
     }
+}
+
+/// The refusal of a request over its rate, with the time until it conforms.
+fn refusal(not_until: NotUntil<<DefaultClock as Clock>::Instant>) -> ApiError {
+    ApiError::RateLimited { retry_after: not_until.wait_time_from(DefaultClock::default().now()) }
 }
 
 /// Middleware over the API: a request from an address over its allowance

@@ -75,42 +75,60 @@ async fn next_json(socket: &mut Socket) -> Value {
     }
 }
 
+/// Two new games of two human seats.
+async fn two_games(client: &Client) -> (String, String) {
+    let game = |c: Value| c["game"].as_str().unwrap().to_string();
+    (game(client.create(two_humans(&[])).await), game(client.create(two_humans(&[])).await))
+}
+
+/// A refused upgrade's status, error code and message.
+fn refusal(connected: Result<Socket, tokio_tungstenite::tungstenite::Error>) -> (u16, String, String) {
+    match connected {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap_or_default()).unwrap();
+            let text = |k: &str| body["error"][k].as_str().unwrap().to_string();
+            (r.status().as_u16(), text("code"), text("message"))
+        }
+        Err(other) => panic!("not an HTTP refusal: {other}"),
+        Ok(_) => panic!("connected, where a refusal was expected"),
+    }
+}
+
+/// Whether `game` takes a connection again within a few seconds (a closed
+/// connection's place comes back once the server has seen it close).
+async fn connects_again(server: &TestServer, game: &str) -> bool {
+    for _ in 0..50 {
+        if connect(server, game).await.is_ok() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
 #[tokio::test]
 async fn a_game_takes_so_many_live_connections_and_frees_them_when_they_close() {
     let (_dir, db) = temp_db();
     let server = TestServer::start_with(&db, Limits { sockets_per_game: 2, sockets: 3, ..limits() });
     let client = Client::new(&server);
-    let game = |c: &Value| c["game"].as_str().unwrap().to_string();
-    let (a, b) = (game(&client.create(two_humans(&[])).await), game(&client.create(two_humans(&[])).await));
+    let (a, b) = two_games(&client).await;
 
     let mut first = connect(&server, &a).await.unwrap();
     assert_eq!(next_json(&mut first).await["type"], "view");
     let _second = connect(&server, &a).await.unwrap();
-    let refused = |e: tokio_tungstenite::tungstenite::Error| match e {
-        tokio_tungstenite::tungstenite::Error::Http(r) => {
-            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap_or_default()).unwrap();
-            (r.status().as_u16(), body["error"]["code"].as_str().unwrap().to_string())
-        }
-        other => panic!("not an HTTP refusal: {other}"),
-    };
-    let third = connect(&server, &a).await.err().map(refused);
-    assert_eq!(third, Some((503, "busy".to_string())));
+    let (status, code, message) = refusal(connect(&server, &a).await);
+    assert_eq!((status, code.as_str()), (503, "busy"));
+    assert!(message.contains("this game"), "{message}");
     // Another game still has room, until the server's own maximum.
     let _other = connect(&server, &b).await.unwrap();
-    assert_eq!(connect(&server, &b).await.err().map(refused), Some((503, "busy".to_string())));
+    let (status, code, message) = refusal(connect(&server, &b).await);
+    assert_eq!((status, code.as_str()), (503, "busy"));
+    assert!(message.contains("the server"), "{message}");
 
     // A closed connection gives its place back.
     first.close(None).await.unwrap();
     drop(first);
-    let mut again = None;
-    for _ in 0..50 {
-        if let Ok(s) = connect(&server, &a).await {
-            again = Some(s);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(again.is_some(), "the closed connection's place was not given back");
+    assert!(connects_again(&server, &a).await, "the closed connection's place was not given back");
 }
 
 #[tokio::test]
@@ -156,29 +174,14 @@ async fn one_address_takes_so_many_live_connections() {
     let (_dir, db) = temp_db();
     let server = TestServer::start_with(&db, Limits { sockets_per_address: 2, ..limits() });
     let client = Client::new(&server);
-    let game = |c: &Value| c["game"].as_str().unwrap().to_string();
-    let (a, b) = (game(&client.create(two_humans(&[])).await), game(&client.create(two_humans(&[])).await));
+    let (a, b) = two_games(&client).await;
     let mut first = connect(&server, &a).await.unwrap();
     assert_eq!(next_json(&mut first).await["type"], "view");
     let _second = connect(&server, &b).await.unwrap();
-    match connect(&server, &b).await {
-        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
-            assert_eq!(r.status().as_u16(), 503);
-            let body: Value = serde_json::from_slice(r.body().as_deref().unwrap_or_default()).unwrap();
-            assert_eq!(body["error"]["code"], "busy");
-            assert!(body["error"]["message"].as_str().unwrap().contains("this address"), "{body}");
-        }
-        other => panic!("a third connection from one address: {:?}", other.map(|_| ())),
-    }
+    let (status, code, message) = refusal(connect(&server, &b).await);
+    assert_eq!((status, code.as_str()), (503, "busy"));
+    assert!(message.contains("this address"), "{message}");
     first.close(None).await.unwrap();
     drop(first);
-    let mut again = false;
-    for _ in 0..50 {
-        if connect(&server, &b).await.is_ok() {
-            again = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(again, "the closed connection's place was not given back to its address");
+    assert!(connects_again(&server, &b).await, "the closed connection's place was not given back to its address");
 }
