@@ -48,11 +48,9 @@ fn a_completed_city_reports_its_tiles_points_and_returned_follower() {
 
 #[test]
 fn ferries_placed_and_moved_are_reported() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/spec/examples/record-format-example.json"
-    ))
-    .unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/record-format-example.json"))
+            .unwrap();
     let mut events = Vec::new();
     Game::replay_with(&record(&text), &mut events).unwrap();
     let ew = JettyPair::new(Side::E, Side::W).unwrap();
@@ -63,11 +61,8 @@ fn ferries_placed_and_moved_are_reported() {
 
 #[test]
 fn the_end_of_the_game_reports_end_scoring_and_the_final_totals() {
-    let line = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/spec/examples/reference-games.jsonl"
-    ))
-    .unwrap();
+    let line = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/reference-games.jsonl"))
+        .unwrap();
     let first: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
     let r: Record = serde_json::from_value(first["record"].clone()).unwrap();
     let mut events = Vec::new();

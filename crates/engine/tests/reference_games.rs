@@ -1,4 +1,4 @@
-//! The reference games computed by JCloisterZone (`shared/spec/examples/`)
+//! The reference games computed by JCloisterZone (`tests/data/`)
 //! replay to exactly the figures it computed: base games, and games with
 //! The Ferries (edition c2) with ferry moves and discards.
 
@@ -8,7 +8,7 @@ use carcassonne_engine::{Game, Record, Summary};
 use serde::Deserialize;
 
 fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/examples")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data")
 }
 
 #[derive(Deserialize)]

@@ -1,4 +1,4 @@
-//! The reference games (`shared/spec/examples/`, played by JCloisterZone's
+//! The reference games (`tests/data/`, played by JCloisterZone's
 //! engine) survive export and import unchanged: base games and games with
 //! The Ferries, ferry moves and discards included. Their ferry moves also
 //! check the export's model of which ferries JCloisterZone offers to move.
@@ -15,7 +15,7 @@ struct Reference {
 }
 
 fn references() -> Vec<Reference> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/examples/reference-games.jsonl");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/reference-games.jsonl");
     let text = std::fs::read_to_string(&path).expect("reference games");
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("a reference line")).collect()
 }
