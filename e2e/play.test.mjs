@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
-const SHOTS = path.join(HERE, 'screenshots');
+const SHOTS = process.env.E2E_SCREENSHOTS || path.join(HERE, 'screenshots');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const MAX_GAMES = Number(process.env.E2E_MAX_GAMES || 3);
 

@@ -15,6 +15,7 @@ use carcassonne_bots::mcts::{Budget, MctsBot, MctsConfig};
 use carcassonne_bots::random::play_out;
 use carcassonne_engine::playout::random_action;
 use carcassonne_engine::{Actor, Edition, Expansion, Rules, State};
+use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -51,38 +52,35 @@ pub fn run(args: &Args) -> Result<()> {
     let cores = rayon::current_num_threads();
     let base = Rules::base(2)?;
     let ferries = Rules::new(2, &[Expansion::Ferries], Edition::C3)?;
+    // What is being measured, shown while it runs (on a terminal only).
+    let progress = ProgressBar::new(8);
+    progress
+        .set_style(ProgressStyle::with_template("{pos}/{len} measuring {msg}…").expect("a valid progress template"));
+    progress.enable_steady_tick(Duration::from_millis(250));
     let mut figures = Vec::new();
+    let mut measure = |what, rules, threads, unit, rate: &dyn Fn() -> f64| {
+        progress.set_message(format!("{what} ({rules}, {threads} thread{})", if threads == 1 { "" } else { "s" }));
+        figures.push(Figure { what, rules, threads, rate: rate(), unit });
+        progress.inc(1);
+    };
     for (name, rules) in [("base", base), ("ferries", ferries)] {
-        figures.push(Figure {
-            what: "random games",
-            rules: name,
-            threads: 1,
-            rate: random_games(rules, time, 0),
-            unit: "games/s",
+        measure("random games", name, 1, "games/s", &|| random_games(rules, time, 0));
+        measure("random games", name, cores, "games/s", &|| {
+            rayon::broadcast(|ctx| random_games(rules, time, ctx.index() as u64 + 1)).iter().sum()
         });
-        let total: f64 = rayon::broadcast(|ctx| random_games(rules, time, ctx.index() as u64 + 1)).iter().sum();
-        figures.push(Figure { what: "random games", rules: name, threads: cores, rate: total, unit: "games/s" });
     }
     let positions = positions(ferries, 400);
-    let (lists, actions) = legal_lists(&positions, time);
-    figures.push(Figure { what: "legal action lists", rules: "ferries", threads: 1, rate: lists, unit: "lists/s" });
-    figures.push(Figure {
-        what: "legal actions listed",
-        rules: "ferries",
-        threads: 1,
-        rate: actions,
-        unit: "actions/s",
+    let lists = std::cell::Cell::new((0.0, 0.0));
+    measure("legal action lists", "ferries", 1, "lists/s", &|| {
+        lists.set(legal_lists(&positions, time));
+        lists.get().0
     });
+    measure("legal actions listed", "ferries", 1, "actions/s", &|| lists.get().1);
     let places: Vec<State> = positions.into_iter().filter(|s| s.step() == carcassonne_engine::Step::Place).collect();
     for trees in [1, cores] {
-        figures.push(Figure {
-            what: "mcts iterations",
-            rules: "ferries",
-            threads: trees,
-            rate: mcts_iterations(&places, trees, time),
-            unit: "iterations/s",
-        });
+        measure("mcts iterations", "ferries", trees, "iterations/s", &|| mcts_iterations(&places, trees, time));
     }
+    progress.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
     } else {

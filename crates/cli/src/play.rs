@@ -45,7 +45,8 @@ pub struct Args {
     /// is that bot, any other is a human).
     #[arg(long, value_name = "SEATS")]
     pub players: Option<String>,
-    /// Expansions in play, separated by commas: `ferries`, or `none` (the default).
+    /// Expansions in play, separated by commas: `ferries` (the default), or
+    /// `none` for the base game.
     #[arg(long, value_name = "LIST")]
     pub expansions: Option<String>,
     /// Tile distribution: `c3` (third edition, the default) or `c2` (second).
@@ -218,8 +219,11 @@ fn setup(args: &Args) -> Result<(Game, Vec<Seat>, u64, Option<String>)> {
         (game, controls, seed, Some(path.display().to_string()))
     } else {
         let specs = parse_seats(args.players.as_deref().unwrap_or("human,greedy"))?;
-        let rules =
-            rules(specs.len(), args.expansions.as_deref().unwrap_or("none"), args.edition.as_deref().unwrap_or("c3"))?;
+        let rules = rules(
+            specs.len(),
+            args.expansions.as_deref().unwrap_or("ferries"),
+            args.edition.as_deref().unwrap_or("c3"),
+        )?;
         let names = seat_names(&specs)?;
         let seed = args.seed.unwrap_or_else(fresh_seed);
         let mut setup = arena::setup(&rules, &names);

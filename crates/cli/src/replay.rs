@@ -60,11 +60,13 @@ fn account(game: &Game, events: &[Event], summary: &Summary) -> String {
             summary.scores[i], summary.final_scores[i], summary.supply[i]
         );
     }
-    let _ = writeln!(
-        out,
-        "{} turns played; {}",
-        summary.turns,
-        if summary.finished { "the bag is empty: the game is over" } else { "tiles remain in the bag" }
-    );
+    let state = if summary.finished {
+        "the bag is empty: the game is over".to_string()
+    } else if let Some(tile) = game.pending_tile() {
+        format!("the game goes on: tile {tile} is drawn and waits to be placed")
+    } else {
+        "tiles remain in the bag".to_string()
+    };
+    let _ = writeln!(out, "{} turns played; {state}", summary.turns);
     out.trim_start().to_string()
 }

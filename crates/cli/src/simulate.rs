@@ -33,8 +33,9 @@ pub struct Args {
     /// Games to play, rounded up to whole deals (one game per seating).
     #[arg(long, default_value_t = 2, value_parser = at_least_one)]
     pub games: u64,
-    /// Expansions in play, separated by commas: `ferries`, or `none`.
-    #[arg(long, default_value = "none", value_name = "LIST")]
+    /// Expansions in play, separated by commas: `ferries` (the default), or
+    /// `none` for the base game.
+    #[arg(long, default_value = "ferries", value_name = "LIST")]
     pub expansions: String,
     /// Tile distribution: `c3` (third edition) or `c2` (second).
     #[arg(long, default_value = "c3")]
@@ -127,6 +128,8 @@ pub fn run(args: &Args) -> Result<()> {
         let style = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} to go")
             .expect("a valid progress template");
         bar.set_style(style);
+        // Drawn from the start and kept current while the first games run.
+        bar.enable_steady_tick(std::time::Duration::from_millis(500));
         bar
     } else {
         ProgressBar::hidden()

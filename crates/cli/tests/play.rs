@@ -83,7 +83,7 @@ fn bots_alone_play_to_the_end_without_input() {
 
 #[test]
 fn undo_takes_back_the_placement_and_shows_the_same_options() {
-    let out = play(&["play", "--seed", "7", "--players", "human,random"], "1\nundo\nquit\n");
+    let out = play(&["play", "--seed", "7", "--players", "human,random", "--expansions", "none"], "1\nundo\nquit\n");
     let text = text(&out);
     let (end, before) = block(&text, 0, "your tile ", "(a number").expect("the first placement");
     assert!(text[end..].contains("you placed "), "{text}");
@@ -95,7 +95,7 @@ fn undo_takes_back_the_placement_and_shows_the_same_options() {
 
 #[test]
 fn undo_with_nothing_to_undo_says_so() {
-    let out = play(&["play", "--seed", "7"], "undo\nquit\n");
+    let out = play(&["play", "--seed", "7", "--expansions", "none"], "undo\nquit\n");
     assert!(text(&out).contains("? nothing to undo"));
 }
 
@@ -106,7 +106,7 @@ fn a_saved_record_replays_and_loads_with_the_same_tiles() {
     // Turn 1: place, deploy (base game: no ferry step); turn 2 is the bot's;
     // turn 3 is saved while in progress, then abandoned.
     let script = format!("1\n1\nsave {p}\nquit\n");
-    let first = text(&play(&["play", "--seed", "7", "--players", "me=human,greedy"], &script));
+    let first = text(&play(&["play", "--seed", "7", "--players", "me=human,greedy", "--expansions", "none"], &script));
     assert!(first.contains(&format!("saved 2 turns to {p}; carcassonne play --load {p} continues")), "{first}");
 
     let replay = Command::new(env!("CARGO_BIN_EXE_carcassonne")).args(["replay", "--json", p]).output().unwrap();
@@ -148,7 +148,7 @@ fn a_finished_game_can_be_saved_and_loads_as_over() {
 #[test]
 fn garbage_is_refused_with_a_hint_and_asked_again() {
     let script = "xyzzy\n0\np 99 99 0\np 1\nm nowhere\n1 2\nquit\n";
-    let text = text(&play(&["play", "--seed", "7"], script));
+    let text = text(&play(&["play", "--seed", "7", "--expansions", "none"], script));
     let hints: Vec<&str> = text.lines().filter(|l| l.starts_with("? ")).collect();
     assert_eq!(hints.len(), 6, "{text}");
     assert!(hints[0].contains("'xyzzy' is neither an option nor a command"), "{}", hints[0]);
@@ -175,15 +175,15 @@ fn end_of_input_leaves_cleanly_and_saves_nothing() {
 #[test]
 fn typed_moves_play_like_options() {
     // Seed 7, base game: the first tile fits east of the start tile.
-    let first = text(&play(&["play", "--seed", "7"], "quit\n"));
+    let first = text(&play(&["play", "--seed", "7", "--expansions", "none"], "quit\n"));
     let line = first.lines().find(|l| l.trim_start().starts_with("1) [")).expect("options");
     // "  1) [x, y] r°   2) ..." -> p x y r
     let opt = &line[line.find('[').unwrap() + 1..];
     let (x, rest) = opt.split_once(", ").unwrap();
     let (y, rest) = rest.split_once("] ").unwrap();
     let r = &rest[..rest.find('°').unwrap()];
-    let typed = text(&play(&["play", "--seed", "7"], &format!("p {x} {y} {r}\npass\nquit\n")));
-    let chosen = text(&play(&["play", "--seed", "7"], "1\npass\nquit\n"));
+    let typed = text(&play(&["play", "--seed", "7", "--expansions", "none"], &format!("p {x} {y} {r}\npass\nquit\n")));
+    let chosen = text(&play(&["play", "--seed", "7", "--expansions", "none"], "1\npass\nquit\n"));
     let placed = |t: &str| t.lines().find(|l| l.contains("you placed")).map(str::to_string);
     assert_eq!(placed(&typed), placed(&chosen));
     assert!(placed(&typed).unwrap().contains(&format!("at [{x}, {y}] turned {r}")));
@@ -216,4 +216,12 @@ fn bad_options_are_refused_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("error: "), "{err}");
     }
+}
+
+#[test]
+fn the_game_is_played_with_the_ferries_unless_told_otherwise() {
+    let default = text(&play(&["play", "--players", "random,random", "--seed", "3"], ""));
+    assert!(default.lines().next().unwrap().contains(" · with ferries · "), "{default}");
+    let base = text(&play(&["play", "--players", "random,random", "--seed", "3", "--expansions", "none"], ""));
+    assert!(base.lines().next().unwrap().contains(" · base game · "), "{base}");
 }

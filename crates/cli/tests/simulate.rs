@@ -109,7 +109,7 @@ fn simulate_prints_a_table() {
     let out = carcassonne(&["simulate", "--players", "greedy,random,random", "--games", "3", "--edition", "c2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("3 games (1 deals x 3 seatings), base game, edition c2, seed 0"), "{text}");
+    assert!(text.starts_with("3 games (1 deals x 3 seatings), ferries, edition c2, seed 0"), "{text}");
     assert!(text.contains("random#2") && text.contains("random#3"), "{text}");
     assert!(text.contains("games/s"), "{text}");
 }
@@ -152,4 +152,12 @@ fn bad_input_gets_a_one_line_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.starts_with("error: cannot create the records folder"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn simulate_plays_the_ferries_unless_told_otherwise() {
+    let default = json(&carcassonne(&["simulate", "--players", "random,random", "--json"]));
+    assert_eq!(default["expansions"], serde_json::json!(["ferries"]));
+    let base = json(&carcassonne(&["simulate", "--players", "random,random", "--expansions", "none", "--json"]));
+    assert_eq!(base["expansions"], serde_json::json!([]));
 }

@@ -68,6 +68,19 @@ pub struct FerryMove {
     pub ferry: String,
 }
 
+impl Turn {
+    /// Whether this entry holds only the drawn tile: a game in progress,
+    /// waiting for the tile's placement.
+    pub fn is_pending(&self) -> bool {
+        self.at.is_none()
+            && self.rot.is_none()
+            && !self.discard
+            && self.meeple.is_none()
+            && self.ferry.is_none()
+            && self.moves.is_empty()
+    }
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -154,8 +167,19 @@ impl Game {
             return Err(RecordError::Format(record.format.clone()));
         }
         let mut game = Game::new(record.setup.clone())?;
+        let last = record.turns.len();
         for (i, turn) in record.turns.iter().enumerate() {
-            game.play_turn(turn, events).map_err(|reason| RecordError::Turn { turn: i + 1, reason })?;
+            let pending = turn.is_pending();
+            let result = if pending && i + 1 < last {
+                Err("only the last entry may hold only 'tile' (the drawn tile waiting to be placed); \
+                     every other entry places its tile ('at' and 'rot') or discards it ('discard': true)"
+                    .to_string())
+            } else if pending {
+                game.draw_pending(turn, events)
+            } else {
+                game.play_turn(turn, events)
+            };
+            result.map_err(|reason| RecordError::Turn { turn: i + 1, reason })?;
         }
         Ok(game)
     }
@@ -217,6 +241,33 @@ impl Game {
             Action::Pass => {}
         }
         Ok(())
+    }
+
+    /// The record as it can be read back: a turn in progress (its tile
+    /// placed, its other decisions still to come) is shown as its drawn tile
+    /// alone, waiting to be placed, since a record's entry is a whole turn.
+    pub fn settled_record(&self) -> Record {
+        let mut record = self.record.clone();
+        if !matches!(self.state.step(), Step::Draw | Step::GameOver) {
+            if let Some(turn) = record.turns.last_mut() {
+                *turn = Turn { tile: std::mem::take(&mut turn.tile), ..Turn::default() };
+            }
+        }
+        record
+    }
+
+    /// The tile drawn and not yet placed, if the game waits for its placement.
+    pub fn pending_tile(&self) -> Option<TileKind> {
+        (self.state.step() == Step::Place).then(|| self.state.drawn()).flatten()
+    }
+
+    /// Draws the tile of a record's last entry that holds only `tile`.
+    fn draw_pending<E: EventSink>(&mut self, turn: &Turn, events: &mut E) -> Result<(), String> {
+        if self.state.is_over() {
+            return Err(PlayError::GameOver.to_string());
+        }
+        let kind = TileKind::parse(&turn.tile).ok_or_else(|| format!("there is no tile '{}'", turn.tile))?;
+        self.play_with(Action::Draw(kind), events).map_err(|e| e.to_string())
     }
 
     /// Plays one record entry: draw, place or discard, deploy, ferry, moves.
@@ -311,7 +362,9 @@ impl Summary {
             scores: state.scores().to_vec(),
             final_scores: state.final_scores(),
             supply: state.supply().to_vec(),
-            finished: state.bag().is_empty(),
+            // Over, not just an empty bag: the last tile may be drawn and
+            // still wait for its placement.
+            finished: state.is_over(),
         }
     }
 }

@@ -76,3 +76,26 @@ fn the_record_format_example_replays_to_its_figures() {
             .unwrap();
     check("record-format-example", &Record::from_json(&text).unwrap(), &expect).unwrap();
 }
+
+/// A server's record of a game in progress ends with the drawn tile alone:
+/// every reference game, cut to its drawn last tile, replays to the figures
+/// of the turns before it and is not finished, even with the bag now empty.
+#[test]
+fn a_game_waiting_for_its_last_tile_is_not_finished() {
+    let games = references(|_| true);
+    for g in &games {
+        let complete = &g.record.turns[..g.record.turns.len() - 1];
+        let before = Record { turns: complete.to_vec(), ..g.record.clone() };
+        let mut waiting = before.clone();
+        let last = g.record.turns.last().unwrap();
+        waiting.turns.push(carcassonne_engine::record::Turn { tile: last.tile.clone(), ..Default::default() });
+
+        let game = Game::replay(&waiting).unwrap_or_else(|e| panic!("{}: {e}", g.name));
+        assert_eq!(game.pending_tile().map(|t| t.to_string()), Some(last.tile.clone()), "{}", g.name);
+        assert!(game.state().bag().is_empty(), "{}: the last tile is drawn", g.name);
+        let got = Summary::of(game.state());
+        assert!(!got.finished, "{}: a tile waits to be placed", g.name);
+        assert_eq!(got, Summary::of(Game::replay(&before).unwrap().state()), "{}", g.name);
+        assert_eq!(game.record(), &waiting, "{}: the record keeps the waiting tile", g.name);
+    }
+}

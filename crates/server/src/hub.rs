@@ -548,11 +548,12 @@ impl Hub {
             .map_err(ApiError::Internal)
     }
 
-    /// The record, without seed.
+    /// The record, without seed; a turn in progress shows as its drawn tile
+    /// waiting to be placed (see [`carcassonne_engine::Game::settled_record`]).
     pub async fn record(&self, id: &str) -> Result<Record, ApiError> {
         let slot = self.slot(id).await?;
         let live = slot.live.lock().await;
-        let mut record = live.record().clone();
+        let mut record = live.game.settled_record();
         record.setup.seed = None;
         Ok(record)
     }

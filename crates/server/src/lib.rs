@@ -79,9 +79,10 @@ impl Server {
     /// binds and starts serving on the current Tokio runtime.
     pub async fn start(options: ServeOptions) -> anyhow::Result<Server> {
         let path = options.db_path.clone();
-        let store = tokio::task::spawn_blocking(move || store::Store::open(&path))
-            .await?
-            .with_context(|| format!("cannot open the database {}", options.db_path.display()))?;
+        let store = tokio::task::spawn_blocking(move || store::Store::open(&path)).await?.map_err(|e| {
+            let path = &options.db_path;
+            anyhow::anyhow!("cannot open the database {}: {}", path.display(), e.reason_for(path))
+        })?;
         let threads =
             options.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let hub = Hub::open(store, threads).await.map_err(|e| anyhow::anyhow!("cannot resume the games: {e}"))?;

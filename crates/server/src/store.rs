@@ -33,8 +33,10 @@ const MIGRATIONS: &[&str] = &[
 
 #[derive(Debug, Error)]
 pub enum StoreError {
+    // No `#[source]`: the message already holds SQLite's reason, and a
+    // chain would print it again.
     #[error("database: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(rusqlite::Error),
     #[error("the database has schema version {found}, newer than this server's {known}")]
     TooNew { found: i64, known: i64 },
     #[error("game {0} changed under us (stored version differs)")]
@@ -43,6 +45,23 @@ pub enum StoreError {
     Damaged { id: String, reason: String },
     #[error("the database writer has stopped")]
     WriterGone,
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Sql(e)
+    }
+}
+
+impl StoreError {
+    /// Why the database at `path` cannot be used, without repeating the path.
+    pub fn reason_for(&self, path: &Path) -> String {
+        let text = match self {
+            StoreError::Sql(e) => e.to_string(),
+            other => other.to_string(),
+        };
+        text.strip_suffix(&format!(": {}", path.display())).map(str::to_string).unwrap_or(text)
+    }
 }
 
 /// A game row.

@@ -296,3 +296,40 @@ async fn search_bots_with_turn_budgets_play_a_whole_game() {
     assert_eq!(end["final"]["scores"].as_array().unwrap().len(), 2);
     assert!(end["turn"].as_u64().unwrap() > 70, "a whole game: {}", end["turn"]);
 }
+
+/// The record of a game in progress replays: it ends with the drawn tile
+/// alone, also in the middle of a turn (the turn shows from its start).
+#[tokio::test]
+async fn the_record_of_a_game_in_progress_replays_with_its_drawn_tile_waiting() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let created = client.create(two_humans(&["ferries"])).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    let mut pick = Pick::new(11);
+    let mut view = client.view(&game).await;
+    let mut checked = [false, false];
+    for _ in 0..400 {
+        let step = view["step"].as_str().unwrap().to_string();
+        if step == "place" || step == "deploy" {
+            let r = client.http.get(server.url(&format!("/api/games/{game}/record"))).send().await.unwrap();
+            let record = carcassonne_engine::Record::from_json(&r.text().await.unwrap()).unwrap();
+            let last = record.turns.last().unwrap();
+            assert!(last.is_pending(), "the last entry holds only the tile: {last:?}");
+            assert_eq!(view["drawn"], json!(last.tile));
+            let replayed = Game::replay(&record).expect("the record of a game in progress replays");
+            assert_eq!(replayed.pending_tile().map(|t| t.to_string()), Some(last.tile.clone()));
+            let summary = carcassonne_engine::Summary::of(replayed.state());
+            assert!(!summary.finished);
+            assert_eq!(summary.turns as usize, record.turns.len() - 1);
+            assert_eq!(json!(summary.scores), view["scores"]);
+            checked[(step == "deploy") as usize] = true;
+        }
+        if checked == [true, true] {
+            break;
+        }
+        view = play(&client, &game, &tokens, &mut pick, 1).await;
+    }
+    assert_eq!(checked, [true, true], "checked at the placement and in the middle of a turn");
+}
