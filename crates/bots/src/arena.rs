@@ -65,6 +65,7 @@ pub fn setup(rules: &Rules, names: &[String]) -> Setup {
         expansions: rules.expansions().map(|e| e.name().to_string()).collect(),
         edition: Some(rules.edition().name().to_string()),
         seed: None,
+        rules: carcassonne_engine::RuleOptions::of(rules),
     }
 }
 

@@ -14,6 +14,8 @@ pub enum SetupError {
     PlayerCount(usize),
     #[error("expansion {0} is named twice")]
     DuplicateExpansion(Expansion),
+    #[error("tiny-city-scoring is 4 (standard) or 2 (a completed two-tile city scores as if incomplete), not {0}")]
+    TinyCityScoring(u32),
 }
 
 /// An action that the rules do not allow now. The state is left unchanged.

@@ -42,7 +42,7 @@ pub use error::{PlayError, SetupError};
 pub use event::{Event, EventSink, NoEvents, Scoring};
 pub use ferries::Ferry;
 pub use geometry::{HalfEdge, Pos, Rotation, Side};
-pub use record::{Game, Record, RecordError, Summary};
+pub use record::{Game, Record, RecordError, RuleOptions, Summary};
 pub use setup::{Edition, Expansion, Rules};
 pub use state::{Follower, State};
 pub use tile::{FeatureKind, TileKind};

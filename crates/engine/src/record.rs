@@ -14,7 +14,7 @@ use crate::board::Placement;
 use crate::error::PlayError;
 use crate::event::{EventSink, NoEvents};
 use crate::geometry::{Pos, Rotation};
-use crate::setup::{Edition, Expansion, Rules};
+use crate::setup::{Edition, Expansion, Rules, TINY_CITY_STANDARD};
 use crate::state::State;
 use crate::tile::TileKind;
 
@@ -41,6 +41,34 @@ pub struct Setup {
     /// Seed of the bag's shuffle, for a game still being played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Rule variants; absent for the standard rules.
+    #[serde(default, skip_serializing_if = "RuleOptions::is_empty")]
+    pub rules: RuleOptions,
+}
+
+/// The `setup.rules` object of a record: rule variants by name. A name this
+/// program does not know is refused, since the game could not be replayed
+/// as it was played.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleOptions {
+    /// What a completed city of exactly two tiles scores without a pennant:
+    /// 4 (standard, also when absent) or 2.
+    #[serde(rename = "tiny-city-scoring", default, skip_serializing_if = "Option::is_none")]
+    pub tiny_city_scoring: Option<u32>,
+}
+
+impl RuleOptions {
+    /// The variants of `rules`, naming only those that differ from the
+    /// standard rules.
+    pub fn of(rules: &Rules) -> RuleOptions {
+        let tiny = rules.tiny_city_scoring();
+        RuleOptions { tiny_city_scoring: (tiny != TINY_CITY_STANDARD).then_some(tiny) }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tiny_city_scoring.is_none()
+    }
 }
 
 /// One entry of `turns`.
@@ -135,7 +163,12 @@ impl Setup {
                 Edition::parse(e).ok_or_else(|| RecordError::Setup(format!("unknown edition '{e}' (c3 or c2)")))?
             }
         };
-        Rules::new(self.players.len(), &expansions, edition).map_err(|e| RecordError::Setup(e.to_string()))
+        let mut rules =
+            Rules::new(self.players.len(), &expansions, edition).map_err(|e| RecordError::Setup(e.to_string()))?;
+        if let Some(points) = self.rules.tiny_city_scoring {
+            rules = rules.with_tiny_city_scoring(points).map_err(|e| RecordError::Setup(format!("rules: {e}")))?;
+        }
+        Ok(rules)
     }
 }
 

@@ -39,13 +39,21 @@ pub enum Edition {
 
 written_names!(Edition { C3 => "c3", C2 => "c2" });
 
+/// Points a completed city of exactly two tiles scores under the standard
+/// rules, and under the variant that scores it as if it were incomplete.
+pub const TINY_CITY_STANDARD: u32 = 4;
+pub const TINY_CITY_VARIANT: u32 = 2;
+
 /// The rules a game is played with, validated: a player count from 2 to 5,
-/// each expansion at most once.
+/// each expansion at most once, and the rule variants.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Rules {
     players: u8,
     expansions: u32,
     edition: Edition,
+    /// Whether a completed two-tile city scores 1 a tile and pennant
+    /// instead of 2 (`tiny-city-scoring` 2 instead of 4).
+    tiny_city: bool,
 }
 
 impl Rules {
@@ -61,7 +69,27 @@ impl Rules {
             }
             mask |= bit;
         }
-        Ok(Rules { players: players as u8, expansions: mask, edition })
+        Ok(Rules { players: players as u8, expansions: mask, edition, tiny_city: false })
+    }
+
+    /// These rules with a completed city of exactly two tiles scoring
+    /// `points` when it has no pennant: 4 (standard) or 2 (the variant,
+    /// where such a city scores 1 a tile and 1 a pennant, as if incomplete).
+    pub fn with_tiny_city_scoring(self, points: u32) -> Result<Rules, SetupError> {
+        match points {
+            TINY_CITY_STANDARD => Ok(Rules { tiny_city: false, ..self }),
+            TINY_CITY_VARIANT => Ok(Rules { tiny_city: true, ..self }),
+            other => Err(SetupError::TinyCityScoring(other)),
+        }
+    }
+
+    /// What a completed two-tile city without a pennant scores: 4 or 2.
+    pub fn tiny_city_scoring(&self) -> u32 {
+        if self.tiny_city {
+            TINY_CITY_VARIANT
+        } else {
+            TINY_CITY_STANDARD
+        }
     }
 
     /// A base game for `players` players, third edition.

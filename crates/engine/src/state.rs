@@ -13,7 +13,7 @@ use crate::event::{Event, EventSink, NoEvents, Scoring};
 use crate::features::{Features, Joint, PieceId, PieceSet, Totals, NONE};
 use crate::ferries::Ferries;
 use crate::geometry::{HalfEdge, Pos, Rotation, Side};
-use crate::setup::{Rules, FOLLOWERS_PER_PLAYER, MAX_PLAYERS};
+use crate::setup::{Rules, FOLLOWERS_PER_PLAYER, MAX_PLAYERS, TINY_CITY_VARIANT};
 use crate::tile::{catalogue, FeatureKind, TileKind, NO_PIECE};
 
 /// A follower standing on the board.
@@ -599,7 +599,16 @@ impl State {
         let kind = self.features.info(root).kind;
         let tiles = self.feature_tiles(root);
         let points = match kind {
-            FeatureKind::City => CITY_POINTS * (tiles.len() + t.pennants as u32),
+            FeatureKind::City => {
+                // The tiny-city variant scores a completed two-tile city as
+                // if it were incomplete; any other size scores in full.
+                let per = if tiles.len() == 2 && self.rules.tiny_city_scoring() == TINY_CITY_VARIANT {
+                    1
+                } else {
+                    CITY_POINTS
+                };
+                per * (tiles.len() + t.pennants as u32)
+            }
             _ => tiles.len(),
         };
         self.award(root, kind, points, true, tiles, events);

@@ -406,6 +406,7 @@ fn setup(players: usize, expansions: &[&str], edition: &str) -> Setup {
         expansions: expansions.iter().map(|s| s.to_string()).collect(),
         edition: Some(edition.to_string()),
         seed: None,
+        rules: Default::default(),
     }
 }
 

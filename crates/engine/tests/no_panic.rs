@@ -4,7 +4,7 @@
 use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
 use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::{FerryMove, Setup, Turn};
-use carcassonne_engine::{Action, Game, JettyPair, Location, Placement, Record, Rules, State, TileKind};
+use carcassonne_engine::{Action, Game, JettyPair, Location, Placement, Record, RuleOptions, Rules, State, TileKind};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -57,14 +57,16 @@ fn record() -> impl Strategy<Value = Record> {
         prop::sample::select(EXPANSIONS),
         prop::option::of(prop::sample::select(&["c3", "c2", "c1"][..])),
         prop::collection::vec(turn(), 0..40),
+        prop::option::of(prop::sample::select(&[4u32, 2, 3, 0][..])),
     )
-        .prop_map(|(players, expansions, edition, turns)| Record {
+        .prop_map(|(players, expansions, edition, turns, tiny)| Record {
             format: "carcassonne-record/1".into(),
             setup: Setup {
                 players: (0..players).map(|i| format!("P{i}")).collect(),
                 expansions: expansions.iter().map(|s| s.to_string()).collect(),
                 edition: edition.map(str::to_string),
                 seed: None,
+                rules: RuleOptions { tiny_city_scoring: tiny },
             },
             turns,
         })

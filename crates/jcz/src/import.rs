@@ -46,6 +46,7 @@ pub fn import(text: &str) -> Result<Import, JczError> {
         // JCloisterZone's lake tiles are those of the second edition.
         edition: Some("c2".to_string()),
         seed: None,
+        rules: Default::default(),
     };
     let game = Game::new(setup).map_err(|e| unsupported("players", strip_setup(&e.to_string())))?;
     let mut reader = Reader { game, sets, draw_order, next_draw: 0, unproven: false, turn: None, warnings: Vec::new() };

@@ -325,6 +325,7 @@ impl Hub {
             expansions: req.expansions,
             edition: req.edition,
             seed: None,
+            rules: Default::default(),
         };
         let created = now();
         let meta = Arc::new(Meta { id: id.clone(), created, seed, seats });

@@ -606,7 +606,13 @@ mod tests {
     }
 
     fn setup() -> Setup {
-        Setup { players: vec!["a".into(), "b".into()], expansions: vec!["ferries".into()], edition: None, seed: None }
+        Setup {
+            players: vec!["a".into(), "b".into()],
+            expansions: vec!["ferries".into()],
+            edition: None,
+            seed: None,
+            rules: Default::default(),
+        }
     }
 
     /// Plays a whole game with random legal actions, rebuilding from the
