@@ -11,6 +11,7 @@ use carcassonne_engine::{
 };
 
 use crate::error::{illegal, unsupported, JczError};
+use crate::follower_step_offered;
 use crate::location;
 use crate::tiles;
 use crate::walk::offered_ferries;
@@ -101,7 +102,7 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
     let setup = json!({
         "sets": sets,
         "elements": elements,
-        "rules": {"tiny-city-scoring": "4"},
+        "rules": {"tiny-city-scoring": rules.tiny_city_scoring().to_string()},
         "timer": null,
         "start": [{"tile": tiles::to_jcz(carcassonne_engine::Bag::start_tile()), "x": 0, "y": 0, "rotation": 0}],
     });
@@ -244,8 +245,12 @@ impl Writer {
                 );
             }
             None => {
+                // JCloisterZone has no follower step to pass when it offers no follower.
+                let offered = follower_step_offered(self.game.state());
                 self.play(Action::Pass, &at)?;
-                self.message("PASS", json!({}), player);
+                if offered {
+                    self.message("PASS", json!({}), player);
+                }
             }
         }
 

@@ -3,9 +3,12 @@
 use serde_json::{Map, Value};
 
 use carcassonne_engine::record::{Setup, FORMAT_V1};
-use carcassonne_engine::{Action, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation, Step, TileKind};
+use carcassonne_engine::{
+    Action, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation, RuleOptions, Step, TileKind,
+};
 
 use crate::error::{illegal, malformed, unsupported, JczError};
+use crate::follower_step_offered;
 use crate::location;
 use crate::tiles::{self, Sets};
 
@@ -31,7 +34,7 @@ pub fn import(text: &str) -> Result<Import, JczError> {
     let doc: Value = serde_json::from_str(text).map_err(|e| malformed("", format!("not a JSON document: {e}")))?;
     let top = doc.as_object().ok_or_else(|| malformed("", "not a JCloisterZone saved game: not a JSON object"))?;
     check_version(top)?;
-    let sets = read_setup(top.get("setup").ok_or_else(|| malformed("setup", "missing"))?)?;
+    let (sets, rules) = read_setup(top.get("setup").ok_or_else(|| malformed("setup", "missing"))?)?;
     let players = read_players(top.get("players"))?;
     let replay = match top.get("replay") {
         Some(Value::Array(a)) => a,
@@ -39,6 +42,7 @@ pub fn import(text: &str) -> Result<Import, JczError> {
         None => return Err(malformed("replay", "missing: this file holds a game setup, not a game")),
     };
     let draw_order = read_draw_order(top.get("gameAnnotations"), sets)?;
+    let end_turn = read_end_turn(top.get("gameAnnotations"))?;
 
     let setup = Setup {
         players,
@@ -46,14 +50,31 @@ pub fn import(text: &str) -> Result<Import, JczError> {
         // JCloisterZone's lake tiles are those of the second edition.
         edition: Some("c2".to_string()),
         seed: None,
-        rules: Default::default(),
+        rules,
     };
     let game = Game::new(setup).map_err(|e| unsupported("players", strip_setup(&e.to_string())))?;
-    let mut reader = Reader { game, sets, draw_order, next_draw: 0, unproven: false, turn: None, warnings: Vec::new() };
+    let mut reader = Reader {
+        game,
+        sets,
+        draw_order,
+        next_draw: 0,
+        unproven: false,
+        turn: None,
+        warnings: Vec::new(),
+        needless_passes: Vec::new(),
+    };
     for (i, msg) in replay.iter().enumerate() {
-        reader.message(i, msg)?;
+        let next = replay.get(i + 1).and_then(|m| m.get("type")).and_then(Value::as_str);
+        reader.message(i, msg, next)?;
     }
-    reader.finish()
+    let mut got = reader.finish()?;
+    if let Some(n) = end_turn {
+        let state = Game::replay(&got.record).expect("checked").state().bag().total();
+        got.warnings.push(format!(
+            "gameAnnotations.endTurn: JCloisterZone ended this game after {n} tiles (a test setting) and scored it as finished; the record stops there with {state} tiles still in the bag, so its final scores are those JCloisterZone gave"
+        ));
+    }
+    Ok(got)
 }
 
 fn strip_setup(message: &str) -> String {
@@ -118,7 +139,7 @@ const EXPANSION_RULES: &[&str] = &[
     "king-and-robber-scoring",
 ];
 
-fn read_setup(v: &Value) -> Result<Sets, JczError> {
+fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     let setup = v.as_object().ok_or_else(|| malformed("setup", "not an object"))?;
     if !setup.contains_key("sets") {
         if let Some(Value::Object(exps)) = setup.get("expansions") {
@@ -206,6 +227,7 @@ fn read_setup(v: &Value) -> Result<Sets, JczError> {
         return Err(unsupported("setup.elements.ferry", "lake tiles without ferries are not supported"));
     }
 
+    let mut options = RuleOptions::default();
     if let Some(rules) = setup.get("rules") {
         let rules = match rules {
             Value::Object(r) => r,
@@ -215,11 +237,16 @@ fn read_setup(v: &Value) -> Result<Sets, JczError> {
         for (name, value) in rules {
             let at = format!("setup.rules.{name}");
             if name == "tiny-city-scoring" {
-                if number(value) != Some(4.0) {
-                    return Err(unsupported(
-                        at,
-                        format!("a two-tile city scoring {value} points is not supported (it scores 4 here)"),
-                    ));
+                // JCloisterZone writes the value as a string, "4" or "2".
+                match number(value) {
+                    Some(4.0) => {}
+                    Some(2.0) => options.tiny_city_scoring = Some(2),
+                    _ => {
+                        return Err(unsupported(
+                            at,
+                            format!("a two-tile city scoring {value} points is not supported (only 4 or 2)"),
+                        ))
+                    }
                 }
             } else if !EXPANSION_RULES.contains(&name.as_str()) && enabled(value) {
                 return Err(unsupported(at, format!("rule {name} = {value} is not supported")));
@@ -243,7 +270,7 @@ fn read_setup(v: &Value) -> Result<Sets, JczError> {
             return Err(unsupported("setup.start", "only the start tile BA/RCr at [0, 0] turned 0 is supported"));
         }
     }
-    Ok(sets)
+    Ok((sets, options))
 }
 
 fn read_players(v: Option<&Value>) -> Result<Vec<String>, JczError> {
@@ -283,6 +310,23 @@ fn read_draw_order(v: Option<&Value>, sets: Sets) -> Result<Option<Vec<TileKind>
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
+}
+
+/// How many tiles JCloisterZone was told to draw before it ended the game
+/// (`endTurn`, a setting of its test games, or the older `drawLimit`).
+fn read_end_turn(v: Option<&Value>) -> Result<Option<u64>, JczError> {
+    let Some(Value::Object(ann)) = v else { return Ok(None) };
+    let (value, at) = if let Some(n) = ann.get("endTurn") {
+        (n, "gameAnnotations.endTurn")
+    } else if let Some(n) = ann.get("tilePack").and_then(|t| t.get("params")).and_then(|p| p.get("drawLimit")) {
+        (n, "gameAnnotations.tilePack.params.drawLimit")
+    } else {
+        return Ok(None);
+    };
+    match value {
+        Value::Null => Ok(None),
+        v => v.as_u64().map(Some).ok_or_else(|| malformed(at, format!("{v} is not a number of tiles"))),
+    }
 }
 
 fn read_rotation(v: &Value) -> Result<Rotation, String> {
@@ -327,6 +371,9 @@ struct Reader {
     unproven: bool,
     turn: Option<OpenTurn>,
     warnings: Vec<String>,
+    /// PASS messages where JCloisterZone has nothing to pass (older exports
+    /// of this program wrote them), by message index.
+    needless_passes: Vec<usize>,
 }
 
 impl Reader {
@@ -334,7 +381,8 @@ impl Reader {
         self.game.play(action).map_err(|e| illegal(at, e.to_string()))
     }
 
-    fn message(&mut self, i: usize, msg: &Value) -> Result<(), JczError> {
+    /// Reads message `i`; `next` is the type of the message after it.
+    fn message(&mut self, i: usize, msg: &Value, next: Option<&str>) -> Result<(), JczError> {
         let at = format!("replay[{i}]");
         let m = msg.as_object().ok_or_else(|| malformed(&at, "not a message"))?;
         let kind = m.get("type").and_then(Value::as_str).ok_or_else(|| malformed(&at, "a message without a type"))?;
@@ -366,7 +414,7 @@ impl Reader {
         match kind {
             "PLACE_TILE" => self.place_tile(i, &at, payload),
             "DEPLOY_MEEPLE" => self.deploy(&at, payload),
-            "PASS" => self.pass(&at),
+            "PASS" => self.pass(i, &at, next),
             "PLACE_TOKEN" => self.place_token(&at, payload),
             "COMMIT" => self.commit(&at),
             other => Err(unsupported(
@@ -470,21 +518,59 @@ impl Reader {
         Ok(())
     }
 
-    fn pass(&mut self, at: &str) -> Result<(), JczError> {
+    /// JCloisterZone has a follower step only when the player has a follower
+    /// in supply and the tile just placed a feature free of followers; without
+    /// one it goes on to the ferry or the commit with no message. Read
+    /// before a message that comes after that step: `what` is its name.
+    fn follower_step_done(&mut self, at: &str, what: &str) -> Result<(), JczError> {
+        if self.open_turn(at, what)?.acted {
+            return Ok(());
+        }
+        let state = self.game.state();
+        if follower_step_offered(state) {
+            let player = state.current_player();
+            return Err(malformed(
+                at,
+                format!(
+                    "{what} before the follower step: JCloisterZone offers {} a follower here, so DEPLOY_MEEPLE or PASS comes first",
+                    self.name(player as u64)
+                ),
+            ));
+        }
+        self.play(Action::Pass, at)?;
+        self.turn.as_mut().expect("open").acted = true;
+        Ok(())
+    }
+
+    fn pass(&mut self, i: usize, at: &str, next: Option<&str>) -> Result<(), JczError> {
         let acted = self.open_turn(at, "PASS")?.acted;
-        if !acted {
+        if !acted && follower_step_offered(self.game.state()) {
             self.play(Action::Pass, at)?;
             self.turn.as_mut().expect("open").acted = true;
             return Ok(());
         }
+        if !acted && next == Some("PLACE_TOKEN") {
+            // JCloisterZone commits right after a PASS that ends the ferry
+            // moves, so this one stands for a follower step it does not have.
+            self.follower_step_done(at, "PASS")?;
+            self.needless_passes.push(i);
+            return Ok(());
+        }
+        // Not the follower step: either JCloisterZone skipped it, or it was read.
+        self.follower_step_done(at, "PASS")?;
         match self.game.state().step() {
             // Ends the ferry moves.
             Step::MoveFerries => self.play(Action::Pass, at),
             Step::PlaceFerry => {
                 Err(illegal(at, "a lake tile takes a ferry: PLACE_TOKEN FERRY comes before this PASS (F3)"))
             }
-            // Nothing left to end: the engine offered no (more) moves.
-            _ => Ok(()),
+            // Nothing to pass: no follower step, no ferry to move (any more).
+            _ => {
+                if !acted {
+                    self.needless_passes.push(i);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -498,11 +584,8 @@ impl Reader {
         if token != "FERRY" {
             return Err(unsupported(at, format!("token {token} is not supported (only FERRY is)")));
         }
-        let turn = self.open_turn(at, "PLACE_TOKEN")?;
-        if !turn.acted {
-            return Err(malformed(at, "PLACE_TOKEN before the follower step (DEPLOY_MEEPLE or PASS)"));
-        }
-        let placed = turn.pos;
+        self.follower_step_done(at, "PLACE_TOKEN")?;
+        let placed = self.open_turn(at, "PLACE_TOKEN")?.pos;
         let pointer = payload.get("pointer").ok_or_else(|| malformed(at, "PLACE_TOKEN without a pointer"))?;
         let pos = read_position(pointer.get("position")).map_err(|e| malformed(at, e))?;
         let text = pointer
@@ -528,10 +611,7 @@ impl Reader {
     }
 
     fn commit(&mut self, at: &str) -> Result<(), JczError> {
-        let acted = self.open_turn(at, "COMMIT")?.acted;
-        if !acted {
-            return Err(malformed(at, "COMMIT before the follower step (DEPLOY_MEEPLE or PASS)"));
-        }
+        self.follower_step_done(at, "COMMIT")?;
         match self.game.state().step() {
             Step::PlaceFerry => {
                 return Err(illegal(at, "a lake tile takes a ferry: PLACE_TOKEN FERRY comes before the COMMIT (F3)"))
@@ -564,6 +644,15 @@ impl Reader {
                 self.play(Action::Discard, &at)?;
                 self.next_draw += 1;
             }
+        }
+        if !self.needless_passes.is_empty() {
+            let list: Vec<String> = self.needless_passes.iter().take(5).map(|i| format!("replay[{i}]")).collect();
+            let more = if self.needless_passes.len() > 5 { ", ..." } else { "" };
+            self.warnings.push(format!(
+                "{} PASS message(s) where JCloisterZone has no step to pass ({}{more}): JCloisterZone itself refuses such a file (older exports of this program wrote them); each is read as no follower",
+                self.needless_passes.len(),
+                list.join(", ")
+            ));
         }
         let state = self.game.state();
         if self.unproven && !state.bag().is_empty() {

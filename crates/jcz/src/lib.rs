@@ -28,3 +28,14 @@ mod walk;
 pub use error::{JczError, JczErrorKind};
 pub use export::{export, export_with, Export, ExportOptions};
 pub use import::{import, import_record, Import};
+
+use carcassonne_engine::{Action, State, Step};
+
+/// Whether JCloisterZone offers the player a follower step now, just after
+/// the tile is placed: only with a follower in supply and a feature of the
+/// new tile that holds no follower (counting every tile the feature spans;
+/// one completed by this tile counts). Without one, JCloisterZone skips the
+/// step and no message says so, while our engine lets the player pass.
+pub(crate) fn follower_step_offered(state: &State) -> bool {
+    state.step() == Step::Deploy && state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(_)))
+}

@@ -3,8 +3,8 @@
 //! JCloisterZone names the space a feature takes on a tile: the edges a road
 //! or city reaches (`N`, `WE`, `SE`, `_S` for all but south, `NWSE`), the
 //! half-edges a field touches (`NL.NR.EL`, where `NL` is the left half of the
-//! north edge seen from the tile's centre, our `NNW`), or `CLOISTER` for the
-//! monastery. A pointer in a saved game names the whole feature of the placed
+//! north edge seen from the tile's centre, our `NNW`), or `I` for the
+//! monastery (`CLOISTER` in JCloisterZone 5 before 5.7). A pointer in a saved game names the whole feature of the placed
 //! tile as it lies on the board (after rotation), as our names do; ours name
 //! one edge or half-edge of it.
 
@@ -40,7 +40,7 @@ pub(crate) struct JczLocation {
     pub monastery: bool,
 }
 
-/// Reads a location such as `WE`, `NL.NR.EL` or `CLOISTER`.
+/// Reads a location such as `WE`, `NL.NR.EL` or `I`.
 pub(crate) fn parse(text: &str) -> Result<JczLocation, String> {
     let mut loc = JczLocation::default();
     for part in text.split('.') {
@@ -48,11 +48,14 @@ pub(crate) fn parse(text: &str) -> Result<JczLocation, String> {
             loc.sides |= i as u8;
         } else if let Some(i) = HALF_NAMES.iter().position(|n| *n == part) {
             loc.halves |= 1 << i;
-        } else if part == "CLOISTER" {
+        } else if part == "I" || part == "CLOISTER" {
+            // JCloisterZone 5.7 renamed its monastery location CLOISTER to I.
             loc.monastery = true;
         } else if matches!(
             part,
-            "MONASTERY"
+            "II" | "III"
+                | "IV"
+                | "MONASTERY"
                 | "AS_ABBOT"
                 | "ABBOT"
                 | "TOWER"
@@ -66,7 +69,7 @@ pub(crate) fn parse(text: &str) -> Result<JczLocation, String> {
         {
             return Err(format!("location {part} is not supported (it belongs to another expansion)"));
         } else {
-            return Err(format!("'{text}' is not a JCloisterZone location such as N, WE, NL.NR or CLOISTER"));
+            return Err(format!("'{text}' is not a JCloisterZone location such as N, WE, NL.NR or I"));
         }
     }
     let kinds = (loc.sides != 0) as u8 + (loc.halves != 0) as u8 + loc.monastery as u8;
@@ -143,7 +146,7 @@ pub(crate) fn to_ours(
 pub(crate) fn to_jcz(kind: TileKind, rot: Rotation, loc: Location) -> (&'static str, String) {
     let o = &kind.info().oriented[rot.quarters() as usize];
     match loc {
-        Location::Monastery => ("Monastery", "CLOISTER".to_string()),
+        Location::Monastery => ("Monastery", "I".to_string()),
         Location::Road(s) | Location::City(s) => {
             let piece = o.side_piece[s.index()];
             let whole = Side::ALL.into_iter().filter(|t| o.side_piece[t.index()] == piece).fold(0, |m, t| m | t.bit());
@@ -213,11 +216,16 @@ mod tests {
         let f = kind("F");
         assert_eq!(to_jcz(f, Rotation::R90, Location::City(Side::S)), ("City", "NS".into()));
         assert!(to_ours(f, Rotation::R90, Some("Road"), parse("NS").unwrap(), "NS").is_err());
-        // The monastery, with or without the feature class.
+        // The monastery, with or without the feature class; I since
+        // JCloisterZone 5.7, CLOISTER before.
         let a = kind("A");
-        let cloister = parse("CLOISTER").unwrap();
-        assert_eq!(to_ours(a, Rotation::R90, None, cloister, "CLOISTER").unwrap(), Location::Monastery);
-        assert_eq!(to_ours(a, Rotation::R90, Some("Monastery"), cloister, "CLOISTER").unwrap(), Location::Monastery);
+        assert_eq!(to_jcz(a, Rotation::R90, Location::Monastery), ("Monastery", "I".into()));
+        for name in ["I", "CLOISTER"] {
+            let monastery = parse(name).unwrap();
+            assert_eq!(to_ours(a, Rotation::R90, None, monastery, name).unwrap(), Location::Monastery);
+            assert_eq!(to_ours(a, Rotation::R90, Some("Monastery"), monastery, name).unwrap(), Location::Monastery);
+        }
+        assert!(to_ours(kind("D"), Rotation::R0, Some("Monastery"), parse("I").unwrap(), "I").is_err());
         assert_eq!(to_ours(a, Rotation::R90, None, parse("W").unwrap(), "W").unwrap(), Location::Road(Side::W));
     }
 
@@ -233,6 +241,7 @@ mod tests {
     #[test]
     fn other_expansions_locations_are_refused() {
         assert!(parse("TOWER").unwrap_err().contains("not supported"));
+        assert!(parse("II").unwrap_err().contains("not supported"));
         assert!(parse("XYZ").unwrap_err().contains("not a JCloisterZone location"));
         assert!(parse("N.NL").is_err());
     }

@@ -143,10 +143,7 @@ fn export_writes_what_jcloisterzone_replays() {
     assert_eq!(replay[1]["payload"]["pointer"], json!({"position": [1, 0], "feature": "Road", "location": "W"}));
     assert_eq!(replay[1]["payload"]["meepleId"], json!("0.small.1"));
     assert_eq!(replay[6]["payload"]["pointer"]["location"], json!("SE"));
-    assert_eq!(
-        replay[13]["payload"]["pointer"],
-        json!({"position": [1, 1], "feature": "Monastery", "location": "CLOISTER"})
-    );
+    assert_eq!(replay[13]["payload"]["pointer"], json!({"position": [1, 1], "feature": "Monastery", "location": "I"}));
     // Ann's first follower came back in turn 2; her second is on U until
     // the end of turn 5.
     assert_eq!(replay[9]["payload"]["meepleId"], json!("0.small.1"));
@@ -198,8 +195,8 @@ fn other_expansions_and_rule_variants_are_refused() {
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.abbot: game element abbot is not supported");
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["farmers"] = json!(false));
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.farmers: a game without farmers is not supported");
-    let e = refused("base-scoring.jcz", |d| d["setup"]["rules"]["tiny-city-scoring"] = json!("2"));
-    assert_refusal(&e, JczErrorKind::Unsupported, "setup.rules.tiny-city-scoring: a two-tile city scoring");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["rules"]["tiny-city-scoring"] = json!("3"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.rules.tiny-city-scoring: a two-tile city scoring \"3\"");
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["small-follower"] = json!(8));
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.small-follower: 8 followers");
     let e = refused("ferries.jcz", |d| {
@@ -285,4 +282,51 @@ fn illegal_moves_are_refused_where_they_are() {
     // The ferry placed this turn cannot move (F6).
     let e = refused("ferries.jcz", |d| d["replay"][6]["payload"]["pointer"]["position"] = json!([-1, 0]));
     assert_refusal(&e, JczErrorKind::Illegal, "replay[6]: there is no ferry at [-1, 0]");
+}
+
+/// JCloisterZone before 5.7 named the monastery CLOISTER (and wrote no
+/// feature class); such files import as the newer ones do.
+#[test]
+fn older_files_name_the_monastery_cloister() {
+    let newer = import(&data("base-scoring.jcz")).unwrap().record;
+    let mut doc: Value = serde_json::from_str(&data("base-scoring.jcz")).unwrap();
+    for m in doc["replay"].as_array_mut().unwrap() {
+        if m["payload"]["pointer"]["location"] == json!("I") {
+            m["payload"]["pointer"]["location"] = json!("CLOISTER");
+            m["payload"]["pointer"].as_object_mut().unwrap().remove("feature");
+        }
+    }
+    doc["appVersion"] = json!("5.6.1");
+    let older = import(&doc.to_string()).unwrap();
+    assert_eq!(older.record, newer);
+    assert!(older.warnings.is_empty());
+}
+
+/// `tiny-city-scoring: "2"` is read into the record, and changes the score:
+/// Ann's city D-F-E in base-scoring.jcz has 3 tiles, so it is not tiny and
+/// scores 8 either way, but a two-tile city scores 2 instead of 4.
+#[test]
+fn the_tiny_city_variant_is_read_and_written() {
+    let mut doc: Value = serde_json::from_str(&data("base-scoring.jcz")).unwrap();
+    doc["setup"]["rules"]["tiny-city-scoring"] = json!("2");
+    let got = import(&doc.to_string()).unwrap();
+    assert_eq!(got.record.setup.rules.tiny_city_scoring, Some(2));
+    assert_eq!(figures(&summary(&got.record)), (8, vec![11, 2], vec![18, 10], vec![5, 4]));
+    let saved: Value = serde_json::from_str(&export(&got.record).unwrap().text).unwrap();
+    assert_eq!(saved["setup"]["rules"], json!({"tiny-city-scoring": "2"}));
+    assert_eq!(import(&saved.to_string()).unwrap().record, got.record);
+
+    // Ann closes the two-tile city D-E at once.
+    let two = r#"{"format": "carcassonne-record/1", "setup": {"players": ["Ann", "Bob"], "edition": "c2",
+        "rules": {"tiny-city-scoring": 2}}, "turns": [{"tile": "E", "at": [0, -1], "rot": 180, "meeple": "city:S"}]}"#;
+    let record = Record::from_json(two).unwrap();
+    let saved: Value = serde_json::from_str(&export(&record).unwrap().text).unwrap();
+    assert_eq!(saved["setup"]["rules"], json!({"tiny-city-scoring": "2"}));
+    let back = import(&saved.to_string()).unwrap().record;
+    assert_eq!(summary(&back).scores, [2, 0]);
+    let mut standard = saved.clone();
+    standard["setup"]["rules"]["tiny-city-scoring"] = json!("4");
+    let back = import(&standard.to_string()).unwrap().record;
+    assert!(back.setup.rules.is_empty());
+    assert_eq!(summary(&back).scores, [4, 0]);
 }

@@ -1,0 +1,280 @@
+//! Exports checked against the two rules of JCloisterZone's files that the
+//! importer and exporter once both got wrong, by a check of their own here
+//! (it shares no code with the crate): the monastery is `I`, never
+//! `CLOISTER`; and a follower step (`DEPLOY_MEEPLE` or `PASS`) is written
+//! exactly where JCloisterZone has one, that is where the player has a
+//! follower in supply and the tile just placed a feature free of followers,
+//! worked out here from the engine's state. The only other PASS ends the
+//! ferry moves. Every exported game must also import back unchanged.
+
+use std::path::PathBuf;
+
+use carcassonne_engine::geometry::{HalfEdge, Side};
+use carcassonne_engine::playout::random_action;
+use carcassonne_engine::record::Setup;
+use carcassonne_engine::{Action, FeatureKind, Game, Location, Record, RuleOptions, State, Step, TileKind};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde_json::Value;
+
+/// Whether a feature of the tile just placed holds no follower (counting
+/// every tile it spans), for a player with a follower in supply.
+fn follower_step_exists(state: &State) -> bool {
+    let t = state.placed_tile().expect("a tile was placed");
+    if state.supply()[state.current_player()] == 0 {
+        return false;
+    }
+    let locations = Side::ALL
+        .into_iter()
+        .flat_map(|s| [Location::Road(s), Location::City(s)])
+        .chain(HalfEdge::ALL.into_iter().map(Location::Field))
+        .chain([Location::Monastery]);
+    locations.filter_map(|l| state.feature_at(t.pos, l)).any(|f| f.followers == 0)
+}
+
+fn kind(m: &Value) -> &str {
+    m["type"].as_str().unwrap_or("?")
+}
+
+/// Walks the exported messages beside the record's turns.
+fn check_export(record: &Record, text: &str) -> Result<(), String> {
+    if text.contains("CLOISTER") {
+        return Err("CLOISTER in the file".into());
+    }
+    let doc: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let msgs = doc["replay"].as_array().ok_or("no replay")?;
+    let ferries = record.setup.expansions.iter().any(|e| e == "ferries");
+    let mut state = State::new(record.setup.rules().map_err(|e| e.to_string())?);
+    let mut k = 0;
+    let next = |k: &mut usize, want: &[&str], why: &str| -> Result<Value, String> {
+        let m = msgs.get(*k).cloned().unwrap_or(Value::Null);
+        if !want.contains(&kind(&m)) {
+            return Err(format!("replay[{k}] is {}, expected {want:?} ({why})", kind(&m)));
+        }
+        *k += 1;
+        Ok(m)
+    };
+    for (i, turn) in record.turns.iter().enumerate() {
+        let at = format!("turn {}", i + 1);
+        let play = |state: &mut State, a: Action| state.play(a).map_err(|e| format!("{at}: {e}"));
+        play(&mut state, Action::Draw(TileKind::parse(&turn.tile).unwrap()))?;
+        if turn.discard {
+            play(&mut state, Action::Discard)?;
+            continue;
+        }
+        let [x, y] = turn.at.unwrap();
+        let placement = carcassonne_engine::Placement {
+            pos: carcassonne_engine::Pos::new(x as i32, y as i32),
+            rot: carcassonne_engine::Rotation::from_degrees(turn.rot.unwrap()).unwrap(),
+        };
+        next(&mut k, &["PLACE_TILE"], &at)?;
+        play(&mut state, Action::Place(placement))?;
+        let step = follower_step_exists(&state);
+        // The engine agrees on where a follower may go.
+        let engine = state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(_)));
+        assert_eq!(step, engine, "{at}");
+        match &turn.meeple {
+            Some(m) => {
+                let msg = next(&mut k, &["DEPLOY_MEEPLE"], &at)?;
+                if msg["payload"]["pointer"]["feature"] == "Monastery" && msg["payload"]["pointer"]["location"] != "I" {
+                    return Err(format!("{at}: the monastery is {}", msg["payload"]["pointer"]["location"]));
+                }
+                play(&mut state, Action::Deploy(m.parse().unwrap()))?;
+            }
+            None => {
+                if step {
+                    next(&mut k, &["PASS"], &format!("{at}: JCloisterZone offers a follower step"))?;
+                }
+                play(&mut state, Action::Pass)?;
+            }
+        }
+        if let Some(f) = &turn.ferry {
+            next(&mut k, &["PLACE_TOKEN"], &at)?;
+            play(&mut state, Action::PlaceFerry(f.parse().unwrap()))?;
+        }
+        for m in &turn.moves {
+            next(&mut k, &["PLACE_TOKEN"], &at)?;
+            let pos = carcassonne_engine::Pos::new(m.at[0] as i32, m.at[1] as i32);
+            play(&mut state, Action::MoveFerry { at: pos, ferry: m.ferry.parse().unwrap() })?;
+        }
+        // A PASS after the ferry moves: only where a ferry could still move,
+        // which needs a road on the tile just placed; and always where the
+        // engine itself still offers one (JCloisterZone offers at least that).
+        let waiting = state.legal_action_list().iter().any(|a| matches!(a, Action::MoveFerry { .. }));
+        let has_road = {
+            let t = state.board().tile_at(placement.pos).unwrap();
+            t.kind.info().def.features.iter().any(|f| f.kind == FeatureKind::Road)
+        };
+        let pass = msgs.get(k).is_some_and(|m| kind(m) == "PASS");
+        if pass && !(ferries && has_road) {
+            return Err(format!("replay[{k}]: a PASS where JCloisterZone has no step to pass ({at})"));
+        }
+        if waiting && !pass {
+            return Err(format!("replay[{k}]: no PASS ends the ferry moves ({at})"));
+        }
+        if pass {
+            k += 1;
+        }
+        if state.step() == Step::MoveFerries {
+            play(&mut state, Action::Pass)?;
+        }
+        next(&mut k, &["COMMIT"], &at)?;
+    }
+    if k != msgs.len() {
+        return Err(format!("{} messages after the last turn", msgs.len() - k));
+    }
+    Ok(())
+}
+
+/// Random games played by the engine, with every player count, both
+/// expansions, followers running out and the tiny-city variant.
+fn random_games() -> Vec<Record> {
+    let mut out = Vec::new();
+    for seed in 0..32u64 {
+        let players = 2 + (seed % 4) as usize;
+        let ferries = seed % 2 == 1;
+        let setup = Setup {
+            players: (0..players).map(|i| format!("P{i}")).collect(),
+            expansions: if ferries { vec!["ferries".into()] } else { vec![] },
+            edition: Some("c2".into()),
+            seed: None,
+            rules: RuleOptions { tiny_city_scoring: (seed % 3 == 0).then_some(2) },
+        };
+        let mut game = Game::new(setup).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut buf = Vec::new();
+        while let Some(a) = random_action(game.state(), &mut rng, &mut buf) {
+            game.play(a).unwrap();
+        }
+        out.push(game.record().clone());
+    }
+    out
+}
+
+fn reference_games() -> Vec<Record> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/reference-games.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_value(serde_json::from_str::<Value>(l).unwrap()["record"].clone()).unwrap())
+        .collect()
+}
+
+fn jcloisterzone_games() -> Vec<Record> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jcz");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jcz"))
+        .collect();
+    names.sort();
+    names.iter().map(|p| carcassonne_jcz::import_record(&std::fs::read_to_string(p).unwrap()).unwrap()).collect()
+}
+
+#[test]
+fn exports_follow_jcloisterzone_and_import_back() {
+    let games: Vec<Record> = reference_games().into_iter().chain(jcloisterzone_games()).chain(random_games()).collect();
+    assert_eq!(games.len(), 40 + 24 + 32);
+    let (mut failures, mut skipped, mut passes) = (Vec::new(), 0, 0);
+    for (i, record) in games.iter().enumerate() {
+        let text = match carcassonne_jcz::export(record) {
+            Ok(e) => e.text,
+            Err(e) => {
+                failures.push(format!("game {i}: {e}"));
+                continue;
+            }
+        };
+        if let Err(e) = check_export(record, &text) {
+            failures.push(format!("game {i}: {e}"));
+        }
+        match carcassonne_jcz::import(&text) {
+            Ok(back) if back.record == *record && back.warnings.is_empty() => {}
+            Ok(back) => failures.push(format!("game {i}: imports back changed, warnings {:?}", back.warnings)),
+            Err(e) => failures.push(format!("game {i}: does not import back: {e}")),
+        }
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let msgs = doc["replay"].as_array().unwrap();
+        passes += msgs.iter().filter(|m| kind(m) == "PASS").count();
+        skipped += msgs
+            .windows(2)
+            .filter(|w| kind(&w[0]) == "PLACE_TILE" && matches!(kind(&w[1]), "COMMIT" | "PLACE_TOKEN"))
+            .count();
+    }
+    assert!(failures.is_empty(), "{} failures in {} games:\n{}", failures.len(), games.len(), failures.join("\n"));
+    // Both kinds of turn occur often enough to mean something.
+    assert!(skipped > 500 && passes > 200, "{skipped} skipped steps, {passes} passes");
+}
+
+/// The check above refuses what the old exports wrote.
+#[test]
+fn the_check_refuses_cloister_and_a_needless_pass() {
+    let record = Record::from_json(
+        r#"{"format": "carcassonne-record/1", "setup": {"players": ["A", "B"], "edition": "c2"},
+        "turns": [{"tile": "B", "at": [0, 1], "rot": 0, "meeple": "monastery"}, {"tile": "W", "at": [1, 0], "rot": 0}]}"#,
+    )
+    .unwrap();
+    let text = carcassonne_jcz::export(&record).unwrap().text;
+    check_export(&record, &text).unwrap();
+    assert!(check_export(&record, &text.replace(r#""location": "I""#, r#""location": "CLOISTER""#)).is_err());
+    // B's only feature holds nothing yet... a follower step at turn 2 exists
+    // (W's roads are free), so dropping its PASS is refused too.
+    let mut doc: Value = serde_json::from_str(&text).unwrap();
+    let replay = doc["replay"].as_array_mut().unwrap();
+    assert_eq!(kind(&replay[4]), "PASS");
+    replay.remove(4);
+    assert!(check_export(&record, &doc.to_string()).is_err());
+}
+
+/// Older exports of this program wrote a PASS in every turn without a
+/// follower, where JCloisterZone has no step to pass: they still import, to
+/// the same record, with one warning.
+#[test]
+fn older_exports_with_a_pass_in_every_turn_import_with_a_warning() {
+    let mut ferry_moves_after_needless_pass = 0;
+    for record in random_games() {
+        let text = carcassonne_jcz::export(&record).unwrap().text;
+        let mut doc: Value = serde_json::from_str(&text).unwrap();
+        let replay = doc["replay"].as_array_mut().unwrap();
+        let mut i = 0;
+        let mut added = 0;
+        while i + 1 < replay.len() {
+            if kind(&replay[i]) == "PLACE_TILE" && !matches!(kind(&replay[i + 1]), "PASS" | "DEPLOY_MEEPLE") {
+                if kind(&replay[i + 1]) == "PLACE_TOKEN" {
+                    ferry_moves_after_needless_pass += 1;
+                }
+                let pass =
+                    serde_json::json!({"type": "PASS", "payload": {}, "player": replay[i]["player"], "clock": 0});
+                replay.insert(i + 1, pass);
+                added += 1;
+            }
+            i += 1;
+        }
+        let got = carcassonne_jcz::import(&doc.to_string()).unwrap();
+        assert_eq!(got.record, record);
+        if added > 0 {
+            assert_eq!(got.warnings.len(), 1, "{:?}", got.warnings);
+            assert!(got.warnings[0].starts_with(&format!("{added} PASS message(s) where JCloisterZone has no step")));
+        }
+    }
+    assert!(ferry_moves_after_needless_pass > 0);
+}
+
+/// A genuine file that leaves out a follower step JCloisterZone offers is
+/// refused at the message that comes instead, naming the player.
+#[test]
+fn a_missing_follower_step_is_refused_where_it_is_missing() {
+    let record = Record::from_json(
+        r#"{"format": "carcassonne-record/1", "setup": {"players": ["Ann", "Bob"], "edition": "c2"},
+        "turns": [{"tile": "W", "at": [1, 0], "rot": 0}]}"#,
+    )
+    .unwrap();
+    let mut doc: Value = serde_json::from_str(&carcassonne_jcz::export(&record).unwrap().text).unwrap();
+    let replay = doc["replay"].as_array_mut().unwrap();
+    assert_eq!(kind(&replay[1]), "PASS");
+    replay.remove(1);
+    let err = carcassonne_jcz::import(&doc.to_string()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "replay[1]: COMMIT before the follower step: JCloisterZone offers Ann a follower here, so DEPLOY_MEEPLE or PASS comes first"
+    );
+}

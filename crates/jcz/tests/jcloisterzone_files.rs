@@ -1,0 +1,153 @@
+//! Files JCloisterZone wrote itself: 24 games saved by JCloisterZone 5.12
+//! (`tests/data/jcz/` at the repository root, with the final scores it
+//! computed) and the test games of JCloisterZone's own engine tests
+//! (`tests/data/engine-tests/`, each with the assertions JCloisterZone checks
+//! on it). Every one must import and end with JCloisterZone's figures.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use carcassonne_engine::{Event, Game, Record, Scoring, Summary};
+use carcassonne_jcz::{import, JczErrorKind};
+use serde_json::Value;
+
+fn repo_data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jcz").join(name)
+}
+
+fn engine_test(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/engine-tests").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn games_saved_by_jcloisterzone_import_with_its_final_scores() {
+    let expect: BTreeMap<String, Vec<u32>> =
+        serde_json::from_str(&std::fs::read_to_string(repo_data("final-scores.json")).unwrap()).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(repo_data(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".jcz"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 24);
+    assert_eq!(names, expect.keys().cloned().collect::<Vec<_>>());
+    let mut failures = Vec::new();
+    let (mut skipped_steps, mut monasteries) = (0, 0);
+    for name in &names {
+        let text = std::fs::read_to_string(repo_data(name)).unwrap();
+        monasteries += text.matches(r#""location":"I""#).count();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let replay = doc["replay"].as_array().unwrap();
+        // Turns where JCloisterZone skipped the follower step: no message
+        // between PLACE_TILE and the next PLACE_TOKEN or COMMIT.
+        skipped_steps += replay
+            .windows(2)
+            .filter(|w| w[0]["type"] == "PLACE_TILE" && matches!(w[1]["type"].as_str(), Some("COMMIT" | "PLACE_TOKEN")))
+            .count();
+        match import(&text) {
+            Ok(got) => {
+                let s = Summary::of(Game::replay(&got.record).unwrap().state());
+                if !s.finished || s.final_scores != expect[name] || !got.warnings.is_empty() {
+                    failures.push(format!(
+                        "{name}: finished {} final scores {:?}, JCloisterZone {:?}; warnings {:?}",
+                        s.finished, s.final_scores, expect[name], got.warnings
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{} of {}:\n{}", failures.len(), names.len(), failures.join("\n"));
+    // The games exercise both findings: monasteries at I, skipped steps.
+    assert!(monasteries > 10 && skipped_steps > 100, "{monasteries} monasteries, {skipped_steps} skipped steps");
+}
+
+/// Checks one of JCloisterZone's assertions on an imported game: "NAME has
+/// N points" or "NAME scored FEATURE for N points".
+fn check(assertion: &str, players: &[String], scores: &[u32], scorings: &[Scoring]) -> Result<(), String> {
+    let words: Vec<&str> = assertion.split_whitespace().collect();
+    let seat = |name: &str| players.iter().position(|p| p == name).ok_or(format!("no player {name}"));
+    let points = |n: &str| n.parse::<u32>().map_err(|e| format!("{n}: {e}"));
+    match words[..] {
+        [name, "has", n, "points" | "point"] => {
+            let (seat, n) = (seat(name)?, points(n)?);
+            (scores[seat] == n).then_some(()).ok_or(format!("{name} has {}", scores[seat]))
+        }
+        [name, "scored", feature, "for", n, "points" | "point"] => {
+            let (seat, n) = (seat(name)?, points(n)?);
+            let found = scorings.iter().any(|s| s.kind.name() == feature && s.points[seat] == n);
+            let all: Vec<String> = scorings.iter().map(|s| format!("{} {:?}", s.kind.name(), s.points)).collect();
+            found.then_some(()).ok_or(format!("scorings: {all:?}"))
+        }
+        _ => Err("not an assertion this test knows".into()),
+    }
+}
+
+/// Imports a test game and checks every assertion it carries. A game with
+/// `endTurn` was ended by JCloisterZone there: its points are the final ones.
+fn assert_engine_test(name: &str) -> Record {
+    let text = engine_test(name);
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let got = import(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut events = Vec::new();
+    let game = Game::replay_with(&got.record, &mut events).unwrap();
+    let mut scorings: Vec<Scoring> = events
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Scored(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    let ended = doc["gameAnnotations"].get("endTurn").is_some();
+    let scores = if ended {
+        game.state().final_scores_with(|s| scorings.push(s))
+    } else {
+        assert!(got.warnings.is_empty(), "{name}: {:?}", got.warnings);
+        game.state().scores().to_vec()
+    };
+    let assertions = doc["test"]["assertions"].as_array().unwrap();
+    assert!(!assertions.is_empty());
+    for a in assertions {
+        let a = a.as_str().unwrap();
+        if let Err(why) = check(a, game.players(), &scores, &scorings) {
+            panic!("{name}: '{a}' does not hold: {why}");
+        }
+    }
+    got.record
+}
+
+#[test]
+fn city_and_road_scoring() {
+    assert_engine_test("city-and-road-scoring.jcz");
+}
+
+#[test]
+fn field_scoring() {
+    assert_engine_test("field-scoring.jcz");
+}
+
+#[test]
+fn monastery_scoring_with_i_and_with_cloister() {
+    let newer = assert_engine_test("monastery-scoring.jcz");
+    let older = assert_engine_test("monastery-scoring-cloister.jcz");
+    assert_eq!(newer, older);
+}
+
+#[test]
+fn the_tiny_city_variant() {
+    let record = assert_engine_test("tiny-city-rule-two-players.jcz");
+    assert_eq!(record.setup.rules.tiny_city_scoring, Some(2));
+    // The same game under the standard rules: Bob's two-tile city scores 4.
+    let standard = engine_test("tiny-city-rule-two-players.jcz")
+        .replace(r#""tiny-city-scoring": "2""#, r#""tiny-city-scoring": "4""#);
+    let got = import(&standard).unwrap().record;
+    assert_eq!(Game::replay(&got).unwrap().state().scores(), [6, 4]);
+}
+
+#[test]
+fn a_one_player_test_game_is_refused() {
+    let err = import(&engine_test("tiny-city-rule.jcz")).unwrap_err();
+    assert_eq!(err.kind, JczErrorKind::Unsupported);
+    assert_eq!(err.to_string(), "players: a game has 2 to 5 players, not 1");
+}
