@@ -33,7 +33,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board_art::{self, View};
-use crate::options::rules;
+use crate::options::{rules, variants_text, with_variants};
 use crate::render;
 
 #[derive(clap::Args, Debug)]
@@ -52,6 +52,11 @@ pub struct Args {
     /// Tile distribution: `c3` (third edition, the default) or `c2` (second).
     #[arg(long)]
     pub edition: Option<String>,
+    /// Rule variants, `NAME=VALUE`, separated by commas or the option
+    /// repeated: `tiny-city-scoring=2` (a completed two-tile city scores 2,
+    /// not 4). Default: the standard rules.
+    #[arg(long = "rules", value_name = "NAME=VALUE")]
+    pub rules: Vec<String>,
     /// Seed of the tile draws and the bots: the same seed deals the same
     /// tiles. Default: a new seed, printed at the start (with `--load`: the
     /// record's).
@@ -198,8 +203,8 @@ fn fresh_seed() -> u64 {
 /// The game (new or loaded), its seats, its seed and the file it came from.
 fn setup(args: &Args) -> Result<(Game, Vec<Seat>, u64, Option<String>)> {
     let (game, controls, seed, loaded) = if let Some(path) = &args.load {
-        if args.expansions.is_some() || args.edition.is_some() {
-            bail!("--load continues the record's game, whose setup names the expansions and the edition");
+        if args.expansions.is_some() || args.edition.is_some() || !args.rules.is_empty() {
+            bail!("--load continues the record's game, whose setup names the expansions, the edition and the rules");
         }
         let mut record = crate::replay::read_record(path)?;
         let seed = args.seed.or(record.setup.seed).unwrap_or_else(fresh_seed);
@@ -224,6 +229,7 @@ fn setup(args: &Args) -> Result<(Game, Vec<Seat>, u64, Option<String>)> {
             args.expansions.as_deref().unwrap_or("ferries"),
             args.edition.as_deref().unwrap_or("c3"),
         )?;
+        let rules = with_variants(rules, &args.rules)?;
         let names = seat_names(&specs)?;
         let seed = args.seed.unwrap_or_else(fresh_seed);
         let mut setup = arena::setup(&rules, &names);
@@ -362,8 +368,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn intro(&mut self, loaded: Option<&str>) -> Result<()> {
         let rules = *self.game.state().rules();
         let expansions: Vec<&str> = rules.expansions().map(|e| e.name()).collect();
-        let game =
+        let mut game =
             if expansions.is_empty() { "base game".to_string() } else { format!("with {}", expansions.join(", ")) };
+        let variants = variants_text(&rules);
+        if !variants.is_empty() {
+            game = format!("{game} · {variants}");
+        }
         let title = board_art::bold("Carcassonne", 0, self.colour);
         self.say(format!("{title} · {game} · edition {} · seed {}", rules.edition(), self.seed))?;
         let seats: Vec<String> = (0..self.seats.len())

@@ -38,6 +38,10 @@ pub fn run(path: &Path, json: bool) -> Result<()> {
 fn account(game: &Game, events: &[Event], summary: &Summary) -> String {
     let names = game.players();
     let mut out = String::new();
+    let variants = crate::options::variants_text(game.state().rules());
+    if !variants.is_empty() {
+        let _ = writeln!(out, "rules: {variants}");
+    }
     let mut turn = 0;
     for e in events {
         if let Event::TileDrawn { tile } = e {

@@ -12,12 +12,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::options::rules;
+use crate::options::{rules, with_variants};
 use anyhow::{bail, Context, Result};
 use carcassonne_bots::arena::{self, SeatStats};
 use carcassonne_bots::spec::parse_players;
 use carcassonne_bots::{derive_seed, BotSpec};
-use carcassonne_engine::Rules;
+use carcassonne_engine::{RuleOptions, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -40,6 +40,11 @@ pub struct Args {
     /// Tile distribution: `c3` (third edition) or `c2` (second).
     #[arg(long, default_value = "c3")]
     pub edition: String,
+    /// Rule variants, `NAME=VALUE`, separated by commas or the option
+    /// repeated: `tiny-city-scoring=2` (a completed two-tile city scores 2,
+    /// not 4). Default: the standard rules.
+    #[arg(long = "rules", value_name = "NAME=VALUE")]
+    pub rules: Vec<String>,
     /// Seed of everything: the deals' tile orders and the bots' choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -76,6 +81,9 @@ pub struct Summary {
     pub players: Vec<String>,
     pub expansions: Vec<String>,
     pub edition: String,
+    /// Rule variants, as a record's `setup.rules`; left out for the standard rules.
+    #[serde(skip_serializing_if = "RuleOptions::is_empty")]
+    pub rules: RuleOptions,
     pub seed: u64,
     pub deals: u64,
     pub games: u64,
@@ -114,7 +122,7 @@ pub struct BotSummary {
 
 pub fn run(args: &Args) -> Result<()> {
     let specs = parse_players(&args.players).context("--players")?;
-    let rules = rules(specs.len(), &args.expansions, &args.edition)?;
+    let rules = with_variants(rules(specs.len(), &args.expansions, &args.edition)?, &args.rules)?;
     let labels = labels(&specs);
     let n = specs.len() as u64;
     let deals = args.games.div_ceil(n);
@@ -295,6 +303,7 @@ fn summarize(
         players: labels.to_vec(),
         expansions: rules.expansions().map(|e| e.name().to_string()).collect(),
         edition: rules.edition().name().to_string(),
+        rules: RuleOptions::of(rules),
         seed: args.seed,
         deals,
         games,
@@ -321,7 +330,10 @@ fn wilson(successes: f64, n: u64) -> [f64; 2] {
 
 fn table(s: &Summary) -> String {
     let mut out = String::new();
-    let expansions = if s.expansions.is_empty() { "base game".to_string() } else { s.expansions.join(", ") };
+    let mut expansions = if s.expansions.is_empty() { "base game".to_string() } else { s.expansions.join(", ") };
+    if let Some(n) = s.rules.tiny_city_scoring {
+        expansions.push_str(&format!(", tiny-city-scoring {n}"));
+    }
     let _ = writeln!(
         out,
         "{} games ({} deals x {} seatings), {expansions}, edition {}, seed {}\n",
