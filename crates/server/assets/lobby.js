@@ -67,6 +67,8 @@ export class HomePage {
     const ed = (v, t) => h('label', h('input', { type: 'radio', name: 'edition', value: v, checked: this.opts.edition === v, onchange: () => { this.opts.edition = v; saveOpts(this.opts); } }), ` ${t}`);
     c.appendChild(h('fieldset', h('legend', 'Edition (lake tiles: FC / F3 / F4)'), h('div.form-row', { style: 'margin:0' },
       ed('c3', 'c3 — 3rd edition (3 / 3 / 2)'), ed('c2', 'c2 — 2nd edition (3 / 4 / 1)'))));
+    const tiny = h('input#rule-tiny-city', { type: 'checkbox', checked: this.opts.tinyCity, onchange: (e) => { this.opts.tinyCity = e.target.checked; saveOpts(this.opts); } });
+    c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)')));
     this.createBtn = h('button.primary#create-game', { onclick: () => this.create() }, 'Create game');
     c.appendChild(h('div.form-row', this.createBtn));
     this.createdBox = h('div#created');
@@ -80,6 +82,7 @@ export class HomePage {
       ? (s.name && s.name.trim() ? { type: 'human', name: s.name.trim() } : { type: 'human' })
       : { type: 'bot', level: s.level || 'easy' });
     const body = { seats, expansions: this.opts.ferries ? ['ferries'] : [], edition: this.opts.edition };
+    if (this.opts.tinyCity) body.rules = { 'tiny-city-scoring': 2 };
     this.createBtn.disabled = true;
     try {
       const res = await api.createGame(body);
@@ -169,7 +172,7 @@ export class HomePage {
 function gameRow(g) {
   const mine = remembered()[g.game];
   const players = (g.players || []).map((p, i) => `${p}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
-  const meta = [g.expansions?.includes('ferries') ? `Ferries ${g.edition}` : 'base game', `${g.turns ?? '?'} turns`, fmtTime(g.updated)].join(' · ');
+  const meta = [g.expansions?.includes('ferries') ? `Ferries ${g.edition}` : 'base game', ...(g.rules?.['tiny-city-scoring'] === 2 ? ['tiny cities 2'] : []), `${g.turns ?? '?'} turns`, fmtTime(g.updated)].join(' · ');
   const links = [];
   if (g.status === 'finished') {
     links.push(h('a', { href: `#replay=${g.game}`, dataset: { replay: g.game } }, 'Replay'));
@@ -194,8 +197,8 @@ function saveSeats(s) { try { localStorage.setItem('carcassonne.seats', JSON.str
 function loadOpts() {
   try {
     const o = JSON.parse(localStorage.getItem('carcassonne.opts') || 'null');
-    if (o && typeof o === 'object') return { ferries: o.ferries !== false, edition: o.edition === 'c2' ? 'c2' : 'c3' };
+    if (o && typeof o === 'object') return { ferries: o.ferries !== false, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true };
   } catch (_) { /* defaults */ }
-  return { ferries: true, edition: 'c3' };
+  return { ferries: true, edition: 'c3', tinyCity: false };
 }
 function saveOpts(o) { try { localStorage.setItem('carcassonne.opts', JSON.stringify(o)); } catch (_) { /* fine */ } }

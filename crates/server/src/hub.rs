@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use axum::body::Bytes;
 use carcassonne_bots::Bot;
 use carcassonne_engine::record::{Record, Setup};
-use carcassonne_engine::{Action, Edition, Expansion};
+use carcassonne_engine::{Action, Edition, Expansion, RuleOptions, Rules};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{watch, Semaphore};
@@ -101,6 +101,10 @@ pub struct CreateRequest {
     pub expansions: Vec<String>,
     #[serde(default)]
     pub edition: Option<String>,
+    /// Rule variants, as a record's `setup.rules`; an unknown name is
+    /// refused as malformed.
+    #[serde(default)]
+    pub rules: RuleOptions,
 }
 
 #[derive(Debug, Deserialize)]
@@ -198,6 +202,7 @@ fn summary_of(live: &Live) -> String {
             .collect(),
         expansions: setup.expansions.clone(),
         edition: live.state().rules().edition().name().to_string(),
+        rules: setup.rules.clone(),
         turns: live.state().turns(),
         scores: live.standing(),
     };
@@ -292,6 +297,11 @@ impl Hub {
                 )));
             }
         }
+        if let Some(n) = req.rules.tiny_city_scoring {
+            Rules::base(2)
+                .and_then(|r| r.with_tiny_city_scoring(n))
+                .map_err(|e| ApiError::InvalidSetup(format!("rules: {e}")))?;
+        }
         // ThreadRng is not Send: draw every secret before the first await.
         let (id, seed, seats) = {
             let mut rng = rand::rng();
@@ -325,7 +335,7 @@ impl Hub {
             expansions: req.expansions,
             edition: req.edition,
             seed: None,
-            rules: Default::default(),
+            rules: req.rules,
         };
         let created = now();
         let meta = Arc::new(Meta { id: id.clone(), created, seed, seats });

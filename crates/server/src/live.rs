@@ -8,7 +8,7 @@ use carcassonne_bots::mcts::{Budget, Per};
 use carcassonne_bots::{derive_seed, Bot, BotSpec, MctsBot, MctsConfig};
 use carcassonne_engine::record::{Record, Setup, Turn};
 use carcassonne_engine::{
-    Action, Actor, Event, FeatureKind, Game, JettyPair, Location, Placement, Pos, Rotation, Step, TileKind,
+    Action, Actor, Event, FeatureKind, Game, JettyPair, Location, Placement, Pos, Rotation, RuleOptions, Step, TileKind,
 };
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -437,6 +437,7 @@ impl Live {
                 players: &self.record().setup.players,
                 expansions: &self.record().setup.expansions,
                 edition: s.rules().edition().name(),
+                rules: &self.record().setup.rules,
             },
             seats: self.meta.public_seats(),
             turn: s.turns(),
@@ -549,6 +550,8 @@ struct SetupOut<'a> {
     players: &'a [String],
     expansions: &'a [String],
     edition: &'static str,
+    #[serde(skip_serializing_if = "RuleOptions::is_empty")]
+    rules: &'a RuleOptions,
 }
 
 #[derive(Serialize)]

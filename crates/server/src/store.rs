@@ -10,6 +10,7 @@
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 
+use carcassonne_engine::RuleOptions;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -97,6 +98,10 @@ pub struct Summary {
     pub seats: Vec<String>,
     pub expansions: Vec<String>,
     pub edition: String,
+    /// Rule variants; absent for the standard rules (and in rows written
+    /// before variants existed).
+    #[serde(default, skip_serializing_if = "RuleOptions::is_empty")]
+    pub rules: RuleOptions,
     pub turns: u32,
     pub scores: Vec<u32>,
 }

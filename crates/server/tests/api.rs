@@ -333,3 +333,32 @@ async fn the_record_of_a_game_in_progress_replays_with_its_drawn_tile_waiting() 
     }
     assert_eq!(checked, [true, true], "checked at the placement and in the middle of a turn");
 }
+
+#[tokio::test]
+async fn the_tiny_city_variant_is_a_game_option() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let human = json!({"type": "human"});
+    let r = client.post("/api/games", &json!({"seats": [human, human], "rules": {"tiny-city-scoring": 3}})).await;
+    assert_eq!((r.status, r.code()), (400, "invalid_setup"), "{}", r.body);
+    let message = r.body["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("rules: tiny-city-scoring is 4 (standard) or 2"), "{message}");
+    let r = client.post("/api/games", &json!({"seats": [human, human], "rules": {"tiny-cities": 2}})).await;
+    assert_eq!((r.status, r.code()), (400, "malformed"), "{}", r.body);
+
+    let created = client.create(json!({"seats": [human, human], "rules": {"tiny-city-scoring": 2}})).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let view = client.view(&game).await;
+    assert_eq!(view["setup"]["rules"], json!({"tiny-city-scoring": 2}));
+    let record = client.get(&format!("/api/games/{game}/record")).await;
+    assert_eq!(record.body["setup"]["rules"], json!({"tiny-city-scoring": 2}));
+    let list = client.get("/api/games").await;
+    let listed = list.body["games"].as_array().unwrap().iter().find(|g| g["game"] == game.as_str()).unwrap().clone();
+    assert_eq!(listed["rules"], json!({"tiny-city-scoring": 2}));
+
+    // The standard rules say nothing.
+    let plain = client.create(json!({"seats": [human, human]})).await;
+    let view = client.view(plain["game"].as_str().unwrap()).await;
+    assert!(view["setup"].get("rules").is_none(), "{}", view["setup"]);
+}
