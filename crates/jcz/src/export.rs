@@ -92,6 +92,13 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
     for (i, turn) in record.turns.iter().enumerate() {
         writer.turn(i, turn)?;
     }
+    if let Some(last) = record.turns.last().filter(|t| t.is_pending()) {
+        warnings.push(format!(
+            "turn {}: tile {} is drawn and not yet placed; a JCloisterZone saved game holds whole turns, so it is the next tile JCloisterZone draws (an import of the saved game ends before it)",
+            record.turns.len(),
+            last.tile
+        ));
+    }
 
     let mut sets = json!({"basic:1": 1});
     let mut elements = json!({"small-follower": 7, "farmers": true});
@@ -216,6 +223,11 @@ impl Writer {
         if turn.discard {
             // JCloisterZone discards a tile that fits nowhere by itself.
             return self.play(Action::Discard, &at);
+        }
+        if turn.is_pending() {
+            // A game in progress: the drawn tile waits in the draw order,
+            // so JCloisterZone draws it next.
+            return Ok(());
         }
         let (Some([x, y]), Some(rot)) = (turn.at, turn.rot) else {
             return Err(illegal(&at, "a turn places its tile or discards it"));

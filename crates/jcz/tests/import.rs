@@ -330,3 +330,19 @@ fn the_tiny_city_variant_is_read_and_written() {
     assert!(back.setup.rules.is_empty());
     assert_eq!(summary(&back).scores, [4, 0]);
 }
+
+/// A record of a game in progress ends with the drawn tile alone: the export
+/// puts it next in the draw order, and warns that an import ends before it.
+#[test]
+fn a_drawn_tile_waiting_is_exported_as_the_next_draw() {
+    let mut record = import(&data("base-scoring.jcz")).unwrap().record;
+    let whole = record.clone();
+    record.turns.push(carcassonne_engine::record::Turn { tile: "K".into(), ..Default::default() });
+    let written = export(&record).unwrap();
+    assert_eq!(written.warnings.len(), 1);
+    assert!(written.warnings[0].starts_with("turn 9: tile K is drawn and not yet placed"), "{:?}", written.warnings);
+    let saved: Value = serde_json::from_str(&written.text).unwrap();
+    assert_eq!(saved["gameAnnotations"]["drawOrder"][8], json!("BA/RrC"));
+    assert_eq!(saved["replay"], serde_json::from_str::<Value>(&export(&whole).unwrap().text).unwrap()["replay"]);
+    assert_eq!(import(&written.text).unwrap().record, whole);
+}
