@@ -161,3 +161,22 @@ fn simulate_plays_the_ferries_unless_told_otherwise() {
     let base = json(&carcassonne(&["simulate", "--players", "random,random", "--expansions", "none", "--json"]));
     assert_eq!(base["expansions"], serde_json::json!([]));
 }
+
+/// The example records of docs/examples replay as they are, to the figures
+/// its README gives.
+#[test]
+fn the_example_records_replay() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples");
+    let figures = |name: &str| json(&carcassonne(&["replay", "--json", dir.join(name).to_str().unwrap()]));
+    let a = figures("ferries-mcts-vs-greedy.json");
+    assert_eq!((a["final_scores"].clone(), a["finished"].clone()), (serde_json::json!([71, 36]), Value::Bool(true)));
+    let b = figures("ferries-c2-three-players.json");
+    assert_eq!(b["final_scores"], serde_json::json!([13, 39, 62]));
+    let c = figures("ferries-in-progress.json");
+    assert_eq!((c["turns"].clone(), c["finished"].clone()), (serde_json::json!(40), Value::Bool(false)));
+    let listed = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"))
+        .count();
+    assert_eq!(listed, 3, "every example is checked here");
+}
