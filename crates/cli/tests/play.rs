@@ -1,32 +1,18 @@
 //! `carcassonne play` driven through standard input: whole games, undo,
 //! save and load, bad input and the end of input.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use common::{carcassonne, run_with_input};
 
 use serde_json::Value;
 
 /// Runs `carcassonne args...` with `script` on standard input.
 fn play(args: &[&str], script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("a pipe");
-    let script = script.to_string();
-    // The game may stop reading early: a closed pipe is no failure here.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let out = child.wait_with_output().expect("the binary ends");
-    writer.join().expect("the writer ends");
-    out
+    run_with_input(carcassonne().args(args).env_remove("NO_COLOR").env_remove("COLUMNS"), script)
 }
 
 fn text(out: &Output) -> String {
@@ -109,7 +95,7 @@ fn a_saved_record_replays_and_loads_with_the_same_tiles() {
     let first = text(&play(&["play", "--seed", "7", "--players", "me=human,greedy", "--expansions", "none"], &script));
     assert!(first.contains(&format!("saved 2 turns to {p}; carcassonne play --load {p} continues")), "{first}");
 
-    let replay = Command::new(env!("CARGO_BIN_EXE_carcassonne")).args(["replay", "--json", p]).output().unwrap();
+    let replay = carcassonne().args(["replay", "--json", p]).output().unwrap();
     assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
     let summary: Value = serde_json::from_slice(&replay.stdout).unwrap();
     assert_eq!(summary["turns"], 2);
@@ -138,7 +124,7 @@ fn a_finished_game_can_be_saved_and_loads_as_over() {
     let script = format!("{}save {p}\n\n", "1\n".repeat(decisions));
     let out = text(&play(&args, &script));
     assert!(out.contains(&format!("to {p}")), "{out}");
-    let replay = Command::new(env!("CARGO_BIN_EXE_carcassonne")).args(["replay", "--json", p]).output().unwrap();
+    let replay = carcassonne().args(["replay", "--json", p]).output().unwrap();
     let summary: Value = serde_json::from_slice(&replay.stdout).unwrap();
     assert_eq!(summary["finished"], true);
     let loaded = text(&play(&["play", "--load", p], ""));

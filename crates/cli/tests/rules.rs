@@ -1,29 +1,17 @@
 //! `--rules tiny-city-scoring=2` on `play` and `simulate`: the variant
 //! reaches the game, its records and `replay`; bad values are named.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use common::run_with_input;
 
 use serde_json::Value;
 
 fn carcassonne(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("a pipe");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("the binary ends");
-    writer.join().unwrap();
-    out
+    run_with_input(common::carcassonne().args(args).env("NO_COLOR", "1"), input)
 }
 
 fn ok(out: &Output) -> String {
