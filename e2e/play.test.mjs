@@ -227,6 +227,8 @@ async function playOneGame(page, base, cat, gameNo, spectate) {
   await page.selectOption('select[name="seat-1-level"]', 'easy');
   if (!(await page.isChecked('#exp-ferries'))) await page.check('#exp-ferries');
   await page.check('input[name="edition"][value="c3"]');
+  // Public, so that the finished game is listed for the replay check.
+  if (!(await page.isChecked('#public-game'))) await page.check('#public-game');
   if (gameNo === 1) await shot(page, 'home');
   await page.click('#create-game');
   await page.waitForSelector('#open-game');

@@ -60,13 +60,20 @@ export const api = {
 
 function enc(s) { return encodeURIComponent(s); }
 
+/** Close code of a seat's connection that a newer one of the same seat replaced. */
+const REPLACED = 4001;
+
 /**
  * A game's live WebSocket: pushes every view, reconnects with backoff, and
  * tells its owner when it (re)connects so the view can be fetched again.
+ * With a seat's token, the connection is the seat's own, which the server
+ * never refuses for room (the token goes in the subprotocol list, not in
+ * the URL).
  */
 export class GameSocket {
-  constructor(game, { onView, onStatus, onOpen }) {
+  constructor(game, { token, onView, onStatus, onOpen }) {
     this.game = game;
+    this.token = token;
     this.onView = onView;
     this.onStatus = onStatus || (() => {});
     this.onOpen = onOpen || (() => {});
@@ -92,7 +99,8 @@ export class GameSocket {
     if (this.closed) return;
     this.onStatus('connecting');
     let ws;
-    try { ws = new WebSocket(this.url()); } catch (_) { this.scheduleReconnect(); return; }
+    const protocols = this.token ? ['carcassonne', `token.${this.token}`] : ['carcassonne'];
+    try { ws = new WebSocket(this.url(), protocols); } catch (_) { this.scheduleReconnect(); return; }
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
@@ -108,9 +116,15 @@ export class GameSocket {
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
       if (msg.type === 'view' && msg.view) this.onView(msg.view);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
+      if (ev.code === REPLACED) {
+        // Reconnecting would only push the newer tab out in turn.
+        this.close();
+        this.onStatus('replaced');
+        return;
+      }
       this.onStatus('closed');
       this.scheduleReconnect();
     };
@@ -147,6 +161,7 @@ export class GameSocket {
 export const ERROR_HELP = {
   malformed: 'The request was not understood.',
   invalid_setup: 'That game cannot be created.',
+  bot_budget: 'That bot would think longer than this server allows.',
   not_found: 'No such game.',
   wrong_token: 'This link does not hold a valid seat token for that game.',
   bot_seat: 'That seat is played by a bot.',
@@ -155,6 +170,8 @@ export const ERROR_HELP = {
   game_over: 'The game is already finished.',
   illegal_action: 'The rules do not allow that.',
   too_large: 'The request was too large.',
+  timeout: 'The request did not arrive in time.',
+  busy: 'The server is busy. Try again later.',
   storage: 'The server could not store the action; nothing was changed. Try again.',
   internal: 'The server hit an unexpected error.',
   network: 'The server cannot be reached. Retrying…',

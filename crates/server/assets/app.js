@@ -22,8 +22,9 @@ const ctx = {
   setConn(state) {
     connEl.classList.toggle('hidden', !state);
     connEl.classList.toggle('ok', state === 'open');
-    connEl.classList.toggle('bad', state === 'closed');
-    connEl.textContent = state === 'open' ? 'live' : state === 'connecting' ? 'connecting…' : state === 'closed' ? 'offline, reconnecting…' : '';
+    connEl.classList.toggle('bad', state === 'closed' || state === 'replaced');
+    connEl.textContent = state === 'open' ? 'live' : state === 'connecting' ? 'connecting…' : state === 'closed' ? 'offline, reconnecting…'
+      : state === 'replaced' ? 'opened in another tab: reload to play here' : '';
     document.body.dataset.conn = state || '';
   },
 };

@@ -79,6 +79,7 @@ export class GamePage {
     }
     await this.refresh();
     this.socket = new GameSocket(this.gameId, {
+      token: this.tokens.values().next().value,
       onView: (v) => this.setView(v),
       onStatus: (s) => this.ctx.setConn(s),
       // On (re)connection, fetch the view again as well.

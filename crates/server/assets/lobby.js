@@ -69,6 +69,9 @@ export class HomePage {
       ed('c3', 'c3 — 3rd edition (3 / 3 / 2)'), ed('c2', 'c2 — 2nd edition (3 / 4 / 1)'))));
     const tiny = h('input#rule-tiny-city', { type: 'checkbox', checked: this.opts.tinyCity, onchange: (e) => { this.opts.tinyCity = e.target.checked; saveOpts(this.opts); } });
     c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)')));
+    const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; saveOpts(this.opts); } });
+    c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' Public: list it on this page, for anyone to watch and, once over, replay'),
+      h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
     this.createBtn = h('button.primary#create-game', { onclick: () => this.create() }, 'Create game');
     c.appendChild(h('div.form-row', this.createBtn));
     this.createdBox = h('div#created');
@@ -83,6 +86,7 @@ export class HomePage {
       : { type: 'bot', level: s.level || 'easy' });
     const body = { seats, expansions: this.opts.ferries ? ['ferries'] : [], edition: this.opts.edition };
     if (this.opts.tinyCity) body.rules = { 'tiny-city-scoring': 2 };
+    if (this.opts.public) body.public = true;
     this.createBtn.disabled = true;
     try {
       const res = await api.createGame(body);
@@ -139,6 +143,7 @@ export class HomePage {
       ul.appendChild(h('li', { dataset: { game: id } },
         h('span.who', (g.players || []).join(' · ') || id, h('div.meta', `${id}${g.status ? ' · ' + g.status : ''}`)),
         h('a', { href: `#game=${id}${toks.map((t) => `&token=${t}`).join('')}` }, g.status === 'finished' ? 'Open' : 'Continue'),
+        h('a', { href: `#replay=${id}`, dataset: { replay: id } }, 'Replay'),
         h('button.small', { title: 'forget this game in this browser', 'aria-label': 'forget', onclick: () => { forget(id); this.renderMine(); } }, '×')));
     }
     c.appendChild(ul);
@@ -197,8 +202,8 @@ function saveSeats(s) { try { localStorage.setItem('carcassonne.seats', JSON.str
 function loadOpts() {
   try {
     const o = JSON.parse(localStorage.getItem('carcassonne.opts') || 'null');
-    if (o && typeof o === 'object') return { ferries: o.ferries !== false, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true };
+    if (o && typeof o === 'object') return { ferries: o.ferries !== false, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: o.public === true };
   } catch (_) { /* defaults */ }
-  return { ferries: true, edition: 'c3', tinyCity: false };
+  return { ferries: true, edition: 'c3', tinyCity: false, public: false };
 }
 function saveOpts(o) { try { localStorage.setItem('carcassonne.opts', JSON.stringify(o)); } catch (_) { /* fine */ } }

@@ -3,8 +3,25 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
+use crate::logging::LogFormat;
 use crate::{Limits, ServeOptions};
+
+/// A count of at least one.
+fn count() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 28)
+}
+
+/// Seconds, fractions allowed: `10`, `0.5`. (The defaults are written out
+/// in the options; a test checks that they are the library's.)
+fn seconds(text: &str) -> Result<Duration, String> {
+    let s: f64 = text.parse().map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(0.001..=86_400.0).contains(&s) {
+        return Err(format!("{s} s is not between 0.001 s and a day"));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
 
 /// Options of `carcassonne serve` (and of `carcassonne-server`).
 #[derive(clap::Args, Clone, Debug)]
@@ -31,23 +48,78 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = Limits::default().games_per_minute,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub games_per_minute: u32,
-    /// Live WebSocket connections over all games.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 28))]
+    /// Spectators' live WebSocket connections over all games.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets, value_parser = count())]
     pub max_sockets: usize,
-    /// Live WebSocket connections on one game.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets_per_game,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 28))]
+    /// Spectators' live WebSocket connections on one game (a seat's own
+    /// connections are never refused).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets_per_game, value_parser = count())]
     pub max_sockets_per_game: usize,
-    /// Live WebSocket connections from one client address.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets_per_address,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 28))]
+    /// Spectators' live WebSocket connections from one client address.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets_per_address, value_parser = count())]
     pub max_sockets_per_address: usize,
+    /// Live WebSocket connections of one seat; one more replaces its oldest.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().sockets_per_seat, value_parser = count())]
+    pub max_sockets_per_seat: usize,
     /// Messages a second one WebSocket connection may send (bursts of three
     /// times as many).
     #[arg(long, value_name = "N", default_value_t = Limits::default().messages_per_second,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub messages_per_second: u32,
+    /// Open TCP connections over all addresses (lowered to what the file
+    /// descriptor limit leaves room for).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections, value_parser = count())]
+    pub max_connections: usize,
+    /// Open TCP connections from one client address.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections_per_address, value_parser = count())]
+    pub max_connections_per_address: usize,
+    /// Seconds for a request's line and headers to arrive (also how long an
+    /// idle keep-alive connection is kept).
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    pub header_timeout: Duration,
+    /// Seconds for a request's body to arrive.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    pub body_timeout: Duration,
+    /// Seconds after which a connection that receives nothing is closed
+    /// (WebSockets too: keep it above --ping-interval).
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = seconds)]
+    pub idle_timeout: Duration,
+    /// Seconds a write to a client that reads nothing may stay blocked
+    /// before its connection is closed.
+    #[arg(long, value_name = "SECS", default_value = "20", value_parser = seconds)]
+    pub write_timeout: Duration,
+    /// Seconds between the server's pings on a WebSocket.
+    #[arg(long, value_name = "SECS", default_value = "20", value_parser = seconds)]
+    pub ping_interval: Duration,
+    /// Seconds a WebSocket has to answer a ping before it is closed.
+    #[arg(long, value_name = "SECS", default_value = "20", value_parser = seconds)]
+    pub pong_timeout: Duration,
+    /// Longest search time a bot seat may ask for (`mcts:ms=N`), in
+    /// milliseconds; a game asking for more is refused.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().bot_ms,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub max_bot_ms: u64,
+    /// Most search iterations a bot seat may ask for (`mcts:iters=N`).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().bot_iterations,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_bot_iterations: u32,
+    /// Seconds of bot thinking the games of one client address may use an
+    /// hour; past it their search bots play greedily.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().bot_seconds_per_hour,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub bot_seconds_per_hour: u32,
+    /// Search decisions waiting for a bot thread, over all games; when
+    /// full, games with search bots are refused.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().bot_queue, value_parser = count())]
+    pub bot_queue: usize,
+    /// Search decisions waiting for a bot thread, from the games of one
+    /// client address.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().bot_queue_per_address, value_parser = count())]
+    pub bot_queue_per_address: usize,
+    /// Log lines as text or as JSON objects (on standard error; the level
+    /// comes from RUST_LOG, default info).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
 }
 
 impl ServeArgs {
@@ -63,7 +135,21 @@ impl ServeArgs {
                 sockets: self.max_sockets,
                 sockets_per_game: self.max_sockets_per_game,
                 sockets_per_address: self.max_sockets_per_address,
+                sockets_per_seat: self.max_sockets_per_seat,
                 messages_per_second: self.messages_per_second,
+                connections: self.max_connections,
+                connections_per_address: self.max_connections_per_address,
+                header_timeout: self.header_timeout,
+                body_timeout: self.body_timeout,
+                idle_timeout: self.idle_timeout,
+                write_timeout: self.write_timeout,
+                ping_interval: self.ping_interval,
+                pong_timeout: self.pong_timeout,
+                bot_ms: self.max_bot_ms,
+                bot_iterations: self.max_bot_iterations,
+                bot_seconds_per_hour: self.bot_seconds_per_hour,
+                bot_queue: self.bot_queue,
+                bot_queue_per_address: self.bot_queue_per_address,
             },
         }
     }
@@ -107,5 +193,40 @@ mod tests {
         assert!(parse(&["--bot-threads", "0"]).unwrap_err().contains("--bot-threads"));
         assert!(parse(&["--addr", "nowhere"]).unwrap_err().contains("--addr"));
         assert!(parse(&["--port", "1"]).unwrap_err().contains("--port"));
+    }
+
+    #[test]
+    fn every_protection_has_its_option() {
+        let o = parse(&[
+            "--max-connections=7",
+            "--max-connections-per-address=3",
+            "--max-sockets-per-seat=2",
+            "--header-timeout=0.5",
+            "--body-timeout=2",
+            "--idle-timeout=30",
+            "--write-timeout=4",
+            "--ping-interval=5",
+            "--pong-timeout=6",
+            "--max-bot-ms=900",
+            "--max-bot-iterations=1000",
+            "--bot-seconds-per-hour=60",
+            "--bot-queue=9",
+            "--bot-queue-per-address=2",
+        ])
+        .unwrap();
+        let l = o.limits;
+        assert_eq!((l.connections, l.connections_per_address, l.sockets_per_seat), (7, 3, 2));
+        let s = Duration::from_secs_f64;
+        assert_eq!(
+            [l.header_timeout, l.body_timeout, l.idle_timeout, l.write_timeout, l.ping_interval, l.pong_timeout],
+            [s(0.5), s(2.0), s(30.0), s(4.0), s(5.0), s(6.0)]
+        );
+        assert_eq!((l.bot_ms, l.bot_iterations, l.bot_seconds_per_hour), (900, 1000, 60));
+        assert_eq!((l.bot_queue, l.bot_queue_per_address), (9, 2));
+        assert!(parse(&["--header-timeout", "0"]).unwrap_err().contains("--header-timeout"));
+        assert!(parse(&["--idle-timeout", "soon"]).unwrap_err().contains("--idle-timeout"));
+        let cli = Cli::try_parse_from(["serve", "--log-format", "json"]).map_err(|e| e.to_string()).unwrap();
+        assert_eq!(cli.args.log_format, LogFormat::Json);
+        assert!(Cli::try_parse_from(["serve", "--log-format", "xml"]).is_err());
     }
 }

@@ -14,6 +14,8 @@ pub enum ApiError {
     #[error("{0}")]
     InvalidSetup(String),
     #[error("{0}")]
+    BotBudget(String),
+    #[error("{0}")]
     NotFound(String),
     #[error("{}", match .0 { Some(seat) => format!("this token is not the one of seat {seat}"), None => "this token is not the one of any seat of this game".to_string() })]
     WrongToken(Option<usize>),
@@ -31,6 +33,8 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("the request body is larger than {0} bytes")]
     TooLarge(usize),
+    #[error("the request body did not arrive within {} s", .0.as_secs_f64())]
+    Timeout(std::time::Duration),
     #[error("too many requests: try again in {} s", crate::limits::retry_seconds(*.retry_after))]
     RateLimited { retry_after: std::time::Duration },
     #[error("{0}: try again later")]
@@ -46,6 +50,7 @@ impl ApiError {
         match self {
             ApiError::Malformed(_) => "malformed",
             ApiError::InvalidSetup(_) => "invalid_setup",
+            ApiError::BotBudget(_) => "bot_budget",
             ApiError::NotFound(_) => "not_found",
             ApiError::WrongToken(_) => "wrong_token",
             ApiError::BotSeat(_) => "bot_seat",
@@ -55,6 +60,7 @@ impl ApiError {
             ApiError::Illegal(_) => "illegal_action",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
+            ApiError::Timeout(_) => "timeout",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::Busy(_) => "busy",
             ApiError::Storage(_) => "storage",
@@ -64,13 +70,14 @@ impl ApiError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::Malformed(_) | ApiError::InvalidSetup(_) => StatusCode::BAD_REQUEST,
+            ApiError::Malformed(_) | ApiError::InvalidSetup(_) | ApiError::BotBudget(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::WrongToken(_) | ApiError::BotSeat(_) => StatusCode::FORBIDDEN,
             ApiError::StaleVersion { .. } | ApiError::NotYourTurn { .. } | ApiError::GameOver => StatusCode::CONFLICT,
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -108,12 +115,19 @@ struct Envelope {
     error: ErrorBody,
 }
 
+/// A refusal's code and message, on its response for the request log.
+#[derive(Clone, Debug)]
+pub struct Refused {
+    pub code: &'static str,
+    pub message: String,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if matches!(self, ApiError::Storage(_) | ApiError::Internal(_)) {
-            tracing::error!("{self}");
-        }
-        let mut response = (self.status(), axum::Json(Envelope { error: self.body() })).into_response();
+        let body = self.body();
+        let refused = Refused { code: body.code, message: body.message.clone() };
+        let mut response = (self.status(), axum::Json(Envelope { error: body })).into_response();
+        response.extensions_mut().insert(refused);
         if let ApiError::RateLimited { retry_after } = self {
             response
                 .headers_mut()

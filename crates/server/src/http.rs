@@ -5,20 +5,23 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
-use axum::{middleware, Router};
+use axum::{middleware, Extension, Router};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
+use tokio::sync::watch;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Refused};
 use crate::hub::{CreateRequest, Hub, Who};
-use crate::limits::{limit_requests, Guard, MessageLimiter, SocketPermit};
+use crate::limits::{client_key, limit_requests, Guard, MessageLimiter, SeatPermit, SocketPermit};
+use crate::net::ConnectionHold;
 use crate::store::Filter;
 use crate::wire::{catalogue_json, ActionIn};
 
@@ -26,19 +29,25 @@ use crate::wire::{catalogue_json, ActionIn};
 pub const MAX_BODY: usize = 64 * 1024;
 /// Largest WebSocket message from a client.
 pub const MAX_WS_MESSAGE: usize = 16 * 1024;
+/// The WebSocket subprotocol; a seat's token comes beside it as
+/// `token.<token>` (see docs/api.md).
+pub const WS_PROTOCOL: &str = "carcassonne";
 
 #[derive(Clone)]
 struct AppState {
     hub: Arc<Hub>,
     assets: Option<Arc<PathBuf>>,
     guard: Arc<Guard>,
+    /// Turns true when the server stops: WebSockets close.
+    stop: watch::Receiver<bool>,
 }
 
 /// The whole application: the API under `/api/`, the UI everywhere else.
-/// Serve it with the peers' addresses (`into_make_service_with_connect_info`)
-/// for the per-address limits of `guard` to apply.
-pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>) -> Router {
-    let state = AppState { hub, assets: assets.map(Arc::new), guard: guard.clone() };
+/// Serve it with the peers' addresses (`ConnectInfo<SocketAddr>` in each
+/// request's extensions, as [`crate::net`] does) for the per-address
+/// limits of `guard` to apply.
+pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: watch::Receiver<bool>) -> Router {
+    let state = AppState { hub, assets: assets.map(Arc::new), guard: guard.clone(), stop };
     let api = Router::new()
         .route("/api/tiles", get(tiles))
         .route("/api/games", get(list).post(create))
@@ -51,7 +60,8 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>) -> Rout
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(middleware::from_fn_with_state(guard, limit_requests));
+        .layer(middleware::from_fn_with_state(guard, limit_requests))
+        .layer(middleware::from_fn(log_refusals));
     api.fallback(static_files).layer(DefaultBodyLimit::max(MAX_BODY)).with_state(state)
 }
 
@@ -73,15 +83,50 @@ fn ok_json<T: serde::Serialize>(status: StatusCode, value: &T) -> Response {
     }
 }
 
-fn parse<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body.map_err(|r| {
-        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(MAX_BODY)
-        } else {
-            ApiError::Malformed(r.body_text())
+/// A request's body, read whole within the body timeout.
+struct Body(Bytes);
+
+impl FromRequest<AppState> for Body {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, st: &AppState) -> Result<Body, ApiError> {
+        let wait = st.guard.limits().body_timeout;
+        match tokio::time::timeout(wait, Bytes::from_request(request, st)).await {
+            Err(_) => Err(ApiError::Timeout(wait)),
+            Ok(Ok(bytes)) => Ok(Body(bytes)),
+            Ok(Err(r)) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::TooLarge(MAX_BODY)),
+            Ok(Err(r)) => Err(ApiError::Malformed(r.body_text())),
         }
-    })?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::Malformed(format!("the body is not the JSON expected: {e}")))
+    }
+}
+
+fn parse<T: DeserializeOwned>(body: Body) -> Result<T, ApiError> {
+    serde_json::from_slice(&body.0).map_err(|e| ApiError::Malformed(format!("the body is not the JSON expected: {e}")))
+}
+
+/// Logs every refused API request: its class (the error code), the
+/// client's address and the game, if any.
+async fn log_refusals(request: Request, next: Next) -> Response {
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    let Some(refused) = response.extensions().get::<Refused>() else { return response };
+    let status = response.status().as_u16();
+    let peer = peer.map_or_else(|| "-".to_string(), |p| p.to_string());
+    let game =
+        path.strip_prefix("/api/games/").and_then(|rest| rest.split('/').next()).filter(|id| crate::hub::valid_id(id));
+    let game = game.unwrap_or("-");
+    let path = crate::error::clip(&path, 80);
+    let (class, message) = (refused.code, &refused.message);
+    match status {
+        408 | 413 | 429 | 503 => {
+            tracing::warn!(class, status, %method, %path, %peer, %game, "request refused: {message}")
+        }
+        500.. => tracing::error!(class, status, %method, %path, %peer, %game, "request failed: {message}"),
+        _ => tracing::info!(class, status, %method, %path, %peer, %game, "request refused: {message}"),
+    }
+    response
 }
 
 async fn api_not_found(uri: Uri) -> ApiError {
@@ -127,9 +172,14 @@ async fn list(State(st): State<AppState>, q: Result<Query<ListQuery>, QueryRejec
     Ok(ok_json(StatusCode::OK, &serde_json::json!({ "games": games })))
 }
 
-async fn create(State(st): State<AppState>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+async fn create(
+    State(st): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Body,
+) -> Result<Response, ApiError> {
     let req: CreateRequest = parse(body)?;
-    let created = st.hub.create(req).await?;
+    let owner = peer.map(|p| client_key(p.0 .0.ip()));
+    let created = st.hub.create(req, owner).await?;
     Ok(ok_json(StatusCode::CREATED, &created))
 }
 
@@ -160,11 +210,7 @@ struct JoinRequest {
     token: String,
 }
 
-async fn join(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
+async fn join(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
     let req: JoinRequest = parse(body)?;
     let joined = st.hub.join(&id, &req.token).await?;
     Ok(ok_json(StatusCode::OK, &joined))
@@ -178,11 +224,7 @@ struct ActRequest {
     action: ActionIn,
 }
 
-async fn act(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
+async fn act(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
     let req: ActRequest = parse(body)?;
     let action = req.action.to_action()?;
     let (version, view) =
@@ -210,22 +252,55 @@ async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
 
 // ----- WebSocket ----------------------------------------------------------
 
+/// The seat token a client offers beside the subprotocol, if any.
+fn offered_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .find_map(|p| p.trim().strip_prefix("token."))
+}
+
+/// A WebSocket's place in the counts: a seat's, or a spectator's.
+enum Place {
+    Seat(SeatPermit),
+    Spectator(#[allow(dead_code)] SocketPermit),
+}
+
 async fn ws(
     State(st): State<AppState>,
-    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    hold: Option<Extension<ConnectionHold>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = st.hub.slot(&id).await?;
     let upgrade = upgrade.map_err(|r| ApiError::Malformed(r.body_text()))?;
-    let permit = st.guard.socket(&id, peer.map(|p| p.0 .0.ip()))?;
-    let limiter = st.guard.messages();
-    let hub = st.hub.clone();
+    // A seat's own connections are never refused for room; spectators
+    // share capped places.
+    let place = match offered_token(&headers) {
+        Some(token) => Place::Seat(st.guard.seat_socket(&id, st.hub.join(&id, token).await?.seat)),
+        None => Place::Spectator(st.guard.socket(&id, peer.map(|p| p.0 .0.ip()))?),
+    };
+    let session = Session {
+        hub: st.hub.clone(),
+        id,
+        slot,
+        limiter: st.guard.messages(),
+        place,
+        _hold: hold.map(|h| h.0),
+        ping_interval: st.guard.limits().ping_interval,
+        pong_timeout: st.guard.limits().pong_timeout,
+        stop: st.stop.clone(),
+    };
     Ok(upgrade
+        .protocols([WS_PROTOCOL])
         .read_buffer_size(4 * 1024)
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
-        .on_upgrade(move |socket| session(hub, id, slot, socket, limiter, permit)))
+        .on_upgrade(move |socket| session.run(socket)))
 }
 
 fn view_message(view: &crate::hub::ViewText) -> Option<Message> {
@@ -239,60 +314,102 @@ enum ClientMessage {
     Ping,
 }
 
-/// One client's connection to a game; `_permit` holds its place in the
-/// connection counts until it ends.
-async fn session(
+/// One client's connection to a game; `place` and `_hold` keep its places
+/// in the counts until it ends.
+struct Session {
     hub: Arc<Hub>,
     id: String,
     slot: Arc<crate::hub::Slot>,
-    mut socket: WebSocket,
     limiter: MessageLimiter,
-    _permit: SocketPermit,
-) {
-    let mut views = slot.subscribe();
-    let first = views.borrow_and_update().clone();
-    let Some(first) = view_message(&first) else { return };
-    if socket.send(first).await.is_err() {
-        return;
-    }
-    loop {
-        tokio::select! {
-            changed = views.changed() => {
-                if changed.is_err() {
-                    break;
-                }
-                let v = views.borrow_and_update().clone();
-                let Some(message) = view_message(&v) else { break };
-                if socket.send(message).await.is_err() {
-                    break;
-                }
+    place: Place,
+    _hold: Option<ConnectionHold>,
+    ping_interval: std::time::Duration,
+    pong_timeout: std::time::Duration,
+    stop: watch::Receiver<bool>,
+}
+
+impl Session {
+    async fn run(mut self, mut socket: WebSocket) {
+        let mut views = self.slot.subscribe();
+        let first = views.borrow_and_update().clone();
+        let Some(first) = view_message(&first) else { return };
+        if socket.send(first).await.is_err() {
+            return;
+        }
+        let start = tokio::time::Instant::now() + self.ping_interval;
+        let mut ping = tokio::time::interval_at(start, self.ping_interval);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // When the unanswered ping's answer is due.
+        let mut pong_due: Option<tokio::time::Instant> = None;
+        let replaced = async {
+            match &self.place {
+                Place::Seat(permit) => permit.replaced().await,
+                Place::Spectator(_) => std::future::pending().await,
             }
-            msg = socket.recv() => {
-                let reply = match msg {
-                    None | Some(Ok(Message::Close(_))) => break,
-                    Some(Err(e)) => {
-                        let text = e.to_string();
-                        if text.contains("too long") || text.contains("limit") {
-                            let frame = CloseFrame { code: 1009, reason: "message too large".into() };
-                            let _ = socket.send(Message::Close(Some(frame))).await;
-                        }
-                        break;
-                    }
-                    Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => match (limiter.check(), m) {
-                        (Err(e), _) => Some(error_message(Value::Null, &e)),
-                        (Ok(()), Message::Text(t)) => handle(&hub, &id, t.as_str()).await,
-                        (Ok(()), _) => {
-                            Some(error_message(Value::Null, &ApiError::Malformed("send JSON text frames".into())))
-                        }
-                    },
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => None,
-                };
-                if let Some(r) = reply {
-                    if socket.send(Message::Text(r.into())).await.is_err() {
-                        break;
+        };
+        tokio::pin!(replaced);
+        let close = |code: u16, reason: &'static str| Some(CloseFrame { code, reason: reason.into() });
+        let end = loop {
+            tokio::select! {
+                _ = crate::net::stopping(&mut self.stop) => break close(1001, "the server is stopping"),
+                _ = &mut replaced => break close(4001, "replaced by a newer connection of this seat"),
+                _ = tokio::time::sleep_until(pong_due.unwrap_or(start)), if pong_due.is_some() => {
+                    tracing::info!(class = "pong_timeout", game = %self.id, "WebSocket closed: no answer to a ping");
+                    break None;
+                }
+                _ = ping.tick() => {
+                    pong_due.get_or_insert_with(|| tokio::time::Instant::now() + self.pong_timeout);
+                    if socket.send(Message::Ping(Bytes::new())).await.is_err() {
+                        break None;
                     }
                 }
+                changed = views.changed() => {
+                    if changed.is_err() {
+                        break None;
+                    }
+                    let v = views.borrow_and_update().clone();
+                    let Some(message) = view_message(&v) else { break None };
+                    if socket.send(message).await.is_err() {
+                        break None;
+                    }
+                }
+                msg = socket.recv() => {
+                    let reply = match msg {
+                        None | Some(Ok(Message::Close(_))) => break None,
+                        Some(Err(e)) => {
+                            let text = e.to_string();
+                            if text.contains("too long") || text.contains("limit") {
+                                tracing::info!(class = "too_large", game = %self.id, "WebSocket closed: message too large");
+                                break close(1009, "message too large");
+                            }
+                            break None;
+                        }
+                        Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => match (self.limiter.check(), m) {
+                            (Err(e), _) => {
+                                tracing::info!(class = "rate_limited", game = %self.id, "WebSocket message refused: {e}");
+                                Some(error_message(Value::Null, &e))
+                            }
+                            (Ok(()), Message::Text(t)) => handle(&self.hub, &self.id, t.as_str()).await,
+                            (Ok(()), _) => {
+                                Some(error_message(Value::Null, &ApiError::Malformed("send JSON text frames".into())))
+                            }
+                        },
+                        Some(Ok(Message::Pong(_))) => {
+                            pong_due = None;
+                            None
+                        }
+                        Some(Ok(Message::Ping(_))) => None,
+                    };
+                    if let Some(r) = reply {
+                        if socket.send(Message::Text(r.into())).await.is_err() {
+                            break None;
+                        }
+                    }
+                }
             }
+        };
+        if let Some(frame) = end {
+            let _ = socket.send(Message::Close(Some(frame))).await;
         }
     }
 }

@@ -4,9 +4,10 @@
 //! bots move. The hub knows no transport.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::body::Bytes;
 use carcassonne_bots::Bot;
@@ -14,14 +15,13 @@ use carcassonne_engine::record::{Record, Setup};
 use carcassonne_engine::{Action, Edition, Expansion, RuleOptions, Rules};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::watch;
 
+use crate::bots::{BotPool, Owner, Turn};
 use crate::error::ApiError;
 use crate::live::{BotPlan, Live, Meta, SeatKind, SeatRow};
 use crate::store::{Filter, GameRow, Listed, Store, StoreError, Summary, Update};
 
-/// Longest seat name, in characters.
-const MAX_NAME: usize = 32;
 /// Games in memory above which finished ones are let go (they are read
 /// back from the database when asked for).
 const MAX_LOADED: usize = 2000;
@@ -61,10 +61,14 @@ pub struct Slot {
     bot_running: AtomicBool,
     /// Finished games never change again, so they may leave memory.
     finished: AtomicBool,
+    /// Whose address the bots' time is charged to.
+    owner: Owner,
+    /// The bots' thinking time so far (since loaded), in microseconds.
+    bot_time: AtomicU64,
 }
 
 impl Slot {
-    fn new(live: Live) -> Arc<Slot> {
+    fn new(live: Live, owner: Owner) -> Arc<Slot> {
         let view = ViewText::new(&live);
         let finished = live.is_over();
         Arc::new(Slot {
@@ -72,7 +76,18 @@ impl Slot {
             views: watch::channel(view).0,
             bot_running: false.into(),
             finished: finished.into(),
+            owner,
+            bot_time: 0.into(),
         })
+    }
+
+    /// The bots' thinking time so far.
+    pub fn bot_time(&self) -> Duration {
+        Duration::from_micros(self.bot_time.load(Ordering::Relaxed))
+    }
+
+    fn charge(&self, spent: Duration) {
+        self.bot_time.fetch_add(u64::try_from(spent.as_micros()).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
     /// The current view.
@@ -90,7 +105,7 @@ impl Slot {
 pub struct Hub {
     store: Store,
     games: Mutex<HashMap<String, Arc<Slot>>>,
-    bot_permits: Semaphore,
+    bots: Arc<BotPool>,
 }
 
 /// `POST /api/games`.
@@ -105,6 +120,9 @@ pub struct CreateRequest {
     /// refused as malformed.
     #[serde(default)]
     pub rules: RuleOptions,
+    /// Listed in `GET /api/games` (otherwise only its links find it).
+    #[serde(default)]
+    pub public: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -128,6 +146,7 @@ pub struct CreateResponse {
     pub version: u64,
     pub seats: Vec<CreatedSeat>,
     pub spectate: String,
+    pub public: bool,
 }
 
 /// A seat as everyone may see it, plus its secret join link for its creator.
@@ -181,6 +200,12 @@ fn storage(e: StoreError) -> ApiError {
     ApiError::Storage(e.to_string())
 }
 
+/// A failed write of game `id`, logged.
+fn storage_of(id: &str, e: StoreError) -> ApiError {
+    tracing::error!(game = %id, error = %e, "storage error: nothing was changed");
+    storage(e)
+}
+
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -209,33 +234,15 @@ fn summary_of(live: &Live) -> String {
     serde_json::to_string(&summary).unwrap_or_else(|_| "{}".into())
 }
 
-fn clean_name(name: Option<String>, default: String) -> Result<String, ApiError> {
-    let Some(name) = name else { return Ok(default) };
-    let name = name.trim();
-    if name.is_empty() {
-        return Ok(default);
-    }
-    if name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
-        return Err(ApiError::InvalidSetup(format!(
-            "a seat name has at most {MAX_NAME} characters and no control characters"
-        )));
-    }
-    Ok(name.to_string())
-}
-
 impl Hub {
     /// Opens the hub on a store, loading every game still being played.
-    pub async fn open(store: Store, bot_threads: usize) -> Result<Arc<Hub>, ApiError> {
-        let hub = Arc::new(Hub {
-            store: store.clone(),
-            games: Mutex::new(HashMap::new()),
-            bot_permits: Semaphore::new(bot_threads.max(1)),
-        });
+    pub async fn open(store: Store, bots: Arc<BotPool>) -> Result<Arc<Hub>, ApiError> {
+        let hub = Arc::new(Hub { store: store.clone(), games: Mutex::new(HashMap::new()), bots });
         let ids = blocking(move || store.active_ids()).await?;
         for id in ids {
             match hub.load(&id).await {
                 Ok(slot) => hub.kick_bots(slot),
-                Err(e) => tracing::error!("game {id} cannot be resumed: {e}"),
+                Err(e) => tracing::error!(game = %id, error = %e, "the game cannot be resumed"),
             }
         }
         Ok(hub)
@@ -265,6 +272,7 @@ impl Hub {
         let store = self.store.clone();
         let key = id.to_string();
         let row = blocking(move || store.load(&key)).await?.ok_or_else(|| ApiError::no_game(id))?;
+        let owner = row.owner.as_deref().and_then(|o| o.parse::<IpAddr>().ok());
         let live = tokio::task::spawn_blocking(move || rebuild(row))
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))??;
@@ -272,11 +280,21 @@ impl Hub {
         if games.len() >= MAX_LOADED {
             games.retain(|_, slot| !slot.finished.load(Ordering::Acquire));
         }
-        let slot = games.entry(id.to_string()).or_insert_with(|| Slot::new(live));
+        let slot = games.entry(id.to_string()).or_insert_with(|| Slot::new(live, owner));
         Ok(slot.clone())
     }
 
-    pub async fn create(self: &Arc<Self>, req: CreateRequest) -> Result<CreateResponse, ApiError> {
+    /// Creates a game for `owner` (the creator's address key, which the
+    /// bots' time is charged to). Runs to its end even if the caller goes
+    /// away: a game stored must also be in memory, its bots started.
+    pub async fn create(self: &Arc<Self>, req: CreateRequest, owner: Owner) -> Result<CreateResponse, ApiError> {
+        let hub = self.clone();
+        tokio::spawn(async move { hub.create_now(req, owner).await })
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+    }
+
+    async fn create_now(self: &Arc<Self>, req: CreateRequest, owner: Owner) -> Result<CreateResponse, ApiError> {
         let n = req.seats.len();
         if !(2..=5).contains(&n) {
             return Err(ApiError::InvalidSetup(format!("a game has 2 to 5 seats, not {n}")));
@@ -302,6 +320,12 @@ impl Hub {
                 .and_then(|r| r.with_tiny_city_scoring(n))
                 .map_err(|e| ApiError::InvalidSetup(format!("rules: {e}")))?;
         }
+        let mut searches = false;
+        for s in &req.seats {
+            if let SeatRequest::Bot { level, .. } = s {
+                searches |= self.bots.check_level(level.as_deref().unwrap_or("easy"))?;
+            }
+        }
         // ThreadRng is not Send: draw every secret before the first await.
         let (id, seed, seats) = {
             let mut rng = rand::rng();
@@ -311,16 +335,15 @@ impl Hub {
             for (i, s) in req.seats.into_iter().enumerate() {
                 seats.push(match s {
                     SeatRequest::Human { name } => SeatRow {
-                        name: clean_name(name, format!("Player {}", i + 1))?,
+                        name: crate::names::clean(name.as_deref(), format!("Player {}", i + 1))?,
                         kind: SeatKind::Human,
                         level: None,
                         token: Some(hex(&rng.random::<[u8; 16]>())),
                     },
                     SeatRequest::Bot { level, name } => {
                         let level = level.unwrap_or_else(|| "easy".to_string());
-                        BotPlan::parse(&level)?;
                         SeatRow {
-                            name: clean_name(name, format!("Bot {} ({level})", i + 1))?,
+                            name: crate::names::clean(name.as_deref(), format!("Bot {} ({level})", i + 1))?,
                             kind: SeatKind::Bot,
                             level: Some(level),
                             token: None,
@@ -330,6 +353,10 @@ impl Hub {
             }
             (id, seed, seats)
         };
+        crate::names::check_distinct(&seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>())?;
+        if searches {
+            self.bots.admit(owner)?;
+        }
         let setup = Setup {
             players: seats.iter().map(|s| s.name.clone()).collect(),
             expansions: req.expansions,
@@ -350,10 +377,13 @@ impl Hub {
             version: live.version,
             finished: live.is_over(),
             summary: summary_of(&live),
+            public: req.public,
+            owner: owner.map(|o| o.to_string()),
         };
-        self.store.insert(row).await.map_err(storage)?;
+        self.store.insert(row).await.map_err(|e| storage_of(&id, e))?;
+        tracing::info!(game = %id, public = req.public, seats = n, "game created");
         let version = live.version;
-        let slot = Slot::new(live);
+        let slot = Slot::new(live, owner);
         {
             let mut games = self.games();
             if games.len() >= MAX_LOADED {
@@ -372,7 +402,7 @@ impl Hub {
                 link: s.token.as_ref().map(|t| format!("/#game={id}&token={t}")),
             })
             .collect();
-        Ok(CreateResponse { spectate: format!("/#game={id}"), game: id, version, seats })
+        Ok(CreateResponse { spectate: format!("/#game={id}"), game: id, version, seats, public: req.public })
     }
 
     /// Which seat holds `token`.
@@ -392,7 +422,33 @@ impl Hub {
     }
 
     /// Plays one action and returns the new version and view, once stored.
+    /// Runs to its end even if the caller goes away (a client that
+    /// disconnects): cut between storing the action and taking it in, the
+    /// game in memory would fall behind the database.
     pub async fn submit(
+        self: &Arc<Self>,
+        id: &str,
+        who: Who<'_>,
+        version: u64,
+        action: Action,
+    ) -> Result<(u64, ViewText), ApiError> {
+        let (hub, id) = (self.clone(), id.to_string());
+        let (seat, token) = match who {
+            Who::Human { seat, token } => (seat, Some(token.to_string())),
+            Who::Bot { seat } => (seat, None),
+        };
+        tokio::spawn(async move {
+            let who = match &token {
+                Some(token) => Who::Human { seat, token },
+                None => Who::Bot { seat },
+            };
+            hub.submit_now(&id, who, version, action).await
+        })
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?
+    }
+
+    async fn submit_now(
         self: &Arc<Self>,
         id: &str,
         who: Who<'_>,
@@ -438,8 +494,11 @@ impl Hub {
             summary,
             updated: now(),
         };
-        self.store.save(update).await.map_err(storage)?;
+        self.store.save(update).await.map_err(|e| storage_of(id, e))?;
         live.commit(applied);
+        if finished {
+            tracing::info!(game = %id, version = to, bot_seconds = slot.bot_time().as_secs_f64(), "game finished");
+        }
         let view = ViewText::new(&live);
         slot.finished.store(live.is_over(), Ordering::Release);
         slot.views.send_replace(view.clone());
@@ -449,7 +508,8 @@ impl Hub {
     }
 
     /// Lets the bots play while a bot seat is to act, one decision at a
-    /// time per game, on blocking threads.
+    /// time per game, on blocking threads: search bots on the bot threads
+    /// when [`BotPool`] gives them one, instant bots at once.
     pub fn kick_bots(self: &Arc<Self>, slot: Arc<Slot>) {
         if slot.bot_running.swap(true, Ordering::AcqRel) {
             return;
@@ -459,6 +519,8 @@ impl Hub {
             // The last bot that chose, kept for its seat's next decision: a
             // search with a turn budget carries its tree across the turn.
             let mut kept: Option<(usize, Box<dyn Bot>)> = None;
+            // Why the search bots last played greedily, if they did.
+            let mut greedy = None;
             loop {
                 let job = {
                     let live = slot.live.lock().await;
@@ -496,19 +558,44 @@ impl Hub {
                         }),
                     },
                     None => {
-                        let Ok(permit) = hub.bot_permits.acquire().await else { break };
-                        let mut bot = match kept.take() {
+                        let turn = match plan {
+                            BotPlan::Mcts(_) => Some(hub.bots.search(slot.owner, slot.bot_time()).await),
+                            BotPlan::Spec(_) => None,
+                        };
+                        let why = match &turn {
+                            Some(Turn::Greedy(why)) => Some(*why),
+                            _ => None,
+                        };
+                        if why != greedy {
+                            match why {
+                                Some(why) => tracing::warn!(
+                                    game = %id,
+                                    owner = ?slot.owner,
+                                    "the search bots play greedily for now: {}",
+                                    why.describe()
+                                ),
+                                None => tracing::info!(game = %id, "the search bots search again"),
+                            }
+                            greedy = why;
+                        }
+                        let mut bot: Box<dyn Bot> = match kept.take() {
+                            _ if why.is_some() => Box::new(carcassonne_bots::GreedyBot::new(seed)),
                             Some((s, bot)) if s == seat => bot,
                             _ => plan.build(seed),
                         };
                         let chosen = tokio::task::spawn_blocking(move || {
+                            let started = Instant::now();
                             let action = bot.choose(&state);
-                            (bot, action)
+                            (bot, action, started.elapsed())
                         })
                         .await;
-                        drop(permit);
-                        chosen.map(|(bot, action)| {
-                            kept = Some((seat, bot));
+                        drop(turn);
+                        chosen.map(|(bot, action, spent)| {
+                            hub.bots.charge(slot.owner, spent);
+                            slot.charge(spent);
+                            if why.is_none() {
+                                kept = Some((seat, bot));
+                            }
                             action
                         })
                     }
@@ -516,22 +603,23 @@ impl Hub {
                 let action = match chosen {
                     Ok(Some(a)) => a,
                     Ok(None) => {
-                        tracing::error!("game {id}: the bot of seat {seat} found no action");
+                        tracing::error!(game = %id, seat, "bot failure: the bot found no action");
                         break;
                     }
                     Err(e) => {
-                        tracing::error!("game {id}: the bot of seat {seat} failed: {e}");
+                        tracing::error!(game = %id, seat, error = %e, "bot failure: the bot's thread failed");
                         break;
                     }
                 };
                 match hub.submit(&id, Who::Bot { seat }, version, action).await {
                     Ok(_) | Err(ApiError::StaleVersion { .. }) => {}
-                    Err(e @ ApiError::Storage(_)) => {
-                        tracing::error!("game {id}: the bot's action could not be stored, trying again: {e}");
-                        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    Err(ApiError::Storage(_)) => {
+                        // Logged as a storage error; the bot tries again.
+                        tracing::warn!(game = %id, seat, "bot failure: its action was not stored, trying again in 1 s");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
                     }
                     Err(e) => {
-                        tracing::error!("game {id}: the bot's action {action} was refused: {e}");
+                        tracing::error!(game = %id, seat, action = %action, error = %e, "bot failure: its action was refused");
                         break;
                     }
                 }

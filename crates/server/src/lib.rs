@@ -18,11 +18,15 @@
 
 pub mod args;
 pub mod assets;
+pub mod bots;
 pub mod error;
 pub mod http;
 pub mod hub;
 pub mod limits;
 pub mod live;
+pub mod logging;
+pub mod names;
+pub mod net;
 pub mod store;
 pub mod wire;
 
@@ -31,7 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use tokio::sync::oneshot;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use args::ServeArgs;
@@ -70,47 +74,66 @@ impl Default for ServeOptions {
 pub struct Server {
     addr: SocketAddr,
     hub: Arc<Hub>,
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
+    stop: watch::Sender<bool>,
+    task: Option<JoinHandle<()>>,
+    /// Held for the server's life: a second server on the same database
+    /// would serve games that change under it.
+    _lock: store::DbLock,
 }
 
 impl Server {
-    /// Opens the database, resumes every unfinished game (bots included),
-    /// binds and starts serving on the current Tokio runtime.
+    /// Locks and opens the database, resumes every unfinished game (bots
+    /// included), binds and starts serving on the current Tokio runtime.
     pub async fn start(options: ServeOptions) -> anyhow::Result<Server> {
         let path = options.db_path.clone();
-        let store = tokio::task::spawn_blocking(move || store::Store::open(&path)).await?.map_err(|e| {
-            let path = &options.db_path;
-            anyhow::anyhow!("cannot open the database {}: {}", path.display(), e.reason_for(path))
-        })?;
+        let opened = tokio::task::spawn_blocking(move || {
+            let lock = match store::DbLock::acquire(&path) {
+                Ok(lock) => lock,
+                Err(e @ store::StoreError::Locked) => return Err(e),
+                // No lock file (no such folder, say): SQLite's own reason
+                // for refusing the database is the clearer one.
+                Err(e) => {
+                    store::Store::open(&path)?;
+                    return Err(e);
+                }
+            };
+            Ok((lock, store::Store::open(&path)?))
+        })
+        .await?;
+        let db = &options.db_path;
+        let (lock, store) =
+            opened.map_err(|e| anyhow::anyhow!("cannot open the database {}: {}", db.display(), e.reason_for(db)))?;
         let threads =
             options.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let hub = Hub::open(store, threads).await.map_err(|e| anyhow::anyhow!("cannot resume the games: {e}"))?;
+        let mut limits = options.limits;
+        limits.connections = net::connection_cap(limits.connections);
+        let hub = Hub::open(store, bots::BotPool::new(threads, &limits))
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot resume the games: {e}"))?;
         let listener = tokio::net::TcpListener::bind(options.addr)
             .await
             .with_context(|| format!("cannot listen on {}", options.addr))?;
         let addr = listener.local_addr()?;
-        let guard = limits::Guard::new(options.limits);
-        let app = http::router(hub.clone(), options.assets.clone(), guard.clone());
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            let forget = tokio::spawn(async move {
-                let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
-                loop {
-                    every.tick().await;
-                    guard.forget_idle();
-                }
-            });
-            let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await;
-            forget.abort();
-            served
+        let guard = limits::Guard::new(limits);
+        let (stop, stopped) = watch::channel(false);
+        let app = http::router(hub.clone(), options.assets.clone(), guard.clone(), stopped.clone());
+        let task = tokio::spawn({
+            let guard = guard.clone();
+            async move {
+                let forgetting = guard.clone();
+                let forget = tokio::spawn(async move {
+                    let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+                    loop {
+                        every.tick().await;
+                        forgetting.forget_idle();
+                    }
+                });
+                net::serve(listener, app, guard, stopped).await;
+                forget.abort();
+            }
         });
-        tracing::info!("listening on http://{addr}");
-        Ok(Server { addr, hub, stop: Some(stop), task })
+        tracing::info!(addr = %addr, db = %options.db_path.display(), bot_threads = threads, "listening");
+        Ok(Server { addr, hub, stop, task: Some(task), _lock: lock })
     }
 
     /// The address it listens on.
@@ -122,24 +145,48 @@ impl Server {
         &self.hub
     }
 
-    /// Stops accepting connections and waits for open requests to finish.
-    /// Every acknowledged action is already stored.
+    /// Stops accepting connections, closes the WebSockets and waits (a few
+    /// seconds at most) for open requests to finish. Every acknowledged
+    /// action is already stored.
     pub async fn shutdown(mut self) -> anyhow::Result<()> {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
+        tracing::info!(addr = %self.addr, "stopping");
+        let _ = self.stop.send(true);
+        if let Some(task) = self.task.take() {
+            task.await?;
         }
-        (&mut self.task).await??;
+        tracing::info!(addr = %self.addr, "stopped");
         Ok(())
     }
 }
 
-/// Runs the server until Ctrl-C, printing where it listens.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
+}
+
+/// Runs the server until Ctrl-C (or SIGTERM), printing where it listens.
 pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     let db = options.db_path.clone();
     let server = Server::start(options).await?;
     println!("Carcassonne server on http://{} (database {})", server.local_addr(), db.display());
-    tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
+    stop_signal().await?;
     server.shutdown().await
+}
+
+/// Ctrl-C, or SIGTERM (what service managers send).
+async fn stop_signal() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .context("cannot wait for SIGTERM")?;
+        tokio::select! {
+            c = tokio::signal::ctrl_c() => c.context("cannot wait for Ctrl-C"),
+            _ = term.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")
 }
 
 /// As [`serve`], on a runtime of its own: for callers without one.

@@ -1,19 +1,23 @@
 //! What one client may ask of the server.
 //!
 //! The server trusts no client, and a client that floods it must not starve
-//! the others: API requests and new games are limited per client address,
-//! WebSocket connections are capped in all and per game, and each connection
-//! may send only so many messages a second. A refusal is a typed error
-//! (`rate_limited` with a `Retry-After`, or `busy`) and changes nothing.
+//! the others: connections are capped in all and per client address and
+//! must send their requests in time, API requests and new games are limited
+//! per address, spectators' WebSocket connections are capped in all, per
+//! game and per address (a seat's own connections never are), and each
+//! connection may send only so many messages a second. A refusal is a typed
+//! error (`rate_limited` with a `Retry-After`, or `busy`) and changes
+//! nothing. The bots' share of the machine is in [`crate::bots`].
 //!
 //! The address is the TCP peer's; an IPv6 address counts by its /64 prefix,
 //! the block one subscriber usually gets, so that a client cannot escape
 //! its limits by changing the low bits. Behind a reverse proxy every client
 //! has the proxy's address, so raise the per-address limits there.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,26 +27,62 @@ use axum::middleware::Next;
 use axum::response::Response;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 use crate::error::ApiError;
 
-/// The limits a server enforces; see the module documentation.
+/// The limits a server enforces; see the module documentation and
+/// docs/api.md (the table of limits) for what each means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// API requests a second from one address (bursts of three times as many).
     pub requests_per_second: u32,
     /// Games one address may create a minute (all at once, at most).
     pub games_per_minute: u32,
-    /// WebSocket connections open at once, over all games.
+    /// Spectators' WebSocket connections open at once, over all games.
     pub sockets: usize,
-    /// WebSocket connections open at once on one game.
+    /// Spectators' WebSocket connections open at once on one game.
     pub sockets_per_game: usize,
-    /// WebSocket connections open at once from one address.
+    /// Spectators' WebSocket connections open at once from one address.
     pub sockets_per_address: usize,
+    /// WebSocket connections of one seat (its token shown); one more
+    /// replaces the seat's oldest instead of being refused.
+    pub sockets_per_seat: usize,
     /// Messages a second one WebSocket connection may send (bursts of
     /// three times as many).
     pub messages_per_second: u32,
+    /// TCP connections open at once, over all addresses (lowered at start
+    /// to what the process's file descriptor limit leaves room for).
+    pub connections: usize,
+    /// TCP connections open at once from one address.
+    pub connections_per_address: usize,
+    /// Time for a request's line and headers to arrive, counted from when
+    /// the server waits for it (the connection's opening or the previous
+    /// response).
+    pub header_timeout: Duration,
+    /// Time for a request's whole body to arrive.
+    pub body_timeout: Duration,
+    /// A connection that receives nothing for this long is closed
+    /// (WebSockets included: their pongs count).
+    pub idle_timeout: Duration,
+    /// A write to a client that stays blocked this long (the client reads
+    /// nothing) closes its connection.
+    pub write_timeout: Duration,
+    /// Time between the server's pings on a WebSocket.
+    pub ping_interval: Duration,
+    /// A WebSocket that has not answered a ping within this time is closed.
+    pub pong_timeout: Duration,
+    /// Longest search budget a bot seat may ask for, in milliseconds.
+    pub bot_ms: u64,
+    /// Most search iterations a bot seat may ask for.
+    pub bot_iterations: u32,
+    /// Bot thinking time, in seconds, the games of one address may use in
+    /// an hour; past it their search bots play greedily.
+    pub bot_seconds_per_hour: u32,
+    /// Search decisions waiting for a bot thread, over all games.
+    pub bot_queue: usize,
+    /// Search decisions waiting for a bot thread, from the games of one address.
+    pub bot_queue_per_address: usize,
 }
 
 impl Default for Limits {
@@ -53,13 +93,28 @@ impl Default for Limits {
             sockets: 2048,
             sockets_per_game: 64,
             sockets_per_address: 32,
+            sockets_per_seat: 4,
             messages_per_second: 20,
+            connections: 4096,
+            connections_per_address: 64,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(20),
+            ping_interval: Duration::from_secs(20),
+            pong_timeout: Duration::from_secs(20),
+            bot_ms: 5000,
+            bot_iterations: 50_000,
+            bot_seconds_per_hour: 1800,
+            bot_queue: 256,
+            bot_queue_per_address: 16,
         }
     }
 }
 
 impl Limits {
-    /// Limits no test or load run reaches, for trusted use.
+    /// Limits no test or load run reaches, for trusted use; the timeouts
+    /// and the bots' budgets stay the defaults.
     pub fn unlimited() -> Limits {
         Limits {
             requests_per_second: u32::MAX / 4,
@@ -68,6 +123,12 @@ impl Limits {
             sockets_per_game: usize::MAX,
             sockets_per_address: usize::MAX,
             messages_per_second: u32::MAX / 4,
+            connections: Semaphore::MAX_PERMITS,
+            connections_per_address: usize::MAX,
+            bot_seconds_per_hour: u32::MAX / 4,
+            bot_queue: usize::MAX,
+            bot_queue_per_address: usize::MAX,
+            ..Limits::default()
         }
     }
 }
@@ -86,7 +147,15 @@ pub struct Guard {
     sockets: Arc<Semaphore>,
     per_game: Counts<String>,
     per_address: Counts<IpAddr>,
+    seats: Mutex<HashMap<(String, usize), SeatSockets>>,
+    seat_sockets: AtomicU64,
+    connections: Arc<Semaphore>,
+    connections_per_address: Counts<IpAddr>,
 }
+
+/// A seat's open WebSocket connections, oldest first: an id and how to
+/// tell it to close.
+type SeatSockets = VecDeque<(u64, Arc<Notify>)>;
 
 /// Open connections per key, each entry gone when its count is back to 0.
 struct Counts<K>(Mutex<HashMap<K, usize>>);
@@ -139,7 +208,27 @@ impl Guard {
             sockets: Arc::new(Semaphore::new(limits.sockets.min(Semaphore::MAX_PERMITS))),
             per_game: Counts::new(),
             per_address: Counts::new(),
+            seats: Mutex::new(HashMap::new()),
+            seat_sockets: AtomicU64::new(0),
+            connections: Arc::new(Semaphore::new(limits.connections.min(Semaphore::MAX_PERMITS))),
+            connections_per_address: Counts::new(),
         })
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Room for one more TCP connection from `peer`, held until the
+    /// returned permit is dropped; otherwise why not.
+    pub fn connection(self: &Arc<Self>, peer: IpAddr) -> Result<ConnectionPermit, &'static str> {
+        let all =
+            self.connections.clone().try_acquire_owned().map_err(|_| "the server has its maximum of connections")?;
+        let address = client_key(peer);
+        if !self.connections_per_address.add(&address, self.limits.connections_per_address) {
+            return Err("this address has its maximum of connections");
+        }
+        Ok(ConnectionPermit { guard: self.clone(), address, _all: all })
     }
 
     /// Forgets addresses whose allowance is whole again, so that the
@@ -155,17 +244,17 @@ impl Guard {
         table.check_key(&ip).map_err(refusal)
     }
 
-    /// Room for one more WebSocket connection on `game` from `peer` (if
-    /// known), held until the returned permit is dropped.
+    /// Room for one more spectator's WebSocket connection on `game` from
+    /// `peer` (if known), held until the returned permit is dropped.
     pub fn socket(self: &Arc<Self>, game: &str, peer: Option<IpAddr>) -> Result<SocketPermit, ApiError> {
         let all = self.sockets.clone().try_acquire_owned().map_err(|_| {
-            ApiError::Busy(format!("the server has its maximum of {} live connections", self.limits.sockets))
+            ApiError::Busy(format!("the server has its maximum of {} spectators' connections", self.limits.sockets))
         })?;
         let address = peer.map(client_key);
         if let Some(a) = &address {
             if !self.per_address.add(a, self.limits.sockets_per_address) {
                 return Err(ApiError::Busy(format!(
-                    "this address has its maximum of {} live connections",
+                    "this address has its maximum of {} spectators' connections",
                     self.limits.sockets_per_address
                 )));
             }
@@ -175,12 +264,31 @@ impl Guard {
         let game = game.to_string();
         if !self.per_game.add(&game, self.limits.sockets_per_game) {
             return Err(ApiError::Busy(format!(
-                "this game has its maximum of {} live connections",
+                "this game has its maximum of {} spectators' connections (a seat's link always connects)",
                 self.limits.sockets_per_game
             )));
         }
         permit.game = Some(game);
         Ok(permit)
+    }
+
+    /// A WebSocket connection of a seat of `game`: never refused, but a seat
+    /// keeps at most `sockets_per_seat` of them, so the oldest is told to
+    /// close (through [`SeatPermit::replaced`]) when one more comes.
+    pub fn seat_socket(self: &Arc<Self>, game: &str, seat: usize) -> SeatPermit {
+        let id = self.seat_sockets.fetch_add(1, Ordering::Relaxed);
+        let notify = Arc::new(Notify::new());
+        let key = (game.to_string(), seat);
+        let mut seats = self.seats.lock().unwrap_or_else(|e| e.into_inner());
+        let open = seats.entry(key.clone()).or_default();
+        while open.len() >= self.limits.sockets_per_seat.max(1) {
+            if let Some((_, oldest)) = open.pop_front() {
+                // notify_one keeps the wake-up if the session is not waiting yet.
+                oldest.notify_one();
+            }
+        }
+        open.push_back((id, notify.clone()));
+        SeatPermit { guard: self.clone(), key, id, notify }
     }
 
     /// A limiter of one connection's messages.
@@ -204,6 +312,47 @@ impl Drop for SocketPermit {
         }
         if let Some(address) = &self.address {
             self.guard.per_address.remove(address);
+        }
+    }
+}
+
+/// One TCP connection's place in the counts.
+pub struct ConnectionPermit {
+    guard: Arc<Guard>,
+    address: IpAddr,
+    _all: OwnedSemaphorePermit,
+}
+
+impl Drop for ConnectionPermit {
+    fn drop(&mut self) {
+        self.guard.connections_per_address.remove(&self.address);
+    }
+}
+
+/// One WebSocket connection of a seat.
+pub struct SeatPermit {
+    guard: Arc<Guard>,
+    key: (String, usize),
+    id: u64,
+    notify: Arc<Notify>,
+}
+
+impl SeatPermit {
+    /// Resolves once a newer connection of the same seat has taken this
+    /// one's place.
+    pub async fn replaced(&self) {
+        self.notify.notified().await
+    }
+}
+
+impl Drop for SeatPermit {
+    fn drop(&mut self) {
+        let mut seats = self.guard.seats.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = seats.get_mut(&self.key) {
+            open.retain(|(id, _)| *id != self.id);
+            if open.is_empty() {
+                seats.remove(&self.key);
+            }
         }
     }
 }
@@ -249,6 +398,34 @@ pub(crate) fn retry_seconds(wait: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_seat_keeps_its_newest_connections() {
+        let guard = Guard::new(Limits { sockets_per_seat: 2, ..Limits::default() });
+        let first = guard.seat_socket("g", 0);
+        let second = guard.seat_socket("g", 0);
+        let _other_seat = guard.seat_socket("g", 1);
+        let third = guard.seat_socket("g", 0);
+        // The oldest was told to go (the wake-up waits for it), the others not.
+        tokio::time::timeout(Duration::from_secs(1), first.replaced()).await.unwrap();
+        assert!(tokio::time::timeout(Duration::from_millis(50), second.replaced()).await.is_err());
+        drop((first, second, third));
+        assert_eq!(guard.seats.lock().unwrap().len(), 1, "only seat 1's entry is left");
+    }
+
+    #[test]
+    fn connections_are_counted_in_all_and_per_address() {
+        let guard = Guard::new(Limits { connections: 3, connections_per_address: 2, ..Limits::default() });
+        let (a, b): (IpAddr, IpAddr) = ("198.51.100.1".parse().unwrap(), "198.51.100.2".parse().unwrap());
+        let held = [guard.connection(a).unwrap(), guard.connection(a).unwrap()];
+        assert!(guard.connection(a).err().unwrap().contains("this address"));
+        let third = guard.connection(b).unwrap();
+        assert!(guard.connection(b).err().unwrap().contains("the server"));
+        drop(third);
+        drop(held);
+        assert!(guard.connections_per_address.0.lock().unwrap().is_empty());
+        assert_eq!(guard.connections.available_permits(), 3);
+    }
 
     #[test]
     fn an_ipv6_client_counts_by_its_64_bit_prefix() {

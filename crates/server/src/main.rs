@@ -15,7 +15,9 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match carcassonne_server::run(cli.args.options()) {
+    let run = carcassonne_server::logging::init(cli.args.log_format)
+        .and_then(|()| carcassonne_server::run(cli.args.options()));
+    match run {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

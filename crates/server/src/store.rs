@@ -30,6 +30,11 @@ const MIGRATIONS: &[&str] = &[
         summary  TEXT NOT NULL
     );
     CREATE INDEX games_by_status ON games (status, updated);",
+    // 2: a game is listed only if its creator made it public; the creator's
+    // address (its /64 for IPv6) accounts its bots' time
+    "ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN owner TEXT;
+    CREATE INDEX games_listed ON games (public, status, updated);",
 ];
 
 #[derive(Debug, Error)]
@@ -46,6 +51,10 @@ pub enum StoreError {
     Damaged { id: String, reason: String },
     #[error("the database writer has stopped")]
     WriterGone,
+    #[error("another server is using it (its lock file is held)")]
+    Locked,
+    #[error("cannot lock it: {0}")]
+    Lock(std::io::Error),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -65,6 +74,32 @@ impl StoreError {
     }
 }
 
+/// An exclusive lock on `<db>.lock`, held while the server runs. The
+/// operating system lets it go when the process ends, however it ends.
+pub struct DbLock {
+    _file: std::fs::File,
+}
+
+impl DbLock {
+    pub fn acquire(db: &Path) -> Result<DbLock, StoreError> {
+        let mut name = db.as_os_str().to_owned();
+        name.push(".lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(std::path::PathBuf::from(name))
+            .map_err(StoreError::Lock)?;
+        // Through fs4: std's own File::try_lock is newer than this crate's
+        // minimum Rust version.
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => Ok(DbLock { _file: file }),
+            Err(fs4::TryLockError::WouldBlock) => Err(StoreError::Locked),
+            Err(fs4::TryLockError::Error(e)) => Err(StoreError::Lock(e)),
+        }
+    }
+}
+
 /// A game row.
 #[derive(Clone, Debug)]
 pub struct GameRow {
@@ -77,6 +112,10 @@ pub struct GameRow {
     pub version: u64,
     pub finished: bool,
     pub summary: String,
+    /// Listed in `GET /api/games`.
+    pub public: bool,
+    /// The creator's address key, if known.
+    pub owner: Option<String>,
 }
 
 /// A game's row after an action: from version `from` to `to`.
@@ -211,7 +250,8 @@ impl Store {
         let row = self
             .conn()
             .query_row(
-                "SELECT id, created, updated, seed, seats, record, version, status, summary FROM games WHERE id = ?1",
+                "SELECT id, created, updated, seed, seats, record, version, status, summary, public, owner
+                 FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok(GameRow {
@@ -224,6 +264,8 @@ impl Store {
                         version: r.get::<_, i64>(6)? as u64,
                         finished: r.get::<_, String>(7)? == "finished",
                         summary: r.get(8)?,
+                        public: r.get(9)?,
+                        owner: r.get(10)?,
                     })
                 },
             )
@@ -239,21 +281,21 @@ impl Store {
         Ok(ids)
     }
 
-    /// Games, last active first.
+    /// Public games, last active first.
     pub fn list(&self, filter: Filter, limit: u32, offset: u32) -> Result<Vec<Listed>, StoreError> {
         let conn = self.conn();
         let sql = match filter {
             Filter::All => {
                 "SELECT id, status, created, updated, version, summary FROM games
-                            ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
+                 WHERE public = 1 ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
             }
             Filter::Active => {
                 "SELECT id, status, created, updated, version, summary FROM games
-                               WHERE status = 'active' ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
+                 WHERE public = 1 AND status = 'active' ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
             }
             Filter::Finished => {
                 "SELECT id, status, created, updated, version, summary FROM games
-                                 WHERE status = 'finished' ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
+                 WHERE public = 1 AND status = 'finished' ORDER BY updated DESC, id LIMIT ?1 OFFSET ?2"
             }
         };
         let mut stmt = conn.prepare_cached(sql)?;
@@ -318,8 +360,8 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
 
 fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "INSERT INTO games (id, created, updated, seed, seats, record, version, status, summary)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO games (id, created, updated, seed, seats, record, version, status, summary, public, owner)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         row.id,
@@ -330,7 +372,9 @@ fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         row.record,
         row.version as i64,
         status(row.finished),
-        row.summary
+        row.summary,
+        row.public,
+        row.owner
     ])?;
     Ok(())
 }
@@ -391,5 +435,16 @@ mod tests {
         store.conn().execute("UPDATE schema_version SET version = 99", []).unwrap();
         drop(store);
         assert!(matches!(Store::open(&path), Err(StoreError::TooNew { found: 99, .. })));
+    }
+
+    #[test]
+    fn one_lock_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let lock = DbLock::acquire(&path).unwrap();
+        assert!(matches!(DbLock::acquire(&path), Err(StoreError::Locked)));
+        drop(lock);
+        DbLock::acquire(&path).unwrap();
+        assert!(matches!(DbLock::acquire(&dir.path().join("no/t.db")), Err(StoreError::Lock(_))));
     }
 }

@@ -12,7 +12,7 @@ async fn a_hot_seat_game_is_played_to_the_end_then_listed_replayed_and_downloade
     let server = TestServer::start(&db);
     let client = Client::new(&server);
 
-    let created = client.create(two_humans(&["ferries"])).await;
+    let created = client.create(public(two_humans(&["ferries"]))).await;
     let game = created["game"].as_str().unwrap().to_string();
     assert_eq!(game.len(), 16);
     assert_eq!(created["version"], 1);
@@ -347,7 +347,8 @@ async fn the_tiny_city_variant_is_a_game_option() {
     let r = client.post("/api/games", &json!({"seats": [human, human], "rules": {"tiny-cities": 2}})).await;
     assert_eq!((r.status, r.code()), (400, "malformed"), "{}", r.body);
 
-    let created = client.create(json!({"seats": [human, human], "rules": {"tiny-city-scoring": 2}})).await;
+    let created =
+        client.create(json!({"seats": [human, human], "rules": {"tiny-city-scoring": 2}, "public": true})).await;
     let game = created["game"].as_str().unwrap().to_string();
     let view = client.view(&game).await;
     assert_eq!(view["setup"]["rules"], json!({"tiny-city-scoring": 2}));
@@ -361,4 +362,89 @@ async fn the_tiny_city_variant_is_a_game_option() {
     let plain = client.create(json!({"seats": [human, human]})).await;
     let view = client.view(plain["game"].as_str().unwrap()).await;
     assert!(view["setup"].get("rules").is_none(), "{}", view["setup"]);
+}
+
+#[tokio::test]
+async fn games_are_listed_only_if_their_creator_makes_them_public() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let unlisted = client.create(two_humans(&[])).await;
+    assert_eq!(unlisted["public"], false);
+    let listed = client.create(public(two_humans(&[]))).await;
+    assert_eq!(listed["public"], true);
+    let finished = client.create(public(two_humans(&[]))).await;
+    let hidden_finished = client.create(two_humans(&[])).await;
+    let mut pick = Pick::new(2);
+    for g in [&finished, &hidden_finished] {
+        let end = play(&client, g["game"].as_str().unwrap(), &tokens(g), &mut pick, 10_000).await;
+        assert_eq!(end["status"], "finished");
+    }
+    let ids = |status: &str| {
+        let client = &client;
+        let status = status.to_string();
+        async move {
+            let r = client.get(&format!("/api/games?status={status}")).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            r.body["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["game"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    let id = |g: &Value| g["game"].as_str().unwrap().to_string();
+    assert_eq!(ids("active").await, vec![id(&listed)]);
+    assert_eq!(ids("finished").await, vec![id(&finished)]);
+    assert_eq!(ids("all").await.len(), 2);
+    // An unlisted game's links still work: the spectator link is its id.
+    let view = client.view(&id(&unlisted)).await;
+    assert_eq!(view["status"], "active");
+    assert_eq!(unlisted["spectate"], format!("/#game={}", id(&unlisted)));
+    assert_eq!(client.view(&id(&hidden_finished)).await["status"], "finished");
+    // Ids are 64 random bits: another one finds nothing.
+    let r = client.get("/api/games/0123456789abcdef").await;
+    assert_eq!((r.status, r.code()), (404, "not_found"));
+}
+
+#[tokio::test]
+async fn seat_names_are_tidied_and_disguises_and_twins_refused() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let seats = |a: &str, b: &str| json!({"seats": [{"type": "human", "name": a}, {"type": "human", "name": b}]});
+    for (a, b, why) in [
+        ("Ann\u{202e}nmoB", "Bob", "bidirectional"),
+        ("Ann", "B\u{200b}ob", "zero-width"),
+        ("Ann\u{2028}", "Bob", "line breaks"),
+        ("Ann", "Bob\u{1b}[31m", "control"),
+        ("Ann", "ann", "same name"),
+        ("Player 2", "", "same name"),
+        (&"x".repeat(33), "Bob", "at most 32"),
+    ] {
+        let r = client.post("/api/games", &seats(a, b)).await;
+        assert_eq!((r.status, r.code()), (400, "invalid_setup"), "{a:?} {b:?}: {}", r.body);
+        let message = r.body["error"]["message"].as_str().unwrap();
+        assert!(message.contains(why), "{a:?} {b:?}: {message}");
+    }
+    let created = client.create(seats("  Ann \u{3000} Lee ", "Jose\u{301}")).await;
+    let view = client.view(created["game"].as_str().unwrap()).await;
+    assert_eq!(view["setup"]["players"], json!(["Ann Lee", "José"]));
+}
+
+#[tokio::test]
+async fn bot_budgets_above_the_servers_maximum_are_refused() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let with = |level: &str| json!({"seats": [{"type": "human"}, {"type": "bot", "level": level}]});
+    for level in ["mcts:ms=99999999", "mcts:ms=5001:per=turn", "mcts:iters=50001", "mcts:ms=100:trees=8"] {
+        let r = client.post("/api/games", &with(level)).await;
+        assert_eq!((r.status, r.code()), (400, "bot_budget"), "{level}: {}", r.body);
+        assert!(r.body["error"]["message"].as_str().unwrap().contains("this server"), "{}", r.body);
+    }
+    // At the maximum, and shown as asked.
+    let created = client.create(with("mcts:ms=5000")).await;
+    assert_eq!(created["seats"][1]["level"], "mcts:ms=5000");
 }

@@ -19,6 +19,7 @@ fn limits() -> Limits {
         sockets_per_game: 1000,
         sockets_per_address: 1000,
         messages_per_second: 1000,
+        ..Limits::default()
     }
 }
 
@@ -51,8 +52,8 @@ async fn games_created_over_the_allowance_are_refused_and_not_stored() {
     let (_dir, db) = temp_db();
     let server = TestServer::start_with(&db, Limits { games_per_minute: 2, ..limits() });
     let client = Client::new(&server);
-    client.create(two_humans(&[])).await;
-    client.create(two_humans(&["ferries"])).await;
+    client.create(public(two_humans(&[]))).await;
+    client.create(public(two_humans(&["ferries"]))).await;
     let r = client.post("/api/games", &two_humans(&[])).await;
     assert_eq!((r.status, r.code()), (429, "rate_limited"), "{}", r.body);
     let listed = client.get("/api/games").await;

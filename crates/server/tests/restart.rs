@@ -27,11 +27,11 @@ async fn a_killed_server_resumes_every_game_where_it_was() {
     let mut pick = Pick::new(5);
 
     // Mid-turn, two humans.
-    let a = client.create(two_humans(&["ferries"])).await;
+    let a = client.create(public(two_humans(&["ferries"]))).await;
     let (ga, ta) = (a["game"].as_str().unwrap().to_string(), tokens(&a));
     let va = play_to_mid_turn(&client, &ga, &ta, &mut pick).await;
     // A human against a bot, the human to act.
-    let b = client.create(json!({"seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]})).await;
+    let b = client.create(public(json!({"seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}))).await;
     let (gb, tb) = (b["game"].as_str().unwrap().to_string(), tokens(&b));
     for _ in 0..3 {
         client.wait_for(&gb, "the human's turn", |v| v["to_act"] == 0).await;
@@ -44,12 +44,12 @@ async fn a_killed_server_resumes_every_game_where_it_was() {
     }
     let vb = client.wait_for(&gb, "the human's turn", |v| v["to_act"] == 0).await;
     // A finished game.
-    let c = client.create(two_humans(&[])).await;
+    let c = client.create(public(two_humans(&[]))).await;
     let (gc, tc) = (c["game"].as_str().unwrap().to_string(), tokens(&c));
     let vc = play(&client, &gc, &tc, &mut pick, 10_000).await;
     assert_eq!(vc["status"], "finished");
     // Bots alone, playing while the server is killed.
-    let d = client.create(json!({"seats": [{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}, {"type": "bot", "level": "easy"}]})).await;
+    let d = client.create(public(json!({"seats": [{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}, {"type": "bot", "level": "easy"}]}))).await;
     let gd = d["game"].as_str().unwrap().to_string();
     let vd = client.wait_for(&gd, "the bots to start", |v| v["version"].as_u64().unwrap() > 20).await;
 
@@ -90,7 +90,7 @@ async fn a_killed_server_resumes_every_game_where_it_was() {
     }
     client.wait_for(&gb, "the bot to answer", |v| v["to_act"] == 0 && v["turn"] != vb["turn"]).await;
 
-    // The list holds them all.
+    // The list holds them all (each was made public).
     let list = client.get("/api/games?status=all&limit=200").await;
     assert_eq!(list.body["games"].as_array().unwrap().len(), 4);
 }

@@ -58,6 +58,13 @@ impl TestServer {
         format!("ws://{}/api/games/{}/ws", self.addr, game)
     }
 
+    /// A bare TCP connection from the loopback address `local`.
+    pub async fn tcp_from(&self, local: &str) -> std::io::Result<tokio::net::TcpStream> {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(SocketAddr::new(local.parse().unwrap(), 0))?;
+        socket.connect(self.addr).await
+    }
+
     /// Stops the server abruptly, as a kill would.
     pub fn kill(mut self) {
         self.stop(false);
@@ -105,6 +112,14 @@ impl Reply {
 impl Client {
     pub fn new(server: &TestServer) -> Client {
         Client { http: reqwest::Client::new(), base: format!("http://{}", server.addr) }
+    }
+
+    /// A client from another loopback address (127.0.0.2, …), so that the
+    /// server counts it apart.
+    pub fn from(server: &TestServer, local: &str) -> Client {
+        let http =
+            reqwest::Client::builder().local_address(local.parse::<std::net::IpAddr>().unwrap()).build().unwrap();
+        Client { http, base: format!("http://{}", server.addr) }
     }
 
     pub async fn get(&self, path: &str) -> Reply {
@@ -182,6 +197,12 @@ impl Pick {
         assert!(!legal.is_empty(), "someone is to act, so something is legal");
         legal[self.index(legal.len())].clone()
     }
+}
+
+/// A game setup, listed in `GET /api/games`.
+pub fn public(mut setup: Value) -> Value {
+    setup["public"] = Value::Bool(true);
+    setup
 }
 
 pub fn two_humans(expansions: &[&str]) -> Value {
