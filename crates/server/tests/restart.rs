@@ -150,3 +150,35 @@ async fn a_server_process_killed_with_sigkill_loses_nothing_acknowledged() {
     let ended = play(&client, &ga, &ta, &mut pick, 10_000).await;
     assert_eq!(ended["status"], "finished");
 }
+
+#[tokio::test]
+async fn a_second_server_on_the_same_database_refuses_to_start() {
+    let (_dir, db) = temp_db();
+    let first = Process::start(&db);
+    // Another process: one clear line, and it stops.
+    let out = Command::new(env!("CARGO_BIN_EXE_carcassonne-server"))
+        .args(["--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err.trim_end(),
+        format!("error: cannot open the database {}: another server is using it (its lock file is held)", db.display())
+    );
+    // In this process too.
+    let options = carcassonne_server::ServeOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db_path: db.clone(),
+        ..Default::default()
+    };
+    let refused = carcassonne_server::Server::start(options.clone()).await.err().expect("refused");
+    assert!(refused.to_string().contains("another server is using it"), "{refused}");
+    // The first one goes on; once it is gone, however it went, the file is free.
+    let client = Client { http: reqwest::Client::new(), base: first.base.clone() };
+    client.create(two_humans(&[])).await;
+    drop(first); // SIGKILL
+    let again = carcassonne_server::Server::start(options).await.expect("the lock went with the process");
+    again.shutdown().await.unwrap();
+}

@@ -26,13 +26,23 @@ impl TestServer {
     }
 
     pub fn start_with(db: &Path, limits: Limits) -> TestServer {
+        TestServer::start_bots(db, limits, None)
+    }
+
+    /// With `bot_threads` bot threads (default: one per core).
+    pub fn start_bots(db: &Path, limits: Limits, bot_threads: Option<usize>) -> TestServer {
         let (tx, rx) = mpsc::channel();
         let (stop_tx, stop_rx) = mpsc::channel::<bool>();
         let db = db.to_path_buf();
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-            let options =
-                ServeOptions { addr: "127.0.0.1:0".parse().unwrap(), db_path: db, limits, ..ServeOptions::default() };
+            let options = ServeOptions {
+                addr: "127.0.0.1:0".parse().unwrap(),
+                db_path: db,
+                limits,
+                bot_threads,
+                ..ServeOptions::default()
+            };
             let server = rt.block_on(Server::start(options)).expect("server starts");
             tx.send(server.local_addr()).unwrap();
             let graceful = stop_rx.recv().unwrap_or(false);
