@@ -9,7 +9,8 @@
 //! Every decision's time is charged to its game and its address; an
 //! address past its bot seconds for the hour, or whose decisions would not
 //! fit in the queue, has its search bots play greedily (at once) until it
-//! is back under. The instant bots (`random`, `easy`) never wait.
+//! is back under. The instant bots (`random`, `easy`) never wait behind a
+//! search: they have threads of their own (as many), taken in turn.
 //!
 //! A search can not be interrupted, so the longest a decision waits for a
 //! free thread is one search budget: budgets are capped (a game asking for
@@ -22,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use carcassonne_bots::mcts::Budget;
 use carcassonne_bots::BotSpec;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Semaphore, SemaphorePermit};
 
 use crate::error::ApiError;
 use crate::limits::Limits;
@@ -42,6 +43,9 @@ pub struct BotPool {
     max_iterations: u32,
     per_hour: f64,
     state: Mutex<PoolState>,
+    /// The instant bots' threads: a decision takes a millisecond or so, but
+    /// two hundred at once would crowd out the server's own threads.
+    instant: Semaphore,
 }
 
 #[derive(Default)]
@@ -151,7 +155,14 @@ impl BotPool {
             max_iterations: limits.bot_iterations,
             per_hour: f64::from(limits.bot_seconds_per_hour.max(1)),
             state: Mutex::new(PoolState::default()),
+            instant: Semaphore::new(threads),
         })
+    }
+
+    /// A thread for an instant bot's decision, held until dropped (`None`
+    /// once the pool is closed).
+    pub async fn instant(&self) -> Option<SemaphorePermit<'_>> {
+        self.instant.acquire().await.ok()
     }
 
     fn lock(&self) -> MutexGuard<'_, PoolState> {

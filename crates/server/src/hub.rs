@@ -558,9 +558,9 @@ impl Hub {
                         }),
                     },
                     None => {
-                        let turn = match plan {
-                            BotPlan::Mcts(_) => Some(hub.bots.search(slot.owner, slot.bot_time()).await),
-                            BotPlan::Spec(_) => None,
+                        let (turn, instant) = match plan {
+                            BotPlan::Mcts(_) => (Some(hub.bots.search(slot.owner, slot.bot_time()).await), None),
+                            BotPlan::Spec(_) => (None, hub.bots.instant().await),
                         };
                         let why = match &turn {
                             Some(Turn::Greedy(why)) => Some(*why),
@@ -589,7 +589,7 @@ impl Hub {
                             (bot, action, started.elapsed())
                         })
                         .await;
-                        drop(turn);
+                        drop((turn, instant));
                         chosen.map(|(bot, action, spent)| {
                             hub.bots.charge(slot.owner, spent);
                             slot.charge(spent);
