@@ -107,6 +107,13 @@ impl Server {
             options.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let mut limits = options.limits;
         limits.connections = net::connection_cap(limits.connections);
+        if limits.ping_interval >= limits.idle_timeout {
+            tracing::warn!(
+                ping_interval = ?limits.ping_interval,
+                idle_timeout = ?limits.idle_timeout,
+                "the idle timeout is not above the ping interval: quiet WebSockets will be closed"
+            );
+        }
         let hub = Hub::open(store, bots::BotPool::new(threads, &limits))
             .await
             .map_err(|e| anyhow::anyhow!("cannot resume the games: {e}"))?;

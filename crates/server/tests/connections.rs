@@ -5,6 +5,9 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use carcassonne_server::Limits;
@@ -33,7 +36,11 @@ async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
 
 /// Whether a request from `from` is answered (200) within two seconds.
 async fn served(server: &TestServer, from: &str) -> bool {
-    let Ok(mut stream) = server.tcp_from(from).await else { return false };
+    served_at(server.addr, from).await
+}
+
+async fn served_at(addr: SocketAddr, from: &str) -> bool {
+    let Ok(mut stream) = tcp(addr, from).await else { return false };
     let request = b"GET /api/tiles HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n";
     if stream.write_all(request).await.is_err() {
         return false;
@@ -54,6 +61,13 @@ async fn served_again(server: &TestServer, from: &str, within: Duration) -> bool
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     false
+}
+
+/// A TCP connection to `addr` from the loopback address `from`.
+async fn tcp(addr: SocketAddr, from: &str) -> std::io::Result<TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::new(from.parse().unwrap(), 0))?;
+    socket.connect(addr).await
 }
 
 type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
@@ -282,4 +296,37 @@ async fn a_seated_player_always_connects_to_their_own_game() {
     assert_eq!(next_ws(&mut seat0, Duration::from_secs(2)).await.unwrap_err(), "closed 4001");
     assert_eq!(next_ws(&mut second, Duration::from_secs(2)).await.unwrap()["type"], "view");
     assert_eq!(next_ws(&mut second, Duration::from_millis(200)).await.unwrap_err(), "nothing");
+}
+
+/// The report's case: the binary with 256 file descriptors, 300 idle
+/// connections from one address; others are still served.
+#[tokio::test]
+async fn with_256_descriptors_300_idle_connections_from_one_address_leave_the_server_to_others() {
+    let (_dir, db) = temp_db();
+    let mut child = Command::new("sh")
+        .args(["-c", r#"ulimit -n 256 && exec "$0" "$@""#, env!("CARGO_BIN_EXE_carcassonne-server")])
+        .args(["--addr", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr: SocketAddr =
+        line.split("http://").nth(1).and_then(|s| s.split_whitespace().next()).unwrap().parse().unwrap();
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        if let Ok(stream) = tcp(addr, "127.0.0.1").await {
+            idle.push(stream);
+        }
+    }
+    assert!(served_at(addr, "127.0.0.2").await, "another address is served");
+    assert!(served_at(addr, "127.0.0.3").await, "and another");
+    let _ = child.kill();
+    let _ = child.wait();
+    // It said that it keeps to its descriptors.
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(log.contains("capped") && log.contains("cap=192"), "{log}");
 }
