@@ -69,7 +69,7 @@ export class HomePage {
       ed('c3', 'c3 — 3rd edition (3 / 3 / 2)'), ed('c2', 'c2 — 2nd edition (3 / 4 / 1)'))));
     const tiny = h('input#rule-tiny-city', { type: 'checkbox', checked: this.opts.tinyCity, onchange: (e) => { this.opts.tinyCity = e.target.checked; saveOpts(this.opts); } });
     c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)')));
-    const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; saveOpts(this.opts); } });
+    const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
     c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
     this.createBtn = h('button.primary#create-game', { onclick: () => this.create() }, 'Create game');
@@ -202,7 +202,8 @@ function saveSeats(s) { try { localStorage.setItem('carcassonne.seats', JSON.str
 function loadOpts() {
   try {
     const o = JSON.parse(localStorage.getItem('carcassonne.opts') || 'null');
-    if (o && typeof o === 'object') return { ferries: o.ferries !== false, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: o.public === true };
+    // Each game starts unlisted: listing is chosen game by game.
+    if (o && typeof o === 'object') return { ferries: o.ferries !== false, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: false };
   } catch (_) { /* defaults */ }
   return { ferries: true, edition: 'c3', tinyCity: false, public: false };
 }

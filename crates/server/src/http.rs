@@ -438,7 +438,12 @@ async fn handle(hub: &Arc<Hub>, game: &str, text: &str) -> Option<String> {
             };
             Some(match result {
                 Ok((version, _)) => serde_json::json!({ "type": "ack", "id": id, "version": version }).to_string(),
-                Err(e) => error_message(id, &e),
+                Err(e) => {
+                    if e.status().is_server_error() {
+                        tracing::error!(class = e.code(), game = %game, "WebSocket action failed: {e}");
+                    }
+                    error_message(id, &e)
+                }
             })
         }
     }
