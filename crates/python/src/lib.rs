@@ -14,7 +14,7 @@ use carcassonne_bots::{Bot, BotSpec};
 use carcassonne_engine::playout::{play_random_with, random_action};
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::tile::catalogue;
-use carcassonne_engine::{Action, Actor, Edition, Expansion, Game, RuleOptions, Rules, State, Step, TileKind};
+use carcassonne_engine::{Action, Actor, Bag, Edition, Expansion, Game, RuleOptions, Rules, State, Step, TileKind};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -81,12 +81,25 @@ fn rules_from(players: usize, expansions: &[String], edition: &str, tiny_city_sc
 pub struct PyState {
     game: Game,
     ids: Ids,
+    /// The actions of the turn in progress after its draw: with the settled
+    /// record (which ends with that draw) they make the state (pickling).
+    turn: Vec<Action>,
 }
 
 impl PyState {
     fn from_game(game: Game) -> PyState {
         let ids = Ids::for_rules(game.state().rules());
-        PyState { game, ids }
+        PyState { game, ids, turn: Vec::new() }
+    }
+
+    fn play(&mut self, action: Action) -> PyResult<()> {
+        self.game.play(action).map_err(|e| IllegalActionError::new_err(e.to_string()))?;
+        if matches!(self.state().step(), Step::Draw | Step::GameOver) || matches!(action, Action::Draw(_)) {
+            self.turn.clear();
+        } else {
+            self.turn.push(action);
+        }
+        Ok(())
     }
 
     fn state(&self) -> &State {
@@ -369,7 +382,7 @@ impl PyState {
     /// unchanged.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let action = self.action_of(action)?;
-        self.game.play(action).map_err(|e| IllegalActionError::new_err(e.to_string()))
+        self.play(action)
     }
 
     /// Plays uniformly random legal actions (draws weighted by the bag) to
@@ -379,13 +392,30 @@ impl PyState {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut buf = Vec::new();
         while let Some(a) = random_action(self.state(), &mut rng, &mut buf) {
-            self.game.play(a).map_err(|e| IllegalActionError::new_err(e.to_string()))?;
+            self.play(a)?;
         }
         Ok(())
     }
 
     fn clone(&self) -> PyState {
         Clone::clone(self)
+    }
+
+    /// Pickling: the settled record and the actions of the turn in progress.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Vec<String>))> {
+        let this = slf.borrow();
+        let turn = this.turn.iter().map(|a| actions::text(*a)).collect();
+        Ok((slf.get_type().getattr("_restore")?, (this.to_json(false), turn)))
+    }
+
+    /// The state of `__reduce__`: a record and the actions that follow it.
+    #[staticmethod]
+    fn _restore(record: &str, turn: Vec<String>) -> PyResult<PyState> {
+        let mut state = PyState::from_json(record)?;
+        for text in turn {
+            state.play(actions::parse(&text).map_err(IllegalActionError::new_err)?)?;
+        }
+        Ok(state)
     }
 
     fn __copy__(&self) -> PyState {
@@ -410,6 +440,20 @@ impl PyState {
     #[getter]
     fn num_chance_outcomes(&self) -> u64 {
         Ids::chance_outcomes()
+    }
+
+    /// A bound on the player decisions of a whole game from the start: per
+    /// tile a placement or discard and a follower decision, and with The
+    /// Ferries a ferry to place on each lake and, each turn, a move of every
+    /// ferry on the board and a pass.
+    #[getter]
+    fn max_decisions(&self) -> u64 {
+        let rules = self.state().rules();
+        let bag = Bag::for_rules(rules);
+        let tiles = u64::from(bag.total());
+        let lakes: u64 = bag.kinds().filter(|k| k.info().lake).map(|k| u64::from(bag.count(k))).sum();
+        let ferries = if rules.has(Expansion::Ferries) { lakes + tiles * (lakes + 1) } else { 0 };
+        2 * tiles + ferries
     }
 
     /// R: ids number the cells from -R to R on both axes.
