@@ -32,8 +32,14 @@ use carcassonne_engine::{Action, Bag, Expansion, JettyPair, Location, Placement,
 /// Features of a tile in id order (see the module documentation).
 pub const FEATURES: usize = 17;
 /// Pairs of jetties in id order.
-pub const PAIRS: [(Side, Side); 6] =
-    [(Side::N, Side::E), (Side::N, Side::S), (Side::N, Side::W), (Side::E, Side::S), (Side::E, Side::W), (Side::S, Side::W)];
+pub const PAIRS: [(Side, Side); 6] = [
+    (Side::N, Side::E),
+    (Side::N, Side::S),
+    (Side::N, Side::W),
+    (Side::E, Side::S),
+    (Side::E, Side::W),
+    (Side::S, Side::W),
+];
 
 const PASS: u64 = 0;
 const DISCARD: u64 = 1;
@@ -270,7 +276,9 @@ mod tests {
         for a in every_kind_of_action() {
             assert_eq!(parse(&text(a)), Ok(a), "{a}");
         }
-        for bad in ["", "draw", "draw Z", "place at [1, 0] turned 45", "place at [1,0] turned 90", "deploy on x", "PASS"] {
+        for bad in
+            ["", "draw", "draw Z", "place at [1, 0] turned 45", "place at [1,0] turned 90", "deploy on x", "PASS"]
+        {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
     }
@@ -286,7 +294,11 @@ mod tests {
             while let Some(a) = random_action(&state, &mut rng, &mut buf) {
                 for legal in state.legal_action_list() {
                     let id = ids.encode(legal).unwrap();
-                    let back = if matches!(legal, Action::Draw(_)) { Ids::decode_draw(id as i64) } else { ids.decode(id as i64) };
+                    let back = if matches!(legal, Action::Draw(_)) {
+                        Ids::decode_draw(id as i64)
+                    } else {
+                        ids.decode(id as i64)
+                    };
                     assert_eq!(back, Some(legal));
                 }
                 state.play(a).unwrap();

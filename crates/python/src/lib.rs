@@ -28,9 +28,19 @@ pub mod observe;
 use actions::Ids;
 use observe::Shape;
 
-create_exception!(carcassonne, IllegalActionError, PyValueError, "An action that the rules do not allow now, or that names nothing; the state is unchanged.");
+create_exception!(
+    carcassonne,
+    IllegalActionError,
+    PyValueError,
+    "An action that the rules do not allow now, or that names nothing; the state is unchanged."
+);
 create_exception!(carcassonne, RecordError, PyValueError, "A game record that cannot be read or replayed.");
-create_exception!(carcassonne, SetupError, PyValueError, "Game rules that cannot be set up (players, expansions, edition, variants).");
+create_exception!(
+    carcassonne,
+    SetupError,
+    PyValueError,
+    "Game rules that cannot be set up (players, expansions, edition, variants)."
+);
 
 /// `actor` when chance draws the next tile (OpenSpiel's value).
 pub const CHANCE: i64 = -1;
@@ -65,12 +75,16 @@ fn rules_from(players: usize, expansions: &[String], edition: &str, tiny_city_sc
                 .ok_or_else(|| SetupError::new_err(format!("unknown expansion '{e}' (known: {})", known.join(", "))))?,
         );
     }
-    let edition =
-        Edition::parse(edition).ok_or_else(|| SetupError::new_err(format!("unknown edition '{edition}' (c3 or c2)")))?;
+    let edition = Edition::parse(edition)
+        .ok_or_else(|| SetupError::new_err(format!("unknown edition '{edition}' (c3 or c2)")))?;
     Rules::new(players, &list, edition)
         .and_then(|r| r.with_tiny_city_scoring(tiny_city_scoring))
         .map_err(|e| SetupError::new_err(e.to_string()))
 }
+
+/// What `__reduce__` gives pickle: the function that rebuilds a state, and
+/// its arguments (a record and the actions that follow it).
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<String>));
 
 /// A game of Carcassonne: the engine's state and its record so far.
 ///
@@ -108,13 +122,11 @@ impl PyState {
 
     /// The action an id names at the current step.
     fn decode(&self, id: i64) -> PyResult<Action> {
-        let action = if self.state().actor() == Some(Actor::Chance) {
-            Ids::decode_draw(id)
-        } else {
-            self.ids.decode(id)
-        };
+        let action =
+            if self.state().actor() == Some(Actor::Chance) { Ids::decode_draw(id) } else { self.ids.decode(id) };
         action.ok_or_else(|| {
-            let n = if self.state().actor() == Some(Actor::Chance) { Ids::chance_outcomes() } else { self.ids.distinct() };
+            let n =
+                if self.state().actor() == Some(Actor::Chance) { Ids::chance_outcomes() } else { self.ids.distinct() };
             IllegalActionError::new_err(format!("action id {id} is not one of this game's ids (0 to {})", n - 1))
         })
     }
@@ -172,9 +184,9 @@ impl PyState {
             None => vec!["P1".into(), "P2".into()],
             Some(p) => match p.extract::<usize>() {
                 Ok(n) => (1..=n).map(|i| format!("P{i}")).collect(),
-                Err(_) => p.extract::<Vec<String>>().map_err(|_| {
-                    SetupError::new_err("players is a number of players or a list of their names")
-                })?,
+                Err(_) => p
+                    .extract::<Vec<String>>()
+                    .map_err(|_| SetupError::new_err("players is a number of players or a list of their names"))?,
             },
         };
         let expansions = expansions.unwrap_or_else(|| vec![Expansion::Ferries.name().to_string()]);
@@ -340,7 +352,8 @@ impl PyState {
     /// The legal actions of the current step as integer ids, ascending
     /// (draws at a chance node).
     fn legal_action_ids(&self) -> PyResult<Vec<u64>> {
-        let mut ids = self.state().legal_action_list().into_iter().map(|a| self.id_of(a)).collect::<PyResult<Vec<_>>>()?;
+        let mut ids =
+            self.state().legal_action_list().into_iter().map(|a| self.id_of(a)).collect::<PyResult<Vec<_>>>()?;
         ids.sort_unstable();
         Ok(ids)
     }
@@ -402,7 +415,7 @@ impl PyState {
     }
 
     /// Pickling: the settled record and the actions of the turn in progress.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, Vec<String>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.borrow();
         let turn = this.turn.iter().map(|a| actions::text(*a)).collect();
         Ok((slf.get_type().getattr("_restore")?, (this.to_json(false), turn)))
@@ -427,7 +440,9 @@ impl PyState {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyState>().is_ok_and(|o| o.borrow().game.record() == self.game.record() && *o.borrow().state() == *self.state())
+        other
+            .cast::<PyState>()
+            .is_ok_and(|o| o.borrow().game.record() == self.game.record() && *o.borrow().state() == *self.state())
     }
 
     /// How many distinct player action ids this game's rules have.
@@ -554,7 +569,8 @@ impl PyBot {
     #[new]
     #[pyo3(signature = (spec, seed = 0))]
     fn new(spec: &str, seed: u64) -> PyResult<PyBot> {
-        let parsed: BotSpec = spec.parse().map_err(|e: carcassonne_bots::SpecError| PyValueError::new_err(e.to_string()))?;
+        let parsed: BotSpec =
+            spec.parse().map_err(|e: carcassonne_bots::SpecError| PyValueError::new_err(e.to_string()))?;
         Ok(PyBot { bot: Mutex::new(parsed.build(seed)), spec: parsed.to_string() })
     }
 
@@ -584,9 +600,7 @@ impl PyBot {
             let mut bot = self.bot.lock().map_err(|_| "the bot failed in an earlier call".to_string())?;
             Ok(bot.choose(game))
         });
-        choice
-            .map_err(PyValueError::new_err)?
-            .ok_or_else(|| IllegalActionError::new_err("the bot found no action"))
+        choice.map_err(PyValueError::new_err)?.ok_or_else(|| IllegalActionError::new_err("the bot found no action"))
     }
 }
 

@@ -272,7 +272,11 @@ mod tests {
                 shape.write(&state, 0, &mut out);
                 let cells = shape.side() * shape.side();
                 let fits: f32 = out[FITS * cells..(FITS + 4) * cells].iter().sum();
-                let legal = state.legal_action_list().iter().filter(|a| matches!(a, carcassonne_engine::Action::Place(_))).count();
+                let legal = state
+                    .legal_action_list()
+                    .iter()
+                    .filter(|a| matches!(a, carcassonne_engine::Action::Place(_)))
+                    .count();
                 assert_eq!(fits as usize, legal);
                 checked += 1;
             }
