@@ -256,3 +256,30 @@ def test_a_batch_of_random_games_is_played_inside_rust():
     assert scores == carcassonne.play_random_games(20, players=3, seed=1)
     with pytest.raises(SetupError):
         carcassonne.play_random_games(1, players=9)
+
+
+def test_arbitrary_input_is_refused_or_legal_and_never_crashes():
+    """Random ids, near-miss texts and other objects at every step of random
+    games: each is either legal and played, or refused with
+    IllegalActionError and the state unchanged."""
+    import random
+
+    rng = random.Random(12)
+    for game in range(3):
+        s = State(2 + game, ["ferries"] if game != 1 else [])
+        while not s.is_over():
+            legal_ids, legal_texts = set(s.legal_action_ids()), s.legal_actions()
+            bound = s.num_chance_outcomes if s.is_chance() else s.num_distinct_actions
+            tries = [rng.randrange(-5, bound + 5) for _ in range(4)] + [rng.choice([2**31, -(2**31), 2**63 - 1])]
+            text = rng.choice(legal_texts)
+            tries += [text[:-1], text + " ", text.upper(), text.replace("[", "[9"), "", b"pass", [], {}]
+            for t in tries:
+                before = s.clone()
+                probe = s.clone()
+                try:
+                    probe.apply(t)
+                except IllegalActionError:
+                    assert s == before
+                    continue
+                assert (t in legal_ids) or (t in legal_texts), t
+            s.apply(rng.choice(sorted(legal_ids)))
