@@ -127,3 +127,10 @@ def test_openspiels_mcts_plays_a_whole_game_against_ours():
         decisions[player] += 1
     assert min(decisions) > 40
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_our_bots_play_through_openspiels_own_game_loop():
+    game = pyspiel.load_game("carcassonne(players=3)")
+    bots = [cos.RustBot("greedy", 1), cos.RustBot("random", 2), cos.RustBot("mcts:iters=10:trees=1", 3)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 4)
+    assert len(returns) == 3 and abs(sum(returns)) < 1e-9
