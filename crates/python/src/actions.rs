@@ -1,0 +1,308 @@
+//! Everything about actions as text and as integers, in one place.
+//!
+//! **Text** is the engine's notation (`Action`'s `Display`), read back by
+//! [`parse`].
+//!
+//! **Integer ids** are a fixed encoding for learning code and OpenSpiel: a
+//! game's rules fix a board window of `-R..=R` on both axes, where `R` is
+//! the number of tiles in the bag at the start. Every tile is placed next to
+//! one placed before it, starting from the start tile at `[0, 0]`, so no
+//! tile of the game can lie outside the window, and the number of distinct
+//! ids is fixed for the rules. With `W = 2R + 1` and `C = W * W` cells, a
+//! cell `[x, y]` is numbered `(y + R) * W + (x + R)`, and the player ids are:
+//!
+//! | ids | action |
+//! |---|---|
+//! | 0 | `pass` |
+//! | 1 | `discard` |
+//! | 2 + 4 * cell + quarter turns | place the drawn tile on `cell`, turned 0, 90, 180 or 270 degrees |
+//! | D + feature, D = 2 + 4C | deploy on a feature of the tile just placed: road N, E, S, W (0-3), city N, E, S, W (4-7), field NNW, NNE, ENE, ESE, SSE, SSW, WSW, WNW (8-15), monastery (16) |
+//! | F + pair, F = D + 17 | put the ferry on the jetties N-E, N-S, N-W, E-S, E-W, S-W (0-5) |
+//! | M + 6 * cell + pair, M = F + 6 | move the ferry of the lake on `cell` to a pair of jetties (The Ferries only) |
+//!
+//! The number of distinct ids is `M + 6C` with The Ferries and `F` without
+//! (no ferry id is ever legal there, so the range stops before them).
+//! Chance's ids are the tile kinds' indices in the engine's catalogue: id
+//! `k` draws kind `k`.
+
+use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
+use carcassonne_engine::tile::catalogue;
+use carcassonne_engine::{Action, Bag, Expansion, JettyPair, Location, Placement, Rules, TileKind};
+
+/// Features of a tile in id order (see the module documentation).
+pub const FEATURES: usize = 17;
+/// Pairs of jetties in id order.
+pub const PAIRS: [(Side, Side); 6] = [
+    (Side::N, Side::E),
+    (Side::N, Side::S),
+    (Side::N, Side::W),
+    (Side::E, Side::S),
+    (Side::E, Side::W),
+    (Side::S, Side::W),
+];
+
+const PASS: u64 = 0;
+const DISCARD: u64 = 1;
+const PLACE: u64 = 2;
+
+/// The integer encoding of one game's actions: its board window and which
+/// ranges are in use.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Ids {
+    radius: i32,
+    ferries: bool,
+}
+
+impl Ids {
+    pub fn for_rules(rules: &Rules) -> Ids {
+        Ids { radius: i32::from(Bag::for_rules(rules).total()), ferries: rules.has(Expansion::Ferries) }
+    }
+
+    /// `R`: the window is `-R..=R` on both axes.
+    pub fn radius(&self) -> i32 {
+        self.radius
+    }
+
+    fn width(&self) -> u64 {
+        2 * self.radius as u64 + 1
+    }
+
+    fn cells(&self) -> u64 {
+        self.width() * self.width()
+    }
+
+    fn deploy(&self) -> u64 {
+        PLACE + 4 * self.cells()
+    }
+
+    fn ferry(&self) -> u64 {
+        self.deploy() + FEATURES as u64
+    }
+
+    fn moves(&self) -> u64 {
+        self.ferry() + PAIRS.len() as u64
+    }
+
+    /// How many player ids there are: every id is below this.
+    pub fn distinct(&self) -> u64 {
+        if self.ferries {
+            self.moves() + PAIRS.len() as u64 * self.cells()
+        } else {
+            self.ferry()
+        }
+    }
+
+    /// How many chance ids there are (kinds of the catalogue).
+    pub fn chance_outcomes() -> u64 {
+        catalogue().kinds.len() as u64
+    }
+
+    fn cell(&self, p: Pos) -> Option<u64> {
+        let r = self.radius;
+        let inside = |c: i32| (-r..=r).contains(&c);
+        (inside(p.x) && inside(p.y)).then(|| (p.y + r) as u64 * self.width() + (p.x + r) as u64)
+    }
+
+    fn pos(&self, cell: u64) -> Pos {
+        let w = self.width();
+        Pos::new((cell % w) as i32 - self.radius, (cell / w) as i32 - self.radius)
+    }
+
+    /// The id of an action: a draw's kind index, or a player action's id.
+    /// `None` for a position outside the window or a ferry move without
+    /// The Ferries (neither is ever legal).
+    pub fn encode(&self, action: Action) -> Option<u64> {
+        Some(match action {
+            Action::Draw(kind) => kind.index() as u64,
+            Action::Pass => PASS,
+            Action::Discard => DISCARD,
+            Action::Place(p) => PLACE + 4 * self.cell(p.pos)? + u64::from(p.rot.quarters()),
+            Action::Deploy(loc) => self.deploy() + feature_index(loc),
+            Action::PlaceFerry(pair) => self.ferry() + pair_index(pair),
+            Action::MoveFerry { at, ferry } => {
+                if !self.ferries {
+                    return None;
+                }
+                self.moves() + PAIRS.len() as u64 * self.cell(at)? + pair_index(ferry)
+            }
+        })
+    }
+
+    /// The player action of an id, `None` outside `0..distinct()`.
+    pub fn decode(&self, id: i64) -> Option<Action> {
+        let id = u64::try_from(id).ok().filter(|id| *id < self.distinct())?;
+        Some(if id == PASS {
+            Action::Pass
+        } else if id == DISCARD {
+            Action::Discard
+        } else if id < self.deploy() {
+            let (cell, q) = ((id - PLACE) / 4, (id - PLACE) % 4);
+            Action::Place(Placement { pos: self.pos(cell), rot: Rotation::from_quarters(q as u8) })
+        } else if id < self.ferry() {
+            Action::Deploy(feature((id - self.deploy()) as usize))
+        } else if id < self.moves() {
+            Action::PlaceFerry(pair((id - self.ferry()) as usize))
+        } else {
+            let (cell, p) = ((id - self.moves()) / 6, (id - self.moves()) % 6);
+            Action::MoveFerry { at: self.pos(cell), ferry: pair(p as usize) }
+        })
+    }
+
+    /// The draw of an id, `None` outside the catalogue.
+    pub fn decode_draw(id: i64) -> Option<Action> {
+        let id = usize::try_from(id).ok()?;
+        TileKind::all().nth(id).map(Action::Draw)
+    }
+}
+
+fn feature_index(loc: Location) -> u64 {
+    (match loc {
+        Location::Road(s) => s.index(),
+        Location::City(s) => 4 + s.index(),
+        Location::Field(h) => 8 + h.index(),
+        Location::Monastery => 16,
+    }) as u64
+}
+
+fn feature(i: usize) -> Location {
+    match i {
+        0..4 => Location::Road(Side::from_index(i)),
+        4..8 => Location::City(Side::from_index(i - 4)),
+        8..16 => Location::Field(HalfEdge::from_index(i - 8)),
+        _ => Location::Monastery,
+    }
+}
+
+fn pair_index(pair: JettyPair) -> u64 {
+    PAIRS.iter().position(|(a, b)| pair.mask() == a.bit() | b.bit()).unwrap_or(0) as u64
+}
+
+fn pair(i: usize) -> JettyPair {
+    let (a, b) = PAIRS[i % PAIRS.len()];
+    JettyPair::new(a, b).unwrap_or_else(|| unreachable!("the pairs join two different sides"))
+}
+
+/// The engine's notation of an action.
+pub fn text(action: Action) -> String {
+    action.to_string()
+}
+
+/// Reads an action in the engine's notation (the inverse of [`text`]).
+pub fn parse(s: &str) -> Result<Action, String> {
+    let bad = || {
+        format!(
+            "'{s}' is not an action (draw U, place at [1, 0] turned 90, discard, deploy on road:E, ferry E-W, \
+             move ferry at [1, 0] to S-W or pass)"
+        )
+    };
+    let pos = |s: &str| -> Option<Pos> {
+        let (x, y) = s.strip_prefix('[')?.strip_suffix(']')?.split_once(", ")?;
+        Some(Pos::new(x.parse().ok()?, y.parse().ok()?))
+    };
+    if s == "pass" {
+        Ok(Action::Pass)
+    } else if s == "discard" {
+        Ok(Action::Discard)
+    } else if let Some(tile) = s.strip_prefix("draw ") {
+        TileKind::parse(tile).map(Action::Draw).ok_or_else(bad)
+    } else if let Some(rest) = s.strip_prefix("place at ") {
+        let (at, rot) = rest.split_once(" turned ").ok_or_else(bad)?;
+        let rot = rot.parse().ok().and_then(Rotation::from_degrees).ok_or_else(bad)?;
+        Ok(Action::Place(Placement { pos: pos(at).ok_or_else(bad)?, rot }))
+    } else if let Some(loc) = s.strip_prefix("deploy on ") {
+        loc.parse().map(Action::Deploy)
+    } else if let Some(p) = s.strip_prefix("ferry ") {
+        p.parse().map(Action::PlaceFerry)
+    } else if let Some(rest) = s.strip_prefix("move ferry at ") {
+        let (at, p) = rest.split_once(" to ").ok_or_else(bad)?;
+        Ok(Action::MoveFerry { at: pos(at).ok_or_else(bad)?, ferry: p.parse()? })
+    } else {
+        Err(bad())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_engine::playout::random_action;
+    use carcassonne_engine::{Edition, State};
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn every_kind_of_action() -> Vec<Action> {
+        let mut all = vec![Action::Pass, Action::Discard];
+        all.extend(TileKind::all().map(Action::Draw));
+        for (x, y) in [(0, 0), (-79, 79), (79, -79), (3, -2)] {
+            for rot in Rotation::ALL {
+                all.push(Action::Place(Placement { pos: Pos::new(x, y), rot }));
+            }
+            for i in 0..PAIRS.len() {
+                all.push(Action::MoveFerry { at: Pos::new(x, y), ferry: pair(i) });
+            }
+        }
+        all.extend((0..FEATURES).map(|i| Action::Deploy(feature(i))));
+        all.extend((0..PAIRS.len()).map(|i| Action::PlaceFerry(pair(i))));
+        all
+    }
+
+    #[test]
+    fn every_id_decodes_to_an_action_that_encodes_back_to_it() {
+        for rules in [Rules::base(2).unwrap(), Rules::new(3, &[Expansion::Ferries], Edition::C2).unwrap()] {
+            let ids = Ids::for_rules(&rules);
+            for id in 0..ids.distinct() as i64 {
+                let action = ids.decode(id).unwrap();
+                assert_eq!(ids.encode(action), Some(id as u64), "{action}");
+            }
+            assert_eq!(ids.decode(-1), None);
+            assert_eq!(ids.decode(ids.distinct() as i64), None);
+            assert_eq!(ids.decode(i64::MAX), None);
+        }
+    }
+
+    #[test]
+    fn the_window_and_the_id_count_follow_from_the_tiles() {
+        let base = Ids::for_rules(&Rules::base(2).unwrap());
+        assert_eq!(base.radius(), 71);
+        assert_eq!(base.distinct(), 2 + 4 * 143 * 143 + 17);
+        let ferries = Ids::for_rules(&Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap());
+        assert_eq!(ferries.radius(), 79);
+        assert_eq!(ferries.distinct(), 2 + 4 * 159 * 159 + 17 + 6 + 6 * 159 * 159);
+        assert_eq!(base.encode(Action::Place(Placement { pos: Pos::new(72, 0), rot: Rotation::R0 })), None);
+        assert_eq!(base.encode(Action::MoveFerry { at: Pos::ORIGIN, ferry: pair(0) }), None);
+    }
+
+    #[test]
+    fn every_action_reads_back_from_its_text() {
+        for a in every_kind_of_action() {
+            assert_eq!(parse(&text(a)), Ok(a), "{a}");
+        }
+        for bad in
+            ["", "draw", "draw Z", "place at [1, 0] turned 45", "place at [1,0] turned 90", "deploy on x", "PASS"]
+        {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn every_legal_action_of_random_games_has_an_id() {
+        let rules = Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap();
+        let ids = Ids::for_rules(&rules);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut buf = Vec::new();
+        for _ in 0..20 {
+            let mut state = State::new(rules);
+            while let Some(a) = random_action(&state, &mut rng, &mut buf) {
+                for legal in state.legal_action_list() {
+                    let id = ids.encode(legal).unwrap();
+                    let back = if matches!(legal, Action::Draw(_)) {
+                        Ids::decode_draw(id as i64)
+                    } else {
+                        ids.decode(id as i64)
+                    };
+                    assert_eq!(back, Some(legal));
+                }
+                state.play(a).unwrap();
+            }
+        }
+    }
+}
