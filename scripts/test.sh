@@ -10,11 +10,14 @@ cd "$(dirname "$0")/.."
 
 cargo test --release --workspace --locked
 
-# Cargo builds the binary for the command line's own tests; build it if a
-# filter skipped them.
-cargo build --release --locked -p carcassonne-cli
+# Cargo built the binary for the command line's own tests; build it only if
+# a filter skipped them. (`cargo build -p carcassonne-cli` after the tests
+# is no no-op: it resolves the dependencies' features for that package
+# alone, not for the whole workspace with its dev-dependencies as the tests
+# did, and so compiled 47 crates again, the engine among them.)
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 bin="$target/release/carcassonne"
+[ -x "$bin" ] || cargo build --release --locked -p carcassonne-cli
 
 # The Python package (crates/python, docs/python.md): pip builds it from the
 # repository with maturin, in the release profile and this target directory,
