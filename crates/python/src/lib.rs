@@ -48,6 +48,8 @@ pub const CHANCE: i64 = -1;
 pub const TERMINAL: i64 = -4;
 /// The observation window's radius when none is given: 31 x 31 cells.
 pub const DEFAULT_WINDOW: usize = 15;
+/// The largest window radius: more than any game's board needs.
+pub const MAX_WINDOW: usize = 100;
 
 /// Followers in supply, by seat (the one place that knows how the engine
 /// counts them).
@@ -154,8 +156,15 @@ impl PyState {
         })
     }
 
-    fn shape(&self, radius: Option<usize>) -> Shape {
-        Shape { players: self.state().rules().players(), radius: radius.unwrap_or(DEFAULT_WINDOW) }
+    fn shape(&self, radius: Option<usize>) -> PyResult<Shape> {
+        let radius = radius.unwrap_or(DEFAULT_WINDOW);
+        if radius > MAX_WINDOW {
+            return Err(PyValueError::new_err(format!(
+                "the observation window's radius is at most {MAX_WINDOW} (the board of any game fits in {}), not {radius}",
+                self.ids.radius()
+            )));
+        }
+        Ok(Shape { players: self.state().rules().players(), radius })
     }
 
     fn observer(&self, player: Option<usize>) -> PyResult<usize> {
@@ -487,7 +496,7 @@ impl PyState {
         window: Option<usize>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let observer = self.observer(player)?;
-        let shape = self.shape(window);
+        let shape = self.shape(window)?;
         let mut out = vec![0.0f32; shape.size()];
         shape.write(self.state(), observer, &mut out);
         Ok(PyArray1::from_vec(py, out))
@@ -503,7 +512,7 @@ impl PyState {
         window: Option<usize>,
     ) -> PyResult<()> {
         let observer = self.observer(player)?;
-        let shape = self.shape(window);
+        let shape = self.shape(window)?;
         let mut rw = out.try_readwrite().map_err(|e| PyValueError::new_err(e.to_string()))?;
         let slice = rw.as_slice_mut().map_err(|e| PyValueError::new_err(e.to_string()))?;
         if slice.len() != shape.size() {
@@ -519,14 +528,14 @@ impl PyState {
 
     /// The observation's pieces in order: (name, shape).
     #[pyo3(signature = (window = None))]
-    fn observation_layout(&self, window: Option<usize>) -> Vec<(&'static str, Vec<usize>)> {
-        self.shape(window).layout()
+    fn observation_layout(&self, window: Option<usize>) -> PyResult<Vec<(&'static str, Vec<usize>)>> {
+        Ok(self.shape(window)?.layout())
     }
 
     /// Names of the board planes, in order.
     #[pyo3(signature = (window = None))]
-    fn observation_planes(&self, window: Option<usize>) -> Vec<String> {
-        self.shape(window).plane_names()
+    fn observation_planes(&self, window: Option<usize>) -> PyResult<Vec<String>> {
+        Ok(self.shape(window)?.plane_names())
     }
 
     fn __str__(&self) -> String {

@@ -106,3 +106,13 @@ def test_write_observation_fills_a_given_array():
         s.write_observation(np.zeros(out.size, np.float64))
     with pytest.raises(ValueError, match="player 2 is not a seat"):
         s.observation(2)
+
+
+def test_the_window_is_bounded():
+    s = carcassonne.State()
+    assert s.observation(window=100).size > 0
+    for call in (lambda: s.observation(window=101), lambda: s.observation_layout(10**12)):
+        with pytest.raises(ValueError, match="radius is at most 100"):
+            call()
+    with pytest.raises(OverflowError):
+        s.observation(window=-1)
