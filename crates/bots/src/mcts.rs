@@ -61,7 +61,7 @@ use std::time::{Duration, Instant};
 
 use carcassonne_engine::playout::random_action;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Action, Actor, Location, State, Step, TileKind};
+use carcassonne_engine::{Action, Actor, State, Step, TileKind};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -669,7 +669,7 @@ impl Tree {
         let step = state.step();
         self.actions.clear();
         state.legal_actions(&mut self.actions);
-        self.actions.sort_unstable_by_key(|a| action_key(*a));
+        self.actions.sort_unstable();
         self.tried.clear();
         self.tried.resize(self.actions.len(), false);
         self.legal_children.clear();
@@ -677,8 +677,7 @@ impl Tree {
         while c != NONE {
             let child = &mut self.nodes[c as usize];
             if child.mover == mover && child.step == step {
-                let key = action_key(child.action);
-                if let Ok(i) = self.actions.binary_search_by_key(&key, |a| action_key(*a)) {
+                if let Ok(i) = self.actions.binary_search(&child.action) {
                     self.tried[i] = true;
                     child.avail += 1;
                     self.legal_children.push(c);
@@ -722,31 +721,6 @@ impl Tree {
     }
 }
 
-/// A total order on actions (the engine's `Action` has none), to find a
-/// node's children among the legal actions by binary search. Different
-/// actions get different keys.
-fn action_key(a: Action) -> u128 {
-    let pos = |p: carcassonne_engine::Pos| u128::from(p.x as u32) << 32 | u128::from(p.y as u32);
-    let (tag, body): (u128, u128) = match a {
-        Action::Draw(k) => (0, k.index() as u128),
-        Action::Place(p) => (1, pos(p.pos) << 2 | u128::from(p.rot.quarters())),
-        Action::Discard => (2, 0),
-        Action::Deploy(l) => (
-            3,
-            match l {
-                Location::Road(s) => s.index() as u128,
-                Location::City(s) => 4 + s.index() as u128,
-                Location::Field(h) => 8 + h.index() as u128,
-                Location::Monastery => 16,
-            },
-        ),
-        Action::PlaceFerry(j) => (4, u128::from(j.mask())),
-        Action::MoveFerry { at, ferry } => (5, pos(at) << 8 | u128::from(ferry.mask())),
-        Action::Pass => (6, 0),
-    };
-    tag << 120 | body
-}
-
 /// Each player's reward in [0, 1] from the final scores of a finished game.
 fn rewards(state: &State, config: &MctsConfig) -> [f32; MAX_PLAYERS] {
     let scores = state.final_score_array();
@@ -784,14 +758,15 @@ mod tests {
     }
 
     #[test]
-    fn action_keys_tell_actions_apart() {
-        let mut seen: Vec<(u128, Action)> = Vec::new();
-        positions(3, |state| seen.extend(state.legal_action_list().into_iter().map(|a| (action_key(a), a))));
-        seen.sort_by_key(|(k, _)| *k);
+    fn the_order_on_actions_tells_actions_apart() {
+        let mut seen: Vec<Action> = Vec::new();
+        positions(3, |state| seen.extend(state.legal_action_list()));
+        seen.sort_unstable();
         seen.dedup();
         assert!(seen.len() > 500, "enough actions to compare: {}", seen.len());
         for w in seen.windows(2) {
-            assert_ne!(w[0].0, w[1].0, "{} and {} share a key", w[0].1, w[1].1);
+            assert!(w[0] < w[1], "{} and {} are ordered as equal", w[0], w[1]);
+            assert_ne!(w[0], w[1]);
         }
     }
 

@@ -777,6 +777,7 @@ Choose by an option's number, or type a move:
   f A-B          put the ferry on the lake just placed, joining jetties A and B: f E-W
   mv X Y A-B     move the ferry on the lake at [X, Y] to jetties A and B: mv 1 0 S-W
   pass           deploy no follower, or move no more ferries
+The notation of records is understood too: place 1 0 90, deploy road:E, place-ferry E-W, move-ferry 1 0 S-W.
 Commands:
   undo           take back your last decision of this turn
   save [FILE]    write the game's record (whole turns) as JSON; carcassonne play --load FILE continues it
@@ -791,6 +792,10 @@ fn parse(line: &str, state: &State, legal: &[Action]) -> Input {
     let line = line.trim();
     if line.is_empty() {
         return Input::Empty;
+    }
+    // The engine's notation, as records write it, is always understood.
+    if let Ok(action) = line.parse::<Action>() {
+        return Input::Act(action);
     }
     let (word, rest) = match line.split_once(char::is_whitespace) {
         Some((w, r)) => (w, r.trim()),
@@ -896,7 +901,7 @@ fn deploy(rest: &str) -> Input {
     };
     match name.parse::<Location>() {
         Ok(loc) => Input::Act(Action::Deploy(loc)),
-        Err(e) => Input::Bad(e),
+        Err(e) => Input::Bad(e.to_string()),
     }
 }
 
@@ -918,7 +923,7 @@ fn move_ferry(rest: &str) -> Input {
     };
     match pair.to_ascii_uppercase().parse::<JettyPair>() {
         Ok(ferry) => Input::Act(Action::MoveFerry { at, ferry }),
-        Err(e) => Input::Bad(e),
+        Err(e) => Input::Bad(e.to_string()),
     }
 }
 

@@ -1,14 +1,65 @@
-//! Decisions: what chance or a player does at a step of the turn.
+//! Decisions: what chance or a player does at a step of the turn, and their
+//! one text form (the notation of records, the server, `play` and the bots):
+//!
+//! | action | written |
+//! |---|---|
+//! | `Draw` | `draw U` |
+//! | `Place` | `place 1 0 90` (x, y, rotation) |
+//! | `Discard` | `discard` |
+//! | `Deploy` | `deploy road:E` |
+//! | `PlaceFerry` | `place-ferry E-W` |
+//! | `MoveFerry` | `move-ferry 1 0 S-W` |
+//! | `Pass` | `pass` |
+//!
+//! `Display` writes it, `FromStr` reads it (words separated by single
+//! spaces; anything else is refused), and serde uses it as a string.
 
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
 use crate::board::Placement;
-use crate::geometry::{HalfEdge, Pos, Side};
+use crate::geometry::{HalfEdge, Pos, Rotation, Side};
 use crate::tile::{FeatureKind, TileKind};
 
+/// Text that is not in the notation.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+#[error("'{text}' is not {expected}")]
+pub struct NotationError {
+    /// The text refused.
+    pub text: String,
+    /// What was expected, such as "a feature name (road:E, city:N, field:SSE or monastery)".
+    pub expected: &'static str,
+}
+
+impl NotationError {
+    fn new(text: &str, expected: &'static str) -> NotationError {
+        NotationError { text: text.to_string(), expected }
+    }
+}
+
+/// Serde as the notation's string, for the types that have one.
+macro_rules! serde_as_notation {
+    ($ty:ty) => {
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
 /// Where the turn stands.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Step {
     /// Chance draws a tile from the bag.
     Draw,
@@ -54,7 +105,7 @@ pub enum Actor {
 
 /// A feature of the tile just placed, named as it lies on the board
 /// (`road:E`, `city:N`, `field:SSE`, `monastery`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Location {
     Road(Side),
     City(Side),
@@ -85,10 +136,10 @@ impl fmt::Display for Location {
 }
 
 impl FromStr for Location {
-    type Err = String;
+    type Err = NotationError;
 
-    fn from_str(s: &str) -> Result<Location, String> {
-        let bad = || format!("'{s}' is not a feature name (road:E, city:N, field:SSE or monastery)");
+    fn from_str(s: &str) -> Result<Location, NotationError> {
+        let bad = || NotationError::new(s, "a feature name (road:E, city:N, field:SSE or monastery)");
         if s == "monastery" {
             return Ok(Location::Monastery);
         }
@@ -141,18 +192,19 @@ impl fmt::Display for JettyPair {
 }
 
 impl FromStr for JettyPair {
-    type Err = String;
+    type Err = NotationError;
 
-    fn from_str(s: &str) -> Result<JettyPair, String> {
-        let bad = || format!("'{s}' is not a pair of jetties such as E-W");
+    fn from_str(s: &str) -> Result<JettyPair, NotationError> {
+        let bad = || NotationError::new(s, "a pair of jetties such as E-W");
         let (a, b) = s.split_once('-').ok_or_else(bad)?;
         let (a, b) = (Side::parse(a).ok_or_else(bad)?, Side::parse(b).ok_or_else(bad)?);
         JettyPair::new(a, b).ok_or_else(bad)
     }
 }
 
-/// A decision of chance or of the player to act.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// A decision of chance or of the player to act. The order (`Ord`) is a
+/// total order for search structures, not a preference.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Action {
     /// Chance: this tile is drawn from the bag.
     Draw(TileKind),
@@ -174,12 +226,94 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::Draw(k) => write!(f, "draw {k}"),
-            Action::Place(p) => write!(f, "place at {} turned {}", p.pos, p.rot),
+            Action::Place(p) => write!(f, "place {} {} {}", p.pos.x, p.pos.y, p.rot),
             Action::Discard => f.write_str("discard"),
-            Action::Deploy(l) => write!(f, "deploy on {l}"),
-            Action::PlaceFerry(p) => write!(f, "ferry {p}"),
-            Action::MoveFerry { at, ferry } => write!(f, "move ferry at {at} to {ferry}"),
+            Action::Deploy(l) => write!(f, "deploy {l}"),
+            Action::PlaceFerry(p) => write!(f, "place-ferry {p}"),
+            Action::MoveFerry { at, ferry } => write!(f, "move-ferry {} {} {ferry}", at.x, at.y),
             Action::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+const ACTION: &str = "an action (draw U, place 1 0 90, discard, deploy road:E, place-ferry E-W, \
+                      move-ferry 1 0 S-W or pass)";
+
+impl FromStr for Action {
+    type Err = NotationError;
+
+    fn from_str(s: &str) -> Result<Action, NotationError> {
+        let bad = || NotationError::new(s, ACTION);
+        let words: Vec<&str> = s.split(' ').collect();
+        let coordinate = |w: &str| w.parse::<i32>().ok().filter(|_| !w.starts_with('+'));
+        let pos = |x: &str, y: &str| Some(Pos::new(coordinate(x)?, coordinate(y)?));
+        let action = match words[..] {
+            ["draw", tile] => Action::Draw(TileKind::parse(tile).ok_or_else(bad)?),
+            ["place", x, y, rot] => {
+                let rot = rot.parse::<i64>().ok().and_then(Rotation::from_degrees).ok_or_else(bad)?;
+                Action::Place(Placement { pos: pos(x, y).ok_or_else(bad)?, rot })
+            }
+            ["discard"] => Action::Discard,
+            ["deploy", loc] => Action::Deploy(loc.parse()?),
+            ["place-ferry", pair] => Action::PlaceFerry(pair.parse()?),
+            ["move-ferry", x, y, pair] => Action::MoveFerry { at: pos(x, y).ok_or_else(bad)?, ferry: pair.parse()? },
+            ["pass"] => Action::Pass,
+            _ => return Err(bad()),
+        };
+        Ok(action)
+    }
+}
+
+serde_as_notation!(Action);
+serde_as_notation!(Location);
+serde_as_notation!(JettyPair);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_reads_back_from_its_text() {
+        let u = TileKind::parse("U").unwrap();
+        let all = [
+            Action::Draw(u),
+            Action::Place(Placement { pos: Pos::new(-3, 12), rot: Rotation::R270 }),
+            Action::Discard,
+            Action::Deploy(Location::Field(HalfEdge::Sse)),
+            Action::Deploy(Location::Monastery),
+            Action::PlaceFerry(JettyPair::new(Side::E, Side::W).unwrap()),
+            Action::MoveFerry { at: Pos::new(1, 0), ferry: JettyPair::new(Side::S, Side::W).unwrap() },
+            Action::Pass,
+        ];
+        for a in all {
+            assert_eq!(a.to_string().parse::<Action>(), Ok(a), "{a}");
+            let json = serde_json::to_string(&a).unwrap();
+            assert_eq!(json, format!("\"{a}\""));
+            assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), a);
+        }
+        assert_eq!(all[1].to_string(), "place -3 12 270");
+        assert_eq!(all[6].to_string(), "move-ferry 1 0 S-W");
+    }
+
+    #[test]
+    fn text_outside_the_notation_is_refused() {
+        for text in [
+            "",
+            "draw",
+            "draw Z",
+            "place 1 0",
+            "place 1 0 45",
+            "place 1  0 90",
+            "place +1 0 90",
+            " pass",
+            "pass ",
+            "deploy road:Q",
+            "place-ferry E-E",
+            "move-ferry 1 0",
+            "move-ferry x 0 E-W",
+            "PASS",
+        ] {
+            assert!(text.parse::<Action>().is_err(), "{text:?}");
         }
     }
 }

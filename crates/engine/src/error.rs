@@ -10,12 +10,31 @@ use crate::tile::TileKind;
 /// A game cannot be set up this way.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 pub enum SetupError {
-    #[error("a game has 2 to 5 players, not {0}")]
-    PlayerCount(usize),
+    #[error("a game has {min} to {max} players, not {players}")]
+    PlayerCount { players: usize, min: usize, max: usize },
     #[error("expansion {0} is named twice")]
     DuplicateExpansion(Expansion),
-    #[error("tiny-city-scoring is 4 (standard) or 2 (a completed two-tile city scores as if incomplete), not {0}")]
+    #[error("unknown expansion '{0}' (known: {known})", known = Expansion::ALL.map(Expansion::name).join(", "))]
+    UnknownExpansion(String),
+    #[error("unknown edition '{0}' (c3 or c2)")]
+    UnknownEdition(String),
+    #[error(
+        "rules: tiny-city-scoring is 4 (standard) or 2 (a completed two-tile city scores as if incomplete), not {0}"
+    )]
     TinyCityScoring(u32),
+}
+
+impl SetupError {
+    /// A stable name of what is wrong, for tests and programs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SetupError::PlayerCount { .. } => "player-count",
+            SetupError::DuplicateExpansion(_) => "duplicate-expansion",
+            SetupError::UnknownExpansion(_) => "unknown-expansion",
+            SetupError::UnknownEdition(_) => "unknown-edition",
+            SetupError::TinyCityScoring(_) => "tiny-city-scoring",
+        }
+    }
 }
 
 /// An action that the rules do not allow now. The state is left unchanged.
@@ -55,4 +74,56 @@ pub enum PlayError {
     FerryMovedAlready(Pos),
     #[error("the ferry at {at} already joins {ferry}: putting it back is no move (F8)")]
     SameJetties { at: Pos, ferry: JettyPair },
+}
+
+impl PlayError {
+    /// A stable name of the refusal, for tests and programs (the message
+    /// is for people and may change).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PlayError::GameOver => "game-over",
+            PlayError::WrongStep { .. } => "wrong-step",
+            PlayError::NotInBag(_) => "not-in-bag",
+            PlayError::Occupied(_) => "occupied",
+            PlayError::NotTouching(_) => "not-touching",
+            PlayError::EdgeMismatch { .. } => "edge-mismatch",
+            PlayError::MustPlace(_) => "must-place",
+            PlayError::NoFollowerInSupply => "no-follower-in-supply",
+            PlayError::NoSuchFeature(_) => "no-such-feature",
+            PlayError::FeatureOccupied(_) => "feature-occupied",
+            PlayError::NotJetties(_) => "not-jetties",
+            PlayError::NoFerry(_) => "no-ferry",
+            PlayError::NotJettiesOf { .. } => "not-jetties-of",
+            PlayError::FerryNotMovable(_) => "ferry-not-movable",
+            PlayError::FerryMovedAlready(_) => "ferry-moved-already",
+            PlayError::SameJetties { .. } => "same-jetties",
+        }
+    }
+
+    /// The board position the refusal is about, if it names one.
+    pub fn at(&self) -> Option<Pos> {
+        match self {
+            PlayError::Occupied(at)
+            | PlayError::NotTouching(at)
+            | PlayError::NoFerry(at)
+            | PlayError::FerryNotMovable(at)
+            | PlayError::FerryMovedAlready(at)
+            | PlayError::EdgeMismatch { at, .. }
+            | PlayError::NotJettiesOf { at, .. }
+            | PlayError::SameJetties { at, .. } => Some(*at),
+            _ => None,
+        }
+    }
+
+    /// The numbered ruling the refusal applies (`docs/rules.md`), if the
+    /// rule broken has one; the base game's rules are not numbered.
+    pub fn ruling(&self) -> Option<&'static str> {
+        match self {
+            PlayError::NotJetties(_) => Some("F3"),
+            PlayError::FerryNotMovable(_) => Some("F6"),
+            PlayError::FerryMovedAlready(_) => Some("F7"),
+            PlayError::NotJettiesOf { .. } | PlayError::SameJetties { .. } => Some("F8"),
+            _ => None,
+        }
+    }
 }

@@ -35,14 +35,14 @@ pub mod setup;
 pub mod state;
 pub mod tile;
 
-pub use action::{Action, Actor, JettyPair, Location, Step};
+pub use action::{Action, Actor, JettyPair, Location, NotationError, Step};
 pub use bag::Bag;
 pub use board::{Board, PlacedTile, Placement};
 pub use error::{PlayError, SetupError};
 pub use event::{Event, EventSink, NoEvents, Scoring};
 pub use ferries::Ferry;
 pub use geometry::{HalfEdge, Pos, Rotation, Side};
-pub use record::{Game, Record, RecordError, RuleOptions, Summary};
+pub use record::{Game, Record, RecordError, RuleOptions, Summary, TurnError};
 pub use setup::{Edition, Expansion, Rules};
 pub use state::{Follower, State};
 pub use tile::{FeatureKind, TileKind};

@@ -1,17 +1,24 @@
-//! Game records (format `carcassonne-record/1`) and the match type that
-//! keeps one beside a [`State`].
+//! Game records (formats `carcassonne-record/1` and `/2`) and the match type
+//! that keeps one beside a [`State`].
 //!
 //! A record is the setup plus one entry per turn, naming the tile drawn, so a
 //! replay needs no random generator. Reading validates everything: a record
 //! that is malformed, names something that does not exist or holds an illegal
-//! turn is refused with the turn (counting from 1) and the rule broken.
+//! turn is refused with the turn (counting from 1) and a typed reason.
+//!
+//! Version 1 names each decision of the base game and The Ferries by a field
+//! (`at`, `meeple`, `ferry`, `moves`); version 2 lists a turn's decisions as
+//! [`Action`]s in their one notation, so any expansion's decisions fit. One
+//! pair of functions turns a record into actions and back
+//! ([`Record::actions`], [`Record::from_actions`]); version 1 is written
+//! whenever it can hold the game.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::action::{Action, JettyPair, Location, Step};
+use crate::action::{Action, JettyPair, Location, NotationError, Step};
 use crate::board::Placement;
-use crate::error::PlayError;
+use crate::error::{PlayError, SetupError};
 use crate::event::{EventSink, NoEvents};
 use crate::geometry::{Pos, Rotation};
 use crate::setup::{Edition, Expansion, Rules, TINY_CITY_STANDARD};
@@ -20,6 +27,8 @@ use crate::tile::TileKind;
 
 /// The format tag of version 1.
 pub const FORMAT_V1: &str = "carcassonne-record/1";
+/// The format tag of version 2: turns list their actions.
+pub const FORMAT_V2: &str = "carcassonne-record/2";
 
 /// A game record as stored: JSON, fields as in the record format.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -71,9 +80,13 @@ impl RuleOptions {
     }
 }
 
-/// One entry of `turns`.
+/// One entry of `turns`: a turn, from its draw to the next turn's.
+///
+/// Version 1 uses `tile` and the fields after it; version 2 uses `tile`
+/// (absent for a turn that begins without a draw), `player` and `actions`.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 pub struct Turn {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub tile: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[i64; 2]>,
@@ -87,6 +100,13 @@ pub struct Turn {
     pub ferry: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<FerryMove>,
+    /// Version 2: the seat whose turn it is (checked when present).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<usize>,
+    /// Version 2: every decision after the draw, in order, each made by
+    /// whoever is to act then, passes included.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
 }
 
 /// One entry of a turn's `moves`.
@@ -106,6 +126,7 @@ impl Turn {
             && self.meeple.is_none()
             && self.ferry.is_none()
             && self.moves.is_empty()
+            && self.actions.is_empty()
     }
 }
 
@@ -118,21 +139,129 @@ fn is_false(b: &bool) -> bool {
 pub enum RecordError {
     #[error("not a game record: {0}")]
     Malformed(String),
-    #[error("unknown record format '{0}' (this program reads {FORMAT_V1})")]
+    #[error("unknown record format '{0}' (this program reads {FORMAT_V1} and {FORMAT_V2})")]
     Format(String),
-    #[error("setup: {0}")]
-    Setup(String),
-    #[error("turn {turn}: {reason}")]
-    Turn { turn: usize, reason: String },
+    #[error("setup: {}{}", if matches!(.0, SetupError::TinyCityScoring(_)) { "rules: " } else { "" }, .0)]
+    Setup(#[from] SetupError),
+    #[error("turn {turn}: {error}")]
+    Turn { turn: usize, error: TurnError },
+    /// An action given to [`Record::from_actions`] (counting from 0) is refused.
+    #[error("action {index}: {error}")]
+    Action { index: usize, error: PlayError },
+}
+
+impl RecordError {
+    /// The rules' refusal behind this error, if it is one.
+    pub fn play_error(&self) -> Option<&PlayError> {
+        match self {
+            RecordError::Turn { error: TurnError::Play(e), .. } | RecordError::Action { error: e, .. } => Some(e),
+            _ => None,
+        }
+    }
+
+    /// A stable name of what is wrong, for tests and programs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RecordError::Malformed(_) => "malformed",
+            RecordError::Format(_) => "format",
+            RecordError::Setup(e) => e.kind(),
+            RecordError::Turn { error, .. } => error.kind(),
+            RecordError::Action { error, .. } => error.kind(),
+        }
+    }
+
+    /// The numbered ruling broken, if any (see [`PlayError::ruling`]).
+    pub fn ruling(&self) -> Option<&'static str> {
+        match self {
+            RecordError::Turn { error, .. } => error.ruling(),
+            RecordError::Action { error, .. } => error.ruling(),
+            _ => None,
+        }
+    }
+
+    /// The turn refused (counting from 1), for a refused turn.
+    pub fn turn(&self) -> Option<usize> {
+        match self {
+            RecordError::Turn { turn, .. } => Some(*turn),
+            _ => None,
+        }
+    }
+}
+
+/// Why one entry of `turns` is refused: the rules refuse one of its
+/// decisions, or the entry itself is not well formed.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum TurnError {
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    #[error("there is no tile '{0}'")]
+    UnknownTile(String),
+    #[error("rotation {0} is not one of 0, 90, 180, 270")]
+    BadRotation(i64),
+    #[error("[{0}, {1}] is far off the board: a tile must share an edge with a placed tile")]
+    OffBoard(i64, i64),
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    #[error("a discarded tile is not placed: 'discard' goes without 'at', 'rot', 'meeple', 'ferry' and 'moves'")]
+    DiscardPlaced,
+    #[error("a turn places its tile ('at' and 'rot') or discards it ('discard': true)")]
+    NotPlaced,
+    #[error(
+        "only the last entry may hold only 'tile' (the drawn tile waiting to be placed); \
+         every other entry places its tile ('at' and 'rot') or discards it ('discard': true)"
+    )]
+    PendingNotLast,
+    #[error("a lake tile takes a ferry: 'ferry' names the two jetties it joins (F3)")]
+    FerryMissing,
+    #[error("tile {0} has no lake for a ferry")]
+    NoLake(TileKind),
+    #[error("a version-2 entry holds 'tile', 'player' and 'actions' only")]
+    MixedFields,
+    #[error("this turn is player {expected}'s, not player {named}'s")]
+    WrongPlayer { named: usize, expected: usize },
+    #[error("the entry ends before the turn does (at the step '{0}'); only the last entry may")]
+    Unfinished(Step),
+    #[error("the turn is over after {0} of the entry's actions; the next turn is a new entry")]
+    Overlong(usize),
+}
+
+impl TurnError {
+    /// A stable name of what is wrong: the [`PlayError::kind`] of a refused
+    /// decision, or the entry's own fault.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TurnError::Play(e) => e.kind(),
+            TurnError::UnknownTile(_) => "unknown-tile",
+            TurnError::BadRotation(_) => "bad-rotation",
+            TurnError::OffBoard(..) => "off-board",
+            TurnError::Notation(_) => "notation",
+            TurnError::DiscardPlaced => "discard-placed",
+            TurnError::NotPlaced => "not-placed",
+            TurnError::PendingNotLast => "pending-not-last",
+            TurnError::FerryMissing => "ferry-missing",
+            TurnError::NoLake(_) => "no-lake",
+            TurnError::MixedFields => "mixed-fields",
+            TurnError::WrongPlayer { .. } => "wrong-player",
+            TurnError::Unfinished(_) => "unfinished",
+            TurnError::Overlong(_) => "overlong",
+        }
+    }
+
+    /// The numbered ruling broken, if any.
+    pub fn ruling(&self) -> Option<&'static str> {
+        match self {
+            TurnError::Play(e) => e.ruling(),
+            TurnError::FerryMissing | TurnError::NoLake(_) => Some("F3"),
+            _ => None,
+        }
+    }
 }
 
 impl Record {
     /// Parses a record from JSON text (structure only; see [`Game::replay`]).
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
         let record: Record = serde_json::from_str(text).map_err(|e| RecordError::Malformed(e.to_string()))?;
-        if record.format != FORMAT_V1 {
-            return Err(RecordError::Format(record.format));
-        }
+        record.version()?;
         Ok(record)
     }
 
@@ -143,6 +272,46 @@ impl Record {
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).expect("a record always serializes")
     }
+
+    /// 1 or 2, from `format`.
+    pub fn version(&self) -> Result<u8, RecordError> {
+        match self.format.as_str() {
+            FORMAT_V1 => Ok(1),
+            FORMAT_V2 => Ok(2),
+            _ => Err(RecordError::Format(self.format.clone())),
+        }
+    }
+
+    /// Every action of the record, entry by entry (chance's draws among
+    /// them), checked by replaying it. A version-1 entry's implied decisions
+    /// (passing with no follower, ending the ferry moves) are made explicit.
+    pub fn actions(&self) -> Result<Vec<Vec<Action>>, RecordError> {
+        let mut entries = Vec::with_capacity(self.turns.len());
+        Game::replay_inner(self, &mut NoEvents, &mut |entry, action| {
+            if entries.len() <= entry {
+                entries.resize_with(entry + 1, Vec::new);
+            }
+            entries[entry].push(action);
+        })?;
+        Ok(entries)
+    }
+
+    /// The record of a game played from `setup` by `actions` (draws among
+    /// them): version 1 when it can hold them, as every game of the base
+    /// game and The Ferries; version 2 otherwise.
+    pub fn from_actions(setup: Setup, actions: impl IntoIterator<Item = Action>) -> Result<Record, RecordError> {
+        let mut game = Game::new(setup)?;
+        for (index, a) in actions.into_iter().enumerate() {
+            game.play(a).map_err(|error| RecordError::Action { index, error })?;
+        }
+        Ok(game.record)
+    }
+
+    /// The same game as a version-2 record: each entry's decisions as
+    /// actions in the notation, with the player whose turn it is.
+    pub fn to_v2(&self) -> Result<Record, RecordError> {
+        Ok(Game::replay(self)?.rewritten_v2())
+    }
 }
 
 impl Setup {
@@ -150,23 +319,15 @@ impl Setup {
     pub fn rules(&self) -> Result<Rules, RecordError> {
         let mut expansions = Vec::new();
         for e in &self.expansions {
-            let known: Vec<_> = Expansion::ALL.iter().map(|e| e.name()).collect();
-            expansions.push(
-                Expansion::parse(e).ok_or_else(|| {
-                    RecordError::Setup(format!("unknown expansion '{e}' (known: {})", known.join(", ")))
-                })?,
-            );
+            expansions.push(Expansion::parse(e).ok_or_else(|| SetupError::UnknownExpansion(e.clone()))?);
         }
         let edition = match &self.edition {
             None => Edition::default(),
-            Some(e) => {
-                Edition::parse(e).ok_or_else(|| RecordError::Setup(format!("unknown edition '{e}' (c3 or c2)")))?
-            }
+            Some(e) => Edition::parse(e).ok_or_else(|| SetupError::UnknownEdition(e.clone()))?,
         };
-        let mut rules =
-            Rules::new(self.players.len(), &expansions, edition).map_err(|e| RecordError::Setup(e.to_string()))?;
+        let mut rules = Rules::new(self.players.len(), &expansions, edition)?;
         if let Some(points) = self.rules.tiny_city_scoring {
-            rules = rules.with_tiny_city_scoring(points).map_err(|e| RecordError::Setup(format!("rules: {e}")))?;
+            rules = rules.with_tiny_city_scoring(points)?;
         }
         Ok(rules)
     }
@@ -177,42 +338,61 @@ impl Setup {
 pub struct Game {
     state: State,
     record: Record,
+    /// Every action played, for turning the record into version 2 when a
+    /// decision comes that version 1 cannot hold.
+    log: Vec<Action>,
 }
 
 impl Game {
-    /// A new game from a setup (its turns, if any, are ignored).
+    /// A new game from a setup (its turns, if any, are ignored), recorded
+    /// in version 1.
     pub fn new(setup: Setup) -> Result<Game, RecordError> {
         let rules = setup.rules()?;
         Ok(Game {
             state: State::new(rules),
             record: Record { format: FORMAT_V1.to_string(), setup, turns: Vec::new() },
+            log: Vec::new(),
         })
     }
 
-    /// Plays a whole record, checking every turn.
+    /// Plays a whole record, checking every turn. The game's record keeps
+    /// the version it was written in.
     pub fn replay(record: &Record) -> Result<Game, RecordError> {
         Game::replay_with(record, &mut NoEvents)
     }
 
     /// As [`replay`](Self::replay), reporting what happened to `events`.
     pub fn replay_with<E: EventSink>(record: &Record, events: &mut E) -> Result<Game, RecordError> {
-        if record.format != FORMAT_V1 {
-            return Err(RecordError::Format(record.format.clone()));
-        }
+        Game::replay_inner(record, events, &mut |_, _| {})
+    }
+
+    /// The one reading of a record's entries as actions: plays them, telling
+    /// `seen` each action with its entry's index.
+    fn replay_inner<E: EventSink>(
+        record: &Record,
+        events: &mut E,
+        seen: &mut dyn FnMut(usize, Action),
+    ) -> Result<Game, RecordError> {
+        let version = record.version()?;
         let mut game = Game::new(record.setup.clone())?;
+        if version == 2 {
+            game.record.format = FORMAT_V2.to_string();
+        }
         let last = record.turns.len();
         for (i, turn) in record.turns.iter().enumerate() {
-            let pending = turn.is_pending();
-            let result = if pending && i + 1 < last {
-                Err("only the last entry may hold only 'tile' (the drawn tile waiting to be placed); \
-                     every other entry places its tile ('at' and 'rot') or discards it ('discard': true)"
-                    .to_string())
-            } else if pending {
-                game.draw_pending(turn, events)
-            } else {
-                game.play_turn(turn, events)
+            let mut play = |game: &mut Game, action: Action| -> Result<(), TurnError> {
+                game.play_with(action, events)?;
+                seen(i, action);
+                Ok(())
             };
-            result.map_err(|reason| RecordError::Turn { turn: i + 1, reason })?;
+            let result = if version == 2 {
+                game.play_entry_v2(turn, i + 1 == last, &mut play)
+            } else if turn.is_pending() && i + 1 < last {
+                Err(TurnError::PendingNotLast)
+            } else {
+                game.play_entry_v1(turn, &mut play)
+            };
+            result.map_err(|error| RecordError::Turn { turn: i + 1, error })?;
         }
         Ok(game)
     }
@@ -241,47 +421,76 @@ impl Game {
     }
 
     pub fn play_with<E: EventSink>(&mut self, action: Action, events: &mut E) -> Result<(), PlayError> {
+        let starts_turn = self.state.step() == Step::Draw;
+        let player = self.state.current_player();
         self.state.play_with(action, events)?;
-        let turns = &mut self.record.turns;
-        match action {
-            Action::Draw(kind) => turns.push(Turn { tile: kind.id().to_string(), ..Turn::default() }),
-            Action::Place(p) => {
-                if let Some(t) = turns.last_mut() {
-                    t.at = Some([p.pos.x as i64, p.pos.y as i64]);
-                    t.rot = Some(p.rot.degrees() as i64);
-                }
-            }
-            Action::Discard => {
-                if let Some(t) = turns.last_mut() {
-                    t.discard = true;
-                }
-            }
-            Action::Deploy(loc) => {
-                if let Some(t) = turns.last_mut() {
-                    t.meeple = Some(loc.to_string());
-                }
-            }
-            Action::PlaceFerry(pair) => {
-                if let Some(t) = turns.last_mut() {
-                    t.ferry = Some(pair.to_string());
-                }
-            }
-            Action::MoveFerry { at, ferry } => {
-                if let Some(t) = turns.last_mut() {
-                    t.moves.push(FerryMove { at: [at.x as i64, at.y as i64], ferry: ferry.to_string() });
-                }
-            }
-            Action::Pass => {}
+        self.log.push(action);
+        if self.record.format == FORMAT_V2 {
+            self.write_v2(action, starts_turn, player);
+        } else if !self.write_v1(action) {
+            // A decision version 1 cannot hold: the record goes on in version 2.
+            self.record = self.rewritten_v2();
         }
         Ok(())
     }
 
-    /// The record as it can be read back: a turn in progress (its tile
-    /// placed, its other decisions still to come) is shown as its drawn tile
-    /// alone, waiting to be placed, since a record's entry is a whole turn.
+    /// This game's record in version 2, written again from its actions.
+    fn rewritten_v2(&self) -> Record {
+        let mut game = Game::new(self.record.setup.clone()).expect("the setup was checked");
+        game.record.format = FORMAT_V2.to_string();
+        for a in &self.log {
+            game.play(*a).expect("the game's actions were played");
+        }
+        game.record
+    }
+
+    fn write_v2(&mut self, action: Action, starts_turn: bool, player: usize) {
+        let turns = &mut self.record.turns;
+        if starts_turn || turns.is_empty() {
+            turns.push(Turn { player: Some(player), ..Turn::default() });
+        }
+        let turn = turns.last_mut().expect("an entry was just made");
+        match action {
+            Action::Draw(kind) if starts_turn => turn.tile = kind.id().to_string(),
+            a => turn.actions.push(a),
+        }
+    }
+
+    /// Writes `action` into the last version-1 entry; false if version 1
+    /// has no field for it.
+    fn write_v1(&mut self, action: Action) -> bool {
+        let turns = &mut self.record.turns;
+        if let Action::Draw(kind) = action {
+            turns.push(Turn { tile: kind.id().to_string(), ..Turn::default() });
+            return true;
+        }
+        let Some(t) = turns.last_mut() else {
+            return false;
+        };
+        match action {
+            Action::Draw(_) => unreachable!("handled above"),
+            Action::Place(p) => {
+                t.at = Some([p.pos.x as i64, p.pos.y as i64]);
+                t.rot = Some(p.rot.degrees() as i64);
+            }
+            Action::Discard => t.discard = true,
+            Action::Deploy(loc) => t.meeple = Some(loc.to_string()),
+            Action::PlaceFerry(pair) => t.ferry = Some(pair.to_string()),
+            Action::MoveFerry { at, ferry } => {
+                t.moves.push(FerryMove { at: [at.x as i64, at.y as i64], ferry: ferry.to_string() })
+            }
+            Action::Pass => {}
+        }
+        true
+    }
+
+    /// The record as it can be read back. In version 1 a turn in progress
+    /// (its tile placed, its other decisions still to come) is shown as its
+    /// drawn tile alone, waiting to be placed, since an entry is a whole
+    /// turn; version 2 holds the turn's actions so far as they are.
     pub fn settled_record(&self) -> Record {
         let mut record = self.record.clone();
-        if !matches!(self.state.step(), Step::Draw | Step::GameOver) {
+        if record.format == FORMAT_V1 && !matches!(self.state.step(), Step::Draw | Step::GameOver) {
             if let Some(turn) = record.turns.last_mut() {
                 *turn = Turn { tile: std::mem::take(&mut turn.tile), ..Turn::default() };
             }
@@ -294,23 +503,66 @@ impl Game {
         (self.state.step() == Step::Place).then(|| self.state.drawn()).flatten()
     }
 
-    /// Draws the tile of a record's last entry that holds only `tile`.
-    fn draw_pending<E: EventSink>(&mut self, turn: &Turn, events: &mut E) -> Result<(), String> {
-        if self.state.is_over() {
-            return Err(PlayError::GameOver.to_string());
+    /// Plays a version-2 entry: its draw, then its actions as listed. Only
+    /// the last entry may stop before the turn is over.
+    fn play_entry_v2(
+        &mut self,
+        turn: &Turn,
+        last: bool,
+        play: &mut dyn FnMut(&mut Game, Action) -> Result<(), TurnError>,
+    ) -> Result<(), TurnError> {
+        if turn.at.is_some()
+            || turn.rot.is_some()
+            || turn.discard
+            || turn.meeple.is_some()
+            || turn.ferry.is_some()
+            || !turn.moves.is_empty()
+        {
+            return Err(TurnError::MixedFields);
         }
-        let kind = TileKind::parse(&turn.tile).ok_or_else(|| format!("there is no tile '{}'", turn.tile))?;
-        self.play_with(Action::Draw(kind), events).map_err(|e| e.to_string())
+        if self.state.is_over() {
+            return Err(PlayError::GameOver.into());
+        }
+        let expected = self.state.current_player();
+        if let Some(named) = turn.player.filter(|p| *p != expected) {
+            return Err(TurnError::WrongPlayer { named, expected });
+        }
+        if !turn.tile.is_empty() {
+            let kind = TileKind::parse(&turn.tile).ok_or_else(|| TurnError::UnknownTile(turn.tile.clone()))?;
+            play(self, Action::Draw(kind))?;
+        }
+        for (i, a) in turn.actions.iter().enumerate() {
+            if matches!(self.state.step(), Step::Draw | Step::GameOver) && (i > 0 || turn.tile.is_empty()) {
+                return Err(TurnError::Overlong(i));
+            }
+            play(self, *a)?;
+        }
+        match self.state.step() {
+            Step::Draw | Step::GameOver => Ok(()),
+            _ if last => Ok(()),
+            step => Err(TurnError::Unfinished(step)),
+        }
     }
 
-    /// Plays one record entry: draw, place or discard, deploy, ferry, moves.
-    fn play_turn<E: EventSink>(&mut self, turn: &Turn, events: &mut E) -> Result<(), String> {
-        let err = |e: PlayError| e.to_string();
+    /// Plays a version-1 entry: draw, place or discard, deploy, ferry,
+    /// moves; the passes it implies are played too. A last entry with
+    /// `tile` alone is only drawn.
+    fn play_entry_v1(
+        &mut self,
+        turn: &Turn,
+        play: &mut dyn FnMut(&mut Game, Action) -> Result<(), TurnError>,
+    ) -> Result<(), TurnError> {
         if self.state.is_over() {
-            return Err(PlayError::GameOver.to_string());
+            return Err(PlayError::GameOver.into());
         }
-        let kind = TileKind::parse(&turn.tile).ok_or_else(|| format!("there is no tile '{}'", turn.tile))?;
-        self.play_with(Action::Draw(kind), events).map_err(err)?;
+        if turn.player.is_some() || !turn.actions.is_empty() {
+            return Err(TurnError::MixedFields);
+        }
+        let kind = TileKind::parse(&turn.tile).ok_or_else(|| TurnError::UnknownTile(turn.tile.clone()))?;
+        play(self, Action::Draw(kind))?;
+        if turn.is_pending() {
+            return Ok(());
+        }
         if turn.discard {
             if turn.at.is_some()
                 || turn.rot.is_some()
@@ -318,56 +570,51 @@ impl Game {
                 || turn.ferry.is_some()
                 || !turn.moves.is_empty()
             {
-                return Err(
-                    "a discarded tile is not placed: 'discard' goes without 'at', 'rot', 'meeple', 'ferry' and 'moves'"
-                        .into(),
-                );
+                return Err(TurnError::DiscardPlaced);
             }
-            return self.play_with(Action::Discard, events).map_err(err);
+            return play(self, Action::Discard);
         }
         let (Some([x, y]), Some(rot)) = (turn.at, turn.rot) else {
-            return Err("a turn places its tile ('at' and 'rot') or discards it ('discard': true)".into());
+            return Err(TurnError::NotPlaced);
         };
-        let rot = Rotation::from_degrees(rot).ok_or_else(|| format!("rotation {rot} is not one of 0, 90, 180, 270"))?;
-        let pos = coordinate(x, y)
-            .ok_or_else(|| format!("[{x}, {y}] is far off the board: a tile must share an edge with a placed tile"))?;
-        self.play_with(Action::Place(Placement { pos, rot }), events).map_err(err)?;
+        let rot = Rotation::from_degrees(rot).ok_or(TurnError::BadRotation(rot))?;
+        let pos = coordinate(x, y).ok_or(TurnError::OffBoard(x, y))?;
+        play(self, Action::Place(Placement { pos, rot }))?;
 
         match &turn.meeple {
             Some(name) => {
                 let loc: Location = name.parse()?;
-                self.play_with(Action::Deploy(loc), events).map_err(err)?;
+                play(self, Action::Deploy(loc))?;
             }
-            None => self.play_with(Action::Pass, events).map_err(err)?,
+            None => play(self, Action::Pass)?,
         }
 
         let lake = self.state.step() == Step::PlaceFerry;
         match (&turn.ferry, lake) {
             (Some(f), true) => {
                 let pair: JettyPair = f.parse()?;
-                self.play_with(Action::PlaceFerry(pair), events).map_err(err)?;
+                play(self, Action::PlaceFerry(pair))?;
             }
-            (None, true) => return Err("a lake tile takes a ferry: 'ferry' names the two jetties it joins (F3)".into()),
-            (Some(_), false) => return Err(format!("tile {kind} has no lake for a ferry")),
+            (None, true) => return Err(TurnError::FerryMissing),
+            (Some(_), false) => return Err(TurnError::NoLake(kind)),
             (None, false) => {}
         }
 
         for m in &turn.moves {
             let ferry: JettyPair = m.ferry.parse()?;
-            let at = coordinate(m.at[0], m.at[1])
-                .ok_or_else(|| format!("there is no ferry at [{}, {}]", m.at[0], m.at[1]))?;
+            let at = coordinate(m.at[0], m.at[1]).ok_or(TurnError::OffBoard(m.at[0], m.at[1]))?;
             if self.state.step() != Step::MoveFerries {
                 // Step 4 was not entered: no ferry may move this turn.
                 return Err(match self.state.ferry_at(at) {
                     None => PlayError::NoFerry(at),
                     Some(_) => PlayError::FerryNotMovable(at),
                 }
-                .to_string());
+                .into());
             }
-            self.play_with(Action::MoveFerry { at, ferry }, events).map_err(err)?;
+            play(self, Action::MoveFerry { at, ferry })?;
         }
         if self.state.step() == Step::MoveFerries {
-            self.play_with(Action::Pass, events).map_err(err)?;
+            play(self, Action::Pass)?;
         }
         debug_assert!(matches!(self.state.step(), Step::Draw | Step::GameOver));
         Ok(())

@@ -59,7 +59,7 @@ pub struct Rules {
 impl Rules {
     pub fn new(players: usize, expansions: &[Expansion], edition: Edition) -> Result<Rules, SetupError> {
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-            return Err(SetupError::PlayerCount(players));
+            return Err(SetupError::PlayerCount { players, min: MIN_PLAYERS, max: MAX_PLAYERS });
         }
         let mut mask = 0u32;
         for e in expansions {

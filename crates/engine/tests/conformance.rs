@@ -396,6 +396,10 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
     }
     let replayed = Game::replay(game.record()).unwrap();
     assert_eq!(replayed.state(), game.state());
+    let v2 = game.record().to_v2().unwrap();
+    assert_eq!(Game::replay(&v2).unwrap().state(), game.state(), "the version-2 record reproduces the state");
+    let actions: Vec<Action> = v2.actions().unwrap().into_iter().flatten().collect();
+    assert_eq!(&Record::from_actions(v2.setup.clone(), actions).unwrap(), game.record(), "actions back to version 1");
     assert!(game.state().bag().is_empty());
     positions
 }

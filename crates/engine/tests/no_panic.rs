@@ -48,6 +48,7 @@ fn turn() -> impl Strategy<Value = Turn> {
             meeple: meeple.map(str::to_string),
             ferry: ferry.map(str::to_string),
             moves: moves.into_iter().map(|((x, y), f)| FerryMove { at: [x, y], ferry: f.to_string() }).collect(),
+            ..Turn::default()
         })
 }
 

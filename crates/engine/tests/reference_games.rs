@@ -28,6 +28,20 @@ struct Reference {
 
 fn check(name: &str, record: &Record, expect: &Expect) -> Result<(), String> {
     let game = Game::replay(record).map_err(|e| format!("{name}: {e}"))?;
+    // The same game in version 2, and back from its actions to version 1.
+    let v2 = record.to_v2().map_err(|e| format!("{name}: to_v2: {e}"))?;
+    let again = Game::replay(&Record::from_json(&v2.to_json()).unwrap()).map_err(|e| format!("{name}: v2: {e}"))?;
+    if again.state() != game.state() {
+        return Err(format!("{name}: the version-2 record replays to another state"));
+    }
+    let actions = record.actions().map_err(|e| format!("{name}: actions: {e}"))?;
+    if v2.actions().map_err(|e| format!("{name}: v2 actions: {e}"))? != actions {
+        return Err(format!("{name}: versions 1 and 2 read as different actions"));
+    }
+    let rewritten = Record::from_actions(record.setup.clone(), actions.iter().flatten().copied()).unwrap();
+    if rewritten.format != record.format || rewritten.actions().unwrap() != actions {
+        return Err(format!("{name}: the record written again from its actions differs"));
+    }
     let got = Summary::of(game.state());
     let want = (expect.turns, &expect.scores, &expect.final_scores, &expect.supply);
     if (got.turns, &got.scores, &got.final_scores, &got.supply) != want {

@@ -6,9 +6,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use carcassonne_engine::features::PieceId;
-use carcassonne_engine::{
-    Action, Edition, Event, Expansion, Game, JettyPair, Location, Placement, Pos, Record, Rotation, Step, TileKind,
-};
+use carcassonne_engine::{Action, Edition, Event, Expansion, Game, JettyPair, Location, Placement, Pos, Record, Step};
 
 use crate::error::{illegal, unsupported, JczError};
 use crate::follower_step_offered;
@@ -72,7 +70,7 @@ pub fn export(record: &Record) -> Result<Export, JczError> {
 /// `drawOrder` annotation that makes JCloisterZone draw the record's tiles,
 /// discarded ones included, in the record's order.
 pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, JczError> {
-    Game::replay(record).map_err(|e| illegal("", e.to_string()))?;
+    let entries = record.actions().map_err(|e| illegal("", e.to_string()))?;
     let rules = record.setup.rules().map_err(|e| illegal("", e.to_string()))?;
     let ferries = rules.has(Expansion::Ferries);
     let mut warnings = Vec::new();
@@ -89,8 +87,8 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
         on_board: BTreeMap::new(),
         last_deployed: 0,
     };
-    for (i, turn) in record.turns.iter().enumerate() {
-        writer.turn(i, turn)?;
+    for (i, actions) in entries.iter().enumerate() {
+        writer.entry(i, actions)?;
     }
     if let Some(last) = record.turns.last().filter(|t| t.is_pending()) {
         warnings.push(format!(
@@ -213,88 +211,84 @@ impl Writer {
         state.resolve(tile, loc).expect("a feature of the tile")
     }
 
-    fn turn(&mut self, i: usize, turn: &carcassonne_engine::record::Turn) -> Result<(), JczError> {
+    /// Writes the messages of one record entry, from its actions.
+    fn entry(&mut self, i: usize, actions: &[Action]) -> Result<(), JczError> {
         let at = format!("turn {}", i + 1);
-        let kind =
-            TileKind::parse(&turn.tile).ok_or_else(|| illegal(&at, format!("there is no tile '{}'", turn.tile)))?;
         let player = self.game.state().current_player();
-        self.draw_order.push(tiles::to_jcz(kind));
-        self.play(Action::Draw(kind), &at)?;
-        if turn.discard {
-            // JCloisterZone discards a tile that fits nowhere by itself.
-            return self.play(Action::Discard, &at);
-        }
-        if turn.is_pending() {
-            // A game in progress: the drawn tile waits in the draw order,
-            // so JCloisterZone draws it next.
-            return Ok(());
-        }
-        let (Some([x, y]), Some(rot)) = (turn.at, turn.rot) else {
-            return Err(illegal(&at, "a turn places its tile or discards it"));
-        };
-        let rot = Rotation::from_degrees(rot).ok_or_else(|| illegal(&at, format!("{rot} is not a rotation")))?;
-        let pos = Pos::new(x as i32, y as i32);
-        self.play(Action::Place(Placement { pos, rot }), &at)?;
-        self.message(
-            "PLACE_TILE",
-            json!({"tileId": tiles::to_jcz(kind), "rotation": format!("R{}", rot.degrees()), "position": [pos.x, pos.y]}),
-            player,
-        );
-
-        match &turn.meeple {
-            Some(name) => {
-                let loc: Location = name.parse().map_err(|e: String| illegal(&at, e))?;
-                self.play(Action::Deploy(loc), &at)?;
-                let (feature, location) = location::to_jcz(kind, rot, loc);
-                let n = self.last_deployed;
-                self.message(
-                    "DEPLOY_MEEPLE",
-                    json!({
-                        "pointer": {"position": [pos.x, pos.y], "feature": feature, "location": location},
-                        "meepleId": format!("{player}.small.{n}"),
-                    }),
-                    player,
-                );
-            }
-            None => {
-                // JCloisterZone has no follower step to pass when it offers no follower.
-                let offered = follower_step_offered(self.game.state());
-                self.play(Action::Pass, &at)?;
-                if offered {
-                    self.message("PASS", json!({}), player);
-                }
-            }
-        }
-
-        if let Some(f) = &turn.ferry {
-            let pair: JettyPair = f.parse().map_err(|e: String| illegal(&at, e))?;
-            self.play(Action::PlaceFerry(pair), &at)?;
-            self.message("PLACE_TOKEN", ferry_payload(pos, pair), player);
-        }
-
+        let mut placed: Option<Pos> = None;
         let mut moved: Vec<Pos> = Vec::new();
-        for (j, m) in turn.moves.iter().enumerate() {
-            let at = format!("turn {}: moves[{j}]", i + 1);
-            let ferry_pos = Pos::new(m.at[0] as i32, m.at[1] as i32);
-            let pair: JettyPair = m.ferry.parse().map_err(|e: String| illegal(&at, e))?;
-            if !offered_ferries(self.game.state(), pos, &moved).contains(&ferry_pos) {
-                return Err(unsupported(
-                    &at,
-                    format!(
-                        "JCloisterZone would not offer to move the ferry at {ferry_pos}: it works out again after each move which ferries the new tile's roads reach"
-                    ),
-                ));
+        for &action in actions {
+            match action {
+                Action::Draw(kind) => {
+                    self.draw_order.push(tiles::to_jcz(kind));
+                    self.play(action, &at)?;
+                }
+                // JCloisterZone discards a tile that fits nowhere by itself.
+                Action::Discard => return self.play(action, &at),
+                Action::Place(Placement { pos, rot }) => {
+                    let kind = self.game.state().drawn().expect("a tile is drawn before it is placed");
+                    self.play(action, &at)?;
+                    self.message(
+                        "PLACE_TILE",
+                        json!({"tileId": tiles::to_jcz(kind), "rotation": format!("R{}", rot.degrees()), "position": [pos.x, pos.y]}),
+                        player,
+                    );
+                    placed = Some(pos);
+                }
+                Action::Deploy(loc) => {
+                    let tile = *self.game.state().placed_tile().expect("a follower goes on the tile just placed");
+                    self.play(action, &at)?;
+                    let (feature, location) = location::to_jcz(tile.kind, tile.rot, loc);
+                    let n = self.last_deployed;
+                    self.message(
+                        "DEPLOY_MEEPLE",
+                        json!({
+                            "pointer": {"position": [tile.pos.x, tile.pos.y], "feature": feature, "location": location},
+                            "meepleId": format!("{player}.small.{n}"),
+                        }),
+                        player,
+                    );
+                }
+                Action::Pass if self.game.state().step() == Step::Deploy => {
+                    // JCloisterZone has no follower step to pass when it offers no follower.
+                    let offered = follower_step_offered(self.game.state());
+                    self.play(action, &at)?;
+                    if offered {
+                        self.message("PASS", json!({}), player);
+                    }
+                }
+                Action::PlaceFerry(pair) => {
+                    let pos = placed.expect("a ferry goes on the tile just placed");
+                    self.play(action, &at)?;
+                    self.message("PLACE_TOKEN", ferry_payload(pos, pair), player);
+                }
+                Action::MoveFerry { at: ferry_pos, ferry: pair } => {
+                    let pos = placed.expect("ferries move after a tile is placed");
+                    let at = format!("turn {}: moves[{}]", i + 1, moved.len());
+                    if !offered_ferries(self.game.state(), pos, &moved).contains(&ferry_pos) {
+                        return Err(unsupported(
+                            &at,
+                            format!(
+                                "JCloisterZone would not offer to move the ferry at {ferry_pos}: it works out again after each move which ferries the new tile's roads reach"
+                            ),
+                        ));
+                    }
+                    self.play(action, &at)?;
+                    self.message("PLACE_TOKEN", ferry_payload(ferry_pos, pair), player);
+                    moved.push(ferry_pos);
+                }
+                // Ending the ferry moves: JCloisterZone's PASS is written below.
+                Action::Pass => self.play(action, &at)?,
             }
-            self.play(Action::MoveFerry { at: ferry_pos, ferry: pair }, &at)?;
-            self.message("PLACE_TOKEN", ferry_payload(ferry_pos, pair), player);
-            moved.push(ferry_pos);
         }
+        // A game in progress: the drawn tile waits in the draw order, so
+        // JCloisterZone draws it next.
+        let Some(pos) = placed else {
+            return Ok(());
+        };
         // JCloisterZone waits for a PASS while it offers ferries to move.
         if ferries_in_play(&self.game) && !offered_ferries(self.game.state(), pos, &moved).is_empty() {
             self.message("PASS", json!({}), player);
-        }
-        if self.game.state().step() == Step::MoveFerries {
-            self.play(Action::Pass, &at)?;
         }
         self.message("COMMIT", json!({"random": 0.0, "salt": "0"}), player);
         Ok(())

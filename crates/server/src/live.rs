@@ -339,19 +339,19 @@ impl Live {
         let pos = coordinate(x, y).ok_or("bad position")?;
         emit!(Action::Place(Placement { pos, rot }));
         match &turn.meeple {
-            Some(m) => emit!(Action::Deploy(m.parse::<Location>()?)),
+            Some(m) => emit!(Action::Deploy(m.parse::<Location>().map_err(|e| e.to_string())?)),
             None => emit!(Action::Pass),
         }
         if self.state().step() == Step::PlaceFerry {
             match &turn.ferry {
-                Some(f) => emit!(Action::PlaceFerry(f.parse::<JettyPair>()?)),
+                Some(f) => emit!(Action::PlaceFerry(f.parse::<JettyPair>().map_err(|e| e.to_string())?)),
                 None if self.version >= upto => return Ok(false),
                 None => return Err("a lake tile takes a ferry".into()),
             }
         }
         for m in &turn.moves {
             let at = coordinate(m.at[0], m.at[1]).ok_or("bad position")?;
-            emit!(Action::MoveFerry { at, ferry: m.ferry.parse::<JettyPair>()? });
+            emit!(Action::MoveFerry { at, ferry: m.ferry.parse::<JettyPair>().map_err(|e| e.to_string())? });
         }
         if self.state().step() == Step::MoveFerries {
             emit!(Action::Pass);

@@ -39,12 +39,17 @@ impl ActionIn {
                     .ok_or_else(|| ApiError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
             }),
             ActionIn::Discard => Action::Discard,
-            ActionIn::Deploy { meeple } => Action::Deploy(meeple.parse::<Location>().map_err(ApiError::Malformed)?),
-            ActionIn::Pass => Action::Pass,
-            ActionIn::Ferry { ferry } => Action::PlaceFerry(ferry.parse::<JettyPair>().map_err(ApiError::Malformed)?),
-            ActionIn::Move { at, ferry } => {
-                Action::MoveFerry { at: pos_of(*at)?, ferry: ferry.parse::<JettyPair>().map_err(ApiError::Malformed)? }
+            ActionIn::Deploy { meeple } => {
+                Action::Deploy(meeple.parse::<Location>().map_err(|e| ApiError::Malformed(e.to_string()))?)
             }
+            ActionIn::Pass => Action::Pass,
+            ActionIn::Ferry { ferry } => {
+                Action::PlaceFerry(ferry.parse::<JettyPair>().map_err(|e| ApiError::Malformed(e.to_string()))?)
+            }
+            ActionIn::Move { at, ferry } => Action::MoveFerry {
+                at: pos_of(*at)?,
+                ferry: ferry.parse::<JettyPair>().map_err(|e| ApiError::Malformed(e.to_string()))?,
+            },
         })
     }
 }
