@@ -564,7 +564,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             game.play(*a).with_context(|| format!("undo: playing {a} again"))?;
         }
         self.game = game;
-        self.say(format!("  undone: {undone}"))?;
+        self.say(format!("  undone: {}", spoken(&undone)))?;
         Ok(true)
     }
 
@@ -735,6 +735,17 @@ fn final_table(state: &State, names: &[String], colour: bool) -> String {
 /// Option `i` (from 0) as one character, for labels on a tile.
 fn option_char(i: usize) -> char {
     char::from_digit(i as u32 + 1, 36).unwrap_or('?')
+}
+
+/// A decision in words, for messages (records and input use the notation).
+fn spoken(action: &Action) -> String {
+    match action {
+        Action::Place(p) => format!("place at {} turned {}", p.pos, p.rot),
+        Action::Deploy(l) => format!("deploy on {l}"),
+        Action::PlaceFerry(p) => format!("ferry {p}"),
+        Action::MoveFerry { at, ferry } => format!("move ferry at {at} to {ferry}"),
+        a => a.to_string(),
+    }
 }
 
 fn option_label(action: &Action, step: Step) -> String {

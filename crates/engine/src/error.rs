@@ -18,9 +18,7 @@ pub enum SetupError {
     UnknownExpansion(String),
     #[error("unknown edition '{0}' (c3 or c2)")]
     UnknownEdition(String),
-    #[error(
-        "rules: tiny-city-scoring is 4 (standard) or 2 (a completed two-tile city scores as if incomplete), not {0}"
-    )]
+    #[error("tiny-city-scoring is 4 (standard) or 2 (a completed two-tile city scores as if incomplete), not {0}")]
     TinyCityScoring(u32),
 }
 
