@@ -1,1 +1,57 @@
-//! Invariant checks.
+//! Invariants of a state, checked from its public parts: the conformance
+//! test runs [`check`] after every action of its random games.
+
+use crate::features::PieceId;
+use crate::rules;
+use crate::state::{FollowerKind, State};
+use crate::tile::FeatureKind;
+
+/// Checks that every figure is in supply or on the board (once), that each
+/// feature counts exactly the figures standing on it, and that every ferry
+/// joins two jetties of its own lake. Says what is broken.
+pub fn check(state: &State) -> Result<(), String> {
+    let players = state.rules().players();
+    let mut owned = [0usize; FollowerKind::COUNT];
+    rules::figures(state.rules(), |kind, n| owned[kind as usize] += n as usize);
+    for kind in FollowerKind::ALL {
+        for p in 0..players {
+            let on_board = state.followers().iter().filter(|f| f.kind == kind && f.player as usize == p).count();
+            let total = state.supply_of(kind)[p] as usize + on_board;
+            if total != owned[kind as usize] {
+                return Err(format!("player {p} has {total} {kind} figures, not {}", owned[kind as usize]));
+            }
+        }
+    }
+    let features = state.features();
+    let mut on_root: Vec<(PieceId, u16)> = Vec::new();
+    for (i, f) in state.followers().iter().enumerate() {
+        if state.followers()[..i].iter().any(|g| g.piece == f.piece) {
+            return Err(format!("two figures stand on piece {}", f.piece));
+        }
+        let root = features.find(f.piece);
+        match on_root.iter_mut().find(|(r, _)| *r == root) {
+            Some((_, n)) => *n += 1,
+            None => on_root.push((root, 1)),
+        }
+    }
+    for (root, n) in on_root {
+        let counted = features.totals(root).followers;
+        if counted != n {
+            return Err(format!("the feature of piece {root} counts {counted} figures, {n} stand on it"));
+        }
+    }
+    for ferry in state.ferries().all() {
+        let t = state.board().tile(ferry.tile as usize);
+        let jetties = crate::state::rotate_sides(t.kind.info().jetties, t.rot);
+        if ferry.jetties.mask() & !jetties != 0 || ferry.jetties.mask().count_ones() != 2 {
+            return Err(format!("the ferry at {} joins {}, not two of its lake's jetties", t.pos, ferry.jetties));
+        }
+        for s in ferry.jetties.sides() {
+            let p = state.resolve(ferry.tile as usize, crate::action::Location::Road(s));
+            if p.is_none_or(|p| features.info(p).kind != FeatureKind::Road) {
+                return Err(format!("the ferry at {} has no road at its jetty {s}", t.pos));
+            }
+        }
+    }
+    Ok(())
+}

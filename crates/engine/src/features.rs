@@ -8,7 +8,7 @@
 //! (a ferry moves), the affected features are taken apart and joined again
 //! from their pieces, which is local and cheap ([`Features::reset`]).
 
-use crate::tile::FeatureKind;
+use crate::tile::{FeatureDef, FeatureKind};
 
 /// A feature piece on the board: index into the piece arrays.
 pub type PieceId = u16;
@@ -29,6 +29,27 @@ pub struct Totals {
     pub pieces: u16,
     /// Links inside tiles in the feature (ferries on a road).
     pub links: u16,
+}
+
+impl Totals {
+    /// The totals of one piece on its own.
+    #[inline]
+    pub fn of_piece(f: &FeatureDef) -> Totals {
+        // Fields and monasteries have no open edges.
+        Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers: 0, pieces: 1, links: 0 }
+    }
+
+    /// Adds another feature's totals to these (the open edges as they
+    /// are; the caller closes the edges where the two meet).
+    #[inline]
+    fn absorb(&mut self, o: Totals) {
+        let Totals { open, pennants, followers, pieces, links } = o;
+        self.open += open;
+        self.pennants += pennants;
+        self.followers += followers;
+        self.pieces += pieces;
+        self.links += links;
+    }
 }
 
 /// How two pieces meet.
@@ -92,9 +113,8 @@ impl Features {
 
     /// Adds a piece on its own.
     #[inline]
-    pub fn add(&mut self, info: PieceInfo, open: u16, pennants: u16) -> PieceId {
+    pub fn add(&mut self, info: PieceInfo, totals: Totals) -> PieceId {
         let id = self.nodes.len() as PieceId;
-        let totals = Totals { open, pennants, followers: 0, pieces: 1, links: 0 };
         self.nodes.push(Node { parent: id, next: id, link: NONE, info, totals });
         id
     }
@@ -157,11 +177,9 @@ impl Features {
         };
         let s = self.nodes[small as usize].totals;
         let t = &mut self.nodes[big as usize].totals;
-        t.open = (t.open + s.open).saturating_sub(closed);
-        t.pennants += s.pennants;
-        t.followers += s.followers;
-        t.pieces += s.pieces;
-        t.links += s.links + links;
+        t.absorb(s);
+        t.open = t.open.saturating_sub(closed);
+        t.links += links;
         self.nodes[small as usize].parent = big;
         // Splice the two circular member lists.
         let next_big = self.nodes[big as usize].next;
@@ -292,7 +310,7 @@ mod tests {
     use super::*;
 
     fn piece(f: &mut Features, open: u16) -> PieceId {
-        f.add(PieceInfo { kind: FeatureKind::Road, tile: 0, local: 0 }, open, 0)
+        f.add(PieceInfo { kind: FeatureKind::Road, tile: 0, local: 0 }, Totals { open, pieces: 1, ..Totals::default() })
     }
 
     #[test]

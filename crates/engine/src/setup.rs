@@ -5,11 +5,11 @@ use serde::{Deserialize, Serialize};
 use crate::error::SetupError;
 use crate::names::written_names;
 
-/// The most followers a player owns.
-pub const FOLLOWERS_PER_PLAYER: u8 = 7;
-/// Fewest and most players in a game.
+/// Fewest players in a game.
 pub const MIN_PLAYERS: usize = 2;
-pub const MAX_PLAYERS: usize = 5;
+/// Room for the most players any rules allow (six with Inns & Cathedrals);
+/// the rules in play may allow fewer ([`Rules::max_players`]).
+pub const MAX_PLAYERS: usize = 6;
 
 /// An expansion that can be played besides the base game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -58,9 +58,6 @@ pub struct Rules {
 
 impl Rules {
     pub fn new(players: usize, expansions: &[Expansion], edition: Edition) -> Result<Rules, SetupError> {
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-            return Err(SetupError::PlayerCount { players, min: MIN_PLAYERS, max: MAX_PLAYERS });
-        }
         let mut mask = 0u32;
         for e in expansions {
             let bit = 1 << *e as u32;
@@ -68,6 +65,10 @@ impl Rules {
                 return Err(SetupError::DuplicateExpansion(*e));
             }
             mask |= bit;
+        }
+        let max = crate::rules::max_players(mask);
+        if !(MIN_PLAYERS..=max).contains(&players) {
+            return Err(SetupError::PlayerCount { players, min: MIN_PLAYERS, max });
         }
         Ok(Rules { players: players as u8, expansions: mask, edition, tiny_city: false })
     }
@@ -99,6 +100,11 @@ impl Rules {
 
     pub fn players(&self) -> usize {
         self.players as usize
+    }
+
+    /// The most players these expansions allow.
+    pub fn max_players(&self) -> usize {
+        crate::rules::max_players(self.expansions)
     }
 
     pub fn edition(&self) -> Edition {

@@ -246,7 +246,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
 }
 
 static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
-    let sets: [&TileSet; 2] = [&crate::base_tiles::TILES, &crate::ferries::TILES];
+    let sets = &crate::rules::TILE_SETS;
     let mut kinds = Vec::new();
     for set in sets {
         for (def, c3, c2) in set.tiles {

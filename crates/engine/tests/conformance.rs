@@ -7,7 +7,10 @@
 //! playing on a clone equals playing on the original; replaying the record
 //! reproduces the state; the record round-trips through JSON; followers and
 //! tiles are conserved; scores never decrease; every ferry joins two jetties
-//! of its own lake; and a deliberately naive reference, written here apart
+//! of its own lake; the engine's own audit (`audit::check`: figures of every
+//! kind conserved, features counting the figures on them) holds; the
+//! version-2 record and the record's actions reproduce the game; and a
+//! deliberately naive reference, written here apart
 //! from the engine (flood-filled features, every cell and rotation tried
 //! with edges compared directly, an independent walk for movable ferries),
 //! agrees with the engine's incremental structures and fast generators.
@@ -383,6 +386,9 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
         }
         check_conservation(after, &start, discarded);
         check_ferries(after);
+        if let Err(e) = carcassonne_engine::audit::check(after) {
+            panic!("the engine's own audit: {e}");
+        }
         if deep || after.step() == Step::Draw {
             check_features(after);
         }

@@ -1,12 +1,15 @@
-//! The Ferries (mini expansion #3): lake tiles, placing and moving ferries.
+//! The Ferries (mini expansion #3) as a rules module: lake tiles, placing
+//! and moving ferries.
 //!
-//! It plugs into the base game at three points: its [`TILES`], two steps of
-//! the turn plan (`PlaceFerry` and `MoveFerries`, rulings F3 to F8), and the
-//! roads it touched, which step 5 checks for completion (F9, F10). A ferry is
-//! a link between two jetty road pieces of its lake; moving it takes the
-//! roads through that lake apart and joins them again (`State::rejoin`).
+//! Its hooks: its [`TILES`], two [`STEPS`] of the turn plan (`PlaceFerry`
+//! and `MoveFerries`, rulings F3 to F8), and the roads it touched, which
+//! step 5 checks for completion (F9, F10). A ferry is a link between two
+//! jetty road pieces of its lake; moving it takes the roads through that
+//! lake apart and joins them again ([`crate::state::rejoin`]). It sees the
+//! game only through [`View`] and [`Table`].
 
-use crate::action::{Action, JettyPair};
+use crate::action::{Action, JettyPair, Step};
+use crate::board::Board;
 use crate::error::PlayError;
 use crate::event::{Event, EventSink};
 use crate::features::{Joint, PieceId, PieceSet, NONE};
@@ -14,8 +17,13 @@ use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Pos;
 use crate::geometry::Side::{self, E, N, S, W};
 use crate::setup::Expansion;
-use crate::state::{rotate_sides, State};
-use crate::tile::{city, field, jetty, TileDef, TileSet};
+use crate::state::{piece_across, piece_sides, rejoin, rotate_sides};
+use crate::tile::{city, field, jetty, FeatureKind, TileDef, TileSet};
+
+use super::{Table, Touched, View};
+
+/// Its steps, after the base game's: place the ferry, then move ferries (F3).
+pub const STEPS: &[Step] = &[Step::PlaceFerry, Step::MoveFerries];
 
 /// The 8 lake tiles (F1). Each is like L, W or X of the base game with a
 /// lake where the village is: every road ends at a jetty.
@@ -119,28 +127,26 @@ impl Ferries {
     }
 }
 
-impl State {
-    /// The ferry on the lake at `at`, if any.
-    pub fn ferry_at(&self, at: Pos) -> Option<Ferry> {
-        let t = self.board.tile_index(at)?;
-        self.ferries.index_on(t).map(|i| self.ferries.ferries[i])
+impl Ferries {
+    /// The ferry on the lake tile at index `tile`, if any.
+    pub(crate) fn on(&self, tile: usize) -> Option<Ferry> {
+        self.index_on(tile).map(|i| self.ferries[i])
     }
 
-    /// Ferries that may still move this turn (during the MoveFerries step).
-    pub fn movable_ferries(&self) -> impl Iterator<Item = Pos> + '_ {
-        let pending = self.ferries.pending();
+    /// Where the ferries that may still move this turn lie.
+    pub(crate) fn movable<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = Pos> + 'a {
+        let pending = self.pending();
         self.ferries
-            .ferries
             .iter()
             .enumerate()
             .filter(move |(i, _)| pending & (1 << i) != 0)
-            .map(|(_, f)| self.board.tile(f.tile as usize).pos)
+            .map(|(_, f)| board.tile(f.tile as usize).pos)
     }
 }
 
 /// Jetty sides of a lake tile as it lies on the board.
-fn jetty_sides(state: &State, tile: usize) -> u8 {
-    let t = state.board.tile(tile);
+fn jetty_sides(board: &Board, tile: usize) -> u8 {
+    let t = board.tile(tile);
     rotate_sides(t.kind.info().jetties, t.rot)
 }
 
@@ -149,30 +155,29 @@ fn pairs(sides: u8) -> impl Iterator<Item = JettyPair> {
     (1u8..16).filter(move |m| m.count_ones() == 2 && m & !sides == 0).map(JettyPair::from_mask)
 }
 
-fn jetty_piece(state: &State, tile: usize, side: Side) -> PieceId {
-    let t = state.board.tile(tile);
+fn jetty_piece(board: &Board, tile: usize, side: Side) -> PieceId {
+    let t = board.tile(tile);
     let local = t.kind.info().oriented[t.rot.quarters() as usize].side_piece[side.index()];
     t.first_piece + local as PieceId
 }
 
-/// Step 3 applies when the tile just placed has a lake.
-pub(crate) fn enter_place(state: &mut State) -> bool {
-    state.rules.has(Expansion::Ferries) && state.board.tile(state.placed).kind.info().lake
-}
-
-/// Step 4 applies when some ferry may move (F6); the set is fixed now (F7).
-pub(crate) fn enter_moves(state: &mut State) -> bool {
-    state.ferries.moved = 0;
-    state.ferries.movable = if state.ferries.ferries.is_empty() { 0 } else { reachable_ferries(state) };
-    state.ferries.movable != 0
+/// Step 3 applies when the tile just placed has a lake; step 4 when some
+/// ferry may move (F6), and the set is fixed now (F7).
+pub(crate) fn enter(step: Step, ferries: &mut Ferries, view: View) -> bool {
+    if step == Step::PlaceFerry {
+        return view.board.tile(view.placed).kind.info().lake;
+    }
+    ferries.moved = 0;
+    ferries.movable = if ferries.ferries.is_empty() { 0 } else { reachable_ferries(ferries, view) };
+    ferries.movable != 0
 }
 
 /// F6: follow every road of the new tile away from it, across edges, and
 /// collect the first ferry met on each branch. A jetty ends the walk: with a
 /// ferry it is that ferry; without one, the road ends there.
-fn reachable_ferries(state: &State) -> u32 {
-    let new = state.placed;
-    let t = state.board.tile(new);
+fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
+    let View { board, features, placed: new } = view;
+    let t = board.tile(new);
     // A ferry the new tile's roads reach lies on one of their roads: skip
     // the walk when those roads hold no ferry but the one just placed.
     let n = t.kind.info().pieces() as PieceId;
@@ -180,25 +185,25 @@ fn reachable_ferries(state: &State) -> u32 {
     let mut k = 0;
     let mut links = 0;
     for p in t.first_piece..t.first_piece + n {
-        if state.features.info(p).kind == crate::tile::FeatureKind::Road {
-            let r = state.features.find(p);
+        if features.info(p).kind == FeatureKind::Road {
+            let r = features.find(p);
             if !roots[..k].contains(&r) && k < roots.len() {
                 roots[k] = r;
                 k += 1;
-                links += state.features.totals(r).links;
+                links += features.totals(r).links;
             }
         }
     }
-    let own = state.ferries.index_on(new).is_some() as u16;
+    let own = ferries.index_on(new).is_some() as u16;
     if links <= own {
         return 0;
     }
     // With one other ferry on those roads, nothing stands between it and
     // the new tile: it is the one reached, and no walk is needed.
     if links == own + 1 {
-        for (i, f) in state.ferries.ferries.iter().enumerate() {
+        for (i, f) in ferries.ferries.iter().enumerate() {
             if f.tile as usize != new {
-                let r = state.features.find(jetty_piece(state, f.tile as usize, f.jetties.sides()[0]));
+                let r = features.find(jetty_piece(board, f.tile as usize, f.jetties.sides()[0]));
                 if roots[..k].contains(&r) {
                     return 1 << i;
                 }
@@ -207,13 +212,13 @@ fn reachable_ferries(state: &State) -> u32 {
     }
     let mut stack: Vec<PieceId> = Vec::new();
     for p in t.first_piece..t.first_piece + n {
-        if state.features.info(p).kind != crate::tile::FeatureKind::Road {
+        if features.info(p).kind != FeatureKind::Road {
             continue;
         }
-        let sides = state.piece_sides(p);
+        let sides = piece_sides(board, features, p);
         for s in Side::ALL {
             if sides & s.bit() != 0 {
-                stack.extend(state.piece_across(new, s));
+                stack.extend(piece_across(board, new, s));
             }
         }
     }
@@ -223,12 +228,12 @@ fn reachable_ferries(state: &State) -> u32 {
         if !seen.insert(p) {
             continue;
         }
-        let tile = state.features.info(p).tile as usize;
-        let sides = state.piece_sides(p);
-        let info = state.board.tile(tile).kind.info();
-        if info.def.features[state.features.info(p).local as usize].jetty {
-            if let Some(i) = state.ferries.index_on(tile) {
-                if state.ferries.ferries[i].jetties.mask() & sides != 0 {
+        let tile = features.info(p).tile as usize;
+        let sides = piece_sides(board, features, p);
+        let info = board.tile(tile).kind.info();
+        if info.def.features[features.info(p).local as usize].jetty {
+            if let Some(i) = ferries.index_on(tile) {
+                if ferries.ferries[i].jetties.mask() & sides != 0 {
                     found |= 1 << i;
                 }
             }
@@ -236,8 +241,8 @@ fn reachable_ferries(state: &State) -> u32 {
         }
         for s in Side::ALL {
             if sides & s.bit() != 0 {
-                if let Some(q) = state.piece_across(tile, s) {
-                    if state.features.info(q).tile as usize != new && !seen.contains(q) {
+                if let Some(q) = piece_across(board, tile, s) {
+                    if features.info(q).tile as usize != new && !seen.contains(q) {
                         stack.push(q);
                     }
                 }
@@ -247,19 +252,20 @@ fn reachable_ferries(state: &State) -> u32 {
     found
 }
 
-pub(crate) fn legal_actions(state: &State, out: &mut Vec<Action>) {
-    match state.step() {
-        crate::action::Step::PlaceFerry => {
-            out.extend(pairs(jetty_sides(state, state.placed)).map(Action::PlaceFerry));
+pub(crate) fn legal_actions(step: Step, ferries: &Ferries, view: View, out: &mut Vec<Action>) {
+    let board = view.board;
+    match step {
+        Step::PlaceFerry => {
+            out.extend(pairs(jetty_sides(board, view.placed)).map(Action::PlaceFerry));
         }
-        crate::action::Step::MoveFerries => {
-            let pending = state.ferries.pending();
-            for (i, f) in state.ferries.ferries.iter().enumerate() {
+        Step::MoveFerries => {
+            let pending = ferries.pending();
+            for (i, f) in ferries.ferries.iter().enumerate() {
                 if pending & (1 << i) == 0 {
                     continue;
                 }
-                let at = state.board.tile(f.tile as usize).pos;
-                for pair in pairs(jetty_sides(state, f.tile as usize)) {
+                let at = board.tile(f.tile as usize).pos;
+                for pair in pairs(jetty_sides(board, f.tile as usize)) {
                     if pair != f.jetties {
                         out.push(Action::MoveFerry { at, ferry: pair });
                     }
@@ -271,34 +277,34 @@ pub(crate) fn legal_actions(state: &State, out: &mut Vec<Action>) {
     }
 }
 
-pub(crate) fn check(state: &State, action: Action) -> Result<(), PlayError> {
-    use crate::action::Step;
+pub(crate) fn check(action: Action, step: Step, ferries: &Ferries, view: View) -> Result<(), PlayError> {
+    let board = view.board;
     match action {
         Action::PlaceFerry(pair) => {
-            if state.step() != Step::PlaceFerry {
-                return Err(PlayError::WrongStep { tried: "place a ferry", step: state.step() });
+            if step != Step::PlaceFerry {
+                return Err(PlayError::WrongStep { tried: "place a ferry", step });
             }
-            if pair.mask() & !jetty_sides(state, state.placed) != 0 {
+            if pair.mask() & !jetty_sides(board, view.placed) != 0 {
                 return Err(PlayError::NotJetties(pair));
             }
             Ok(())
         }
         Action::MoveFerry { at, ferry } => {
-            if state.step() != Step::MoveFerries {
-                return Err(PlayError::WrongStep { tried: "move a ferry", step: state.step() });
+            if step != Step::MoveFerries {
+                return Err(PlayError::WrongStep { tried: "move a ferry", step });
             }
-            let tile = state.board.tile_index(at).ok_or(PlayError::NoFerry(at))?;
-            let i = state.ferries.index_on(tile).ok_or(PlayError::NoFerry(at))?;
-            if state.ferries.movable & (1 << i) == 0 {
+            let tile = board.tile_index(at).ok_or(PlayError::NoFerry(at))?;
+            let i = ferries.index_on(tile).ok_or(PlayError::NoFerry(at))?;
+            if ferries.movable & (1 << i) == 0 {
                 return Err(PlayError::FerryNotMovable(at));
             }
-            if state.ferries.moved & (1 << i) != 0 {
+            if ferries.moved & (1 << i) != 0 {
                 return Err(PlayError::FerryMovedAlready(at));
             }
-            if ferry.mask() & !jetty_sides(state, tile) != 0 {
+            if ferry.mask() & !jetty_sides(board, tile) != 0 {
                 return Err(PlayError::NotJettiesOf { at, ferry });
             }
-            if state.ferries.ferries[i].jetties == ferry {
+            if ferries.ferries[i].jetties == ferry {
                 return Err(PlayError::SameJetties { at, ferry });
             }
             Ok(())
@@ -307,60 +313,68 @@ pub(crate) fn check(state: &State, action: Action) -> Result<(), PlayError> {
     }
 }
 
-/// Plays a checked ferry action.
-pub(crate) fn apply<E: EventSink>(state: &mut State, action: Action, events: &mut E) {
-    let player = state.current_player();
+/// Plays a checked ferry action (or the pass that ends the moves); true
+/// when its step is over.
+pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: Table, events: &mut E) -> bool {
+    let Table { board, features, followers, placed, acting: player } = table;
     match action {
         Action::PlaceFerry(pair) => {
-            let tile = state.placed;
-            let [a, b] = pair.sides().map(|s| jetty_piece(state, tile, s));
-            state.ferries.ferries.push(Ferry { tile: tile as u16, jetties: pair });
-            state.features.set_link(a, b);
-            state.features.join(a, b, Joint::Link);
+            let [a, b] = pair.sides().map(|s| jetty_piece(board, placed, s));
+            ferries.ferries.push(Ferry { tile: placed as u16, jetties: pair });
+            features.set_link(a, b);
+            features.join(a, b, Joint::Link);
             if E::ENABLED {
-                events.push(Event::FerryPlaced { player, at: state.board.tile(tile).pos, ferry: pair });
+                events.push(Event::FerryPlaced { player, at: board.tile(placed).pos, ferry: pair });
             }
+            true
         }
         Action::MoveFerry { at, ferry } => {
-            let tile = state.board.tile_index(at).expect("move was checked");
-            let i = state.ferries.index_on(tile).expect("move was checked");
-            let from = state.ferries.ferries[i].jetties;
+            let tile = board.tile_index(at).expect("move was checked");
+            let i = ferries.index_on(tile).expect("move was checked");
+            let from = ferries.ferries[i].jetties;
             // Take apart every road through this lake, relink, join again (F9).
             let mut pieces = PieceSet::default();
             for s in Side::ALL {
-                if jetty_sides(state, tile) & s.bit() != 0 {
-                    let jetty = jetty_piece(state, tile, s);
+                if jetty_sides(board, tile) & s.bit() != 0 {
+                    let jetty = jetty_piece(board, tile, s);
                     if !pieces.contains(jetty) {
-                        for m in state.features.members(jetty) {
+                        for m in features.members(jetty) {
                             pieces.insert(m);
                         }
                     }
                 }
             }
-            let [a, _] = from.sides().map(|s| jetty_piece(state, tile, s));
-            state.features.set_link(a, NONE);
-            let [a, b] = ferry.sides().map(|s| jetty_piece(state, tile, s));
-            state.features.set_link(a, b);
-            state.rejoin(&pieces);
-            state.ferries.ferries[i].jetties = ferry;
-            state.ferries.moved |= 1 << i;
+            let [a, _] = from.sides().map(|s| jetty_piece(board, tile, s));
+            features.set_link(a, NONE);
+            let [a, b] = ferry.sides().map(|s| jetty_piece(board, tile, s));
+            features.set_link(a, b);
+            rejoin(board, features, followers, &pieces);
+            ferries.ferries[i].jetties = ferry;
+            ferries.moved |= 1 << i;
             if E::ENABLED {
                 events.push(Event::FerryMoved { player, at, from, to: ferry });
             }
+            super::interactions::after_ferry_move();
+            false
         }
+        Action::Pass => true,
         _ => unreachable!("only ferry actions come here"),
     }
 }
 
-/// Ferries (bit per index) moved this turn: step 5 checks the roads through
-/// their lakes for completion (F9, F10).
-pub(crate) fn moved_this_turn(state: &State) -> u32 {
-    state.ferries.moved & state.ferries.movable
-}
-
-/// The jetty road pieces of ferry `i`'s lake, [`NONE`] where there is none.
-pub(crate) fn jetty_pieces(state: &State, i: usize) -> [PieceId; 4] {
-    let tile = state.ferries.ferries[i].tile as usize;
-    let sides = jetty_sides(state, tile);
-    Side::ALL.map(|s| if sides & s.bit() != 0 { jetty_piece(state, tile, s) } else { NONE })
+/// The jetty road pieces of the lakes whose ferries moved this turn: step
+/// 5 checks the roads through them for completion (F9, F10).
+pub(crate) fn touched(ferries: &Ferries, view: View, out: &mut Touched) {
+    let mut moved = ferries.moved & ferries.movable;
+    while moved != 0 {
+        let i = moved.trailing_zeros() as usize;
+        moved &= moved - 1;
+        let tile = ferries.ferries[i].tile as usize;
+        let sides = jetty_sides(view.board, tile);
+        for s in Side::ALL {
+            if sides & s.bit() != 0 {
+                out.push(jetty_piece(view.board, tile, s));
+            }
+        }
+    }
 }

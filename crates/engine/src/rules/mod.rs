@@ -1,0 +1,263 @@
+//! The rules in play, as modules: the base game ([`base`]) and each
+//! expansion ([`ferries`]) give their parts through one fixed set of hooks,
+//! and this file is the one place that asks each module in play:
+//!
+//! | hook | what it gives | here |
+//! |---|---|---|
+//! | tiles | its [`TileSet`] | [`TILE_SETS`] |
+//! | figures | its follower kinds and how many each player has | [`figures`] |
+//! | steps | its steps of the turn plan, where they go | [`TurnPlan::of`] |
+//! | enter, legal actions, check, apply | its steps' decisions | [`enter`], [`legal_actions`], [`check`], [`apply`] |
+//! | touched | features a turn touched beyond the tile placed, for scoring | [`touched`] |
+//! | points | points of a completed or unfinished feature, and per player | [`completed_points`], [`open_points`], [`points_per_player`] |
+//! | strength | a figure's strength in a majority | [`strength`] |
+//! | next | who plays the next turn | [`next_player`] |
+//! | end | when the game ends, and its last scoring | [`game_over`], [`end_of_game`] |
+//!
+//! Hooks are plain functions called through `match` and `rules.has(..)`
+//! here, so they are statically dispatched and allocate nothing. Where two
+//! expansions meet (ruling F12), [`interactions`] decides. The base game
+//! names no expansion. docs/engine.md shows how to add one.
+
+pub mod base;
+pub mod ferries;
+pub(crate) mod interactions;
+
+use crate::action::{Action, Step};
+use crate::bag::Bag;
+use crate::board::Board;
+use crate::error::PlayError;
+use crate::event::EventSink;
+use crate::features::{Features, PieceId, Totals};
+use crate::setup::{Expansion, Rules};
+use crate::state::{Follower, FollowerKind};
+use crate::tile::{FeatureKind, TileSet};
+
+/// Every module's tiles, base game first: the catalogue's order.
+pub(crate) static TILE_SETS: [&TileSet; 2] = [&base::TILES, &ferries::TILES];
+
+/// What each expansion in play keeps in the state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Extensions {
+    pub ferries: ferries::Ferries,
+}
+
+impl Extensions {
+    pub(crate) fn clone_from(&mut self, source: &Extensions) {
+        self.ferries.clone_from(&source.ferries);
+    }
+}
+
+/// What a hook may read: the board, its features, the tile placed this turn.
+#[derive(Clone, Copy)]
+pub(crate) struct View<'a> {
+    pub board: &'a Board,
+    pub features: &'a Features,
+    pub placed: usize,
+}
+
+/// What a hook playing an action may change: the features (the board and
+/// the figures on it stay as they are), and who acts.
+pub(crate) struct Table<'a> {
+    pub board: &'a Board,
+    pub features: &'a mut Features,
+    pub followers: &'a [Follower],
+    pub placed: usize,
+    pub acting: usize,
+}
+
+/// A feature being scored, with what its points depend on.
+pub(crate) struct Feature {
+    pub kind: FeatureKind,
+    /// Tiles it spans, each once.
+    pub tiles: u32,
+    pub totals: Totals,
+    /// A monastery's surrounding cells that hold tiles.
+    pub neighbours: u32,
+    /// A farm's bordering completed cities.
+    pub cities: u32,
+}
+
+/// The steps of a turn, from the draw, as the rules in play make them;
+/// computed once per game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct TurnPlan {
+    steps: [Step; TurnPlan::MAX],
+    len: u8,
+}
+
+impl TurnPlan {
+    const MAX: usize = 8;
+
+    pub(crate) fn of(rules: &Rules) -> TurnPlan {
+        let mut plan = TurnPlan { steps: [Step::GameOver; TurnPlan::MAX], len: 0 };
+        for &s in base::STEPS {
+            plan.push(s);
+        }
+        if rules.has(Expansion::Ferries) {
+            for &s in ferries::STEPS {
+                plan.push(s);
+            }
+        }
+        plan
+    }
+
+    fn push(&mut self, step: Step) {
+        self.steps[self.len as usize] = step;
+        self.len += 1;
+    }
+
+    pub(crate) fn steps(&self) -> &[Step] {
+        &self.steps[..self.len as usize]
+    }
+}
+
+/// Each figure kind in play and how many of it each player has.
+pub(crate) fn figures(_rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
+    for &(kind, n) in base::FIGURES {
+        f(kind, n);
+    }
+}
+
+/// The most players the rules in play allow.
+pub(crate) fn max_players(_expansions: u32) -> usize {
+    base::MAX_PLAYERS
+}
+
+/// Prepares an expansion's `step`; false when it has nothing to decide now.
+#[inline]
+pub(crate) fn enter(step: Step, rules: &Rules, ext: &mut Extensions, view: View) -> bool {
+    match step {
+        Step::PlaceFerry | Step::MoveFerries => {
+            rules.has(Expansion::Ferries) && ferries::enter(step, &mut ext.ferries, view)
+        }
+        _ => true,
+    }
+}
+
+/// Appends the legal actions of an expansion's `step`.
+pub(crate) fn legal_actions(step: Step, ext: &Extensions, view: View, out: &mut Vec<Action>) {
+    if let Step::PlaceFerry | Step::MoveFerries = step {
+        ferries::legal_actions(step, &ext.ferries, view, out)
+    }
+}
+
+/// Checks an action of an expansion's step (and a pass where the base game
+/// has none).
+pub(crate) fn check(action: Action, step: Step, ext: &Extensions, view: View) -> Result<(), PlayError> {
+    match action {
+        Action::PlaceFerry(_) | Action::MoveFerry { .. } => ferries::check(action, step, &ext.ferries, view),
+        Action::Pass if step == Step::MoveFerries => Ok(()),
+        Action::Pass => Err(PlayError::WrongStep { tried: "pass", step }),
+        _ => unreachable!("the base game checks its own actions"),
+    }
+}
+
+/// Plays a checked action of an expansion's step; true when the step is
+/// over and the turn goes on to the next.
+pub(crate) fn apply<E: EventSink>(
+    action: Action,
+    step: Step,
+    ext: &mut Extensions,
+    table: Table,
+    events: &mut E,
+) -> bool {
+    match step {
+        Step::PlaceFerry | Step::MoveFerries => ferries::apply(action, &mut ext.ferries, table, events),
+        _ => unreachable!("the base game plays its own actions"),
+    }
+}
+
+/// Pieces of features a turn touched beyond the tile placed, which step 5
+/// scores if they are complete.
+#[derive(Default)]
+pub(crate) struct Touched {
+    /// Room for every jetty of every lake (eight lakes of four at most).
+    pieces: [PieceId; 32],
+    len: usize,
+}
+
+impl Touched {
+    pub(crate) fn push(&mut self, p: PieceId) {
+        self.pieces[self.len] = p;
+        self.len += 1;
+    }
+
+    pub(crate) fn pieces(&self) -> impl Iterator<Item = PieceId> + '_ {
+        self.pieces[..self.len].iter().copied()
+    }
+}
+
+#[inline]
+pub(crate) fn touched(ext: &Extensions, view: View, out: &mut Touched) {
+    ferries::touched(&ext.ferries, view, out);
+}
+
+/// Points of a completed feature.
+#[inline]
+pub(crate) fn completed_points(rules: &Rules, f: &Feature) -> u32 {
+    base::completed_points(rules, f)
+}
+
+/// Points of a feature still open at the end (a farm: always).
+#[inline]
+pub(crate) fn open_points(rules: &Rules, f: &Feature) -> u32 {
+    base::open_points(rules, f)
+}
+
+/// Adjusts what each winner of a feature scores (each scores it in full
+/// in the base game).
+#[inline]
+pub(crate) fn points_per_player(_rules: &Rules, _kind: FeatureKind, _won: &mut [u32]) {}
+
+/// A figure's strength in the majority on a feature with these totals.
+/// The kinds after the normal follower belong to the coming expansions;
+/// each module will give its own kinds' strength here.
+#[inline]
+pub(crate) fn strength(kind: FollowerKind, totals: &Totals) -> u8 {
+    match kind {
+        FollowerKind::Normal => base::FOLLOWER_STRENGTH,
+        // Inns & Cathedrals: the big follower counts twice.
+        FollowerKind::Big => 2,
+        // Abbey & Mayor: the wagon counts once, the mayor once per pennant.
+        FollowerKind::Wagon => 1,
+        FollowerKind::Mayor => totals.pennants.min(u8::MAX as u16) as u8,
+        // Traders & Builders' builder and pig, and the barn, win no majority.
+        FollowerKind::Builder | FollowerKind::Pig | FollowerKind::Barn => 0,
+    }
+}
+
+/// The seat that plays the turn after `current`'s.
+#[inline]
+pub(crate) fn next_player(rules: &Rules, current: u8) -> u8 {
+    base::next_player(rules, current)
+}
+
+/// Whether the game is over once a turn ends with this bag.
+#[inline]
+pub(crate) fn game_over(bag: &Bag) -> bool {
+    base::game_over(bag)
+}
+
+/// Scoring at the end of the game beyond its open features.
+#[inline]
+pub(crate) fn end_of_game(_rules: &Rules, _scores: &mut [u32]) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_figure_counts_as_strong_as_its_kind() {
+        let city = Totals { pennants: 3, ..Totals::default() };
+        let plain = Totals::default();
+        assert_eq!(strength(FollowerKind::Normal, &plain), 1);
+        assert_eq!(strength(FollowerKind::Big, &plain), 2);
+        assert_eq!(strength(FollowerKind::Mayor, &city), 3);
+        assert_eq!(strength(FollowerKind::Mayor, &plain), 0);
+        assert_eq!(strength(FollowerKind::Wagon, &plain), 1);
+        for kind in [FollowerKind::Builder, FollowerKind::Pig, FollowerKind::Barn] {
+            assert_eq!(strength(kind, &city), 0);
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! The state of a game and the turn it is in.
+//!
+//! A game is its [`Rules`] plus a sequence of actions, chance's draws among
+//! them, so the state holds no random generator and no bag order: it is
+//! exactly what every player may see. It keeps no history either, so it is
+//! cheap to clone for search; records live beside it ([`crate::record`]).
+//!
+//! Its rooms: [`pieces`] (followers, supplies, pieces and their names, tiles
+//! joining the board), `turn` (the turn plan: legal actions, checks, playing)
+//! and `scoring` (majorities, points, the end of the game). What differs
+//! between the base game and the expansions is asked of [`crate::rules`].
+
+mod pieces;
+mod scoring;
+mod turn;
+
+pub(crate) use pieces::{location_of, piece_across, piece_sides, rejoin, rotate_sides};
+pub use pieces::{Follower, FollowerKind};
+
+use crate::action::{Actor, Location, Step};
+use crate::bag::Bag;
+use crate::board::{Board, PlacedTile, Placement};
+use crate::features::{Features, PieceId, PieceSet, Totals};
+use crate::geometry::{Pos, Rotation};
+use crate::rules::{Extensions, TurnPlan};
+use crate::setup::{Rules, MAX_PLAYERS};
+use crate::tile::{catalogue, TileKind, NO_PIECE};
+
+/// Equality is structural: two states are equal when every part is, which
+/// is what the conformance tests compare after clone-then-play and replay.
+#[derive(Debug, PartialEq, Eq)]
+pub struct State {
+    rules: Rules,
+    /// The steps of a turn under these rules, computed once.
+    plan: TurnPlan,
+    board: Board,
+    features: Features,
+    bag: Bag,
+    scores: [u32; MAX_PLAYERS],
+    /// Figures in supply, by kind and then seat.
+    supply: [[u8; MAX_PLAYERS]; FollowerKind::COUNT],
+    followers: Vec<Follower>,
+    /// The seat whose turn it is.
+    current: u8,
+    /// The seat to decide now: the current one, unless a rule lets another
+    /// player decide out of turn.
+    acting: u8,
+    step: Step,
+    drawn: Option<TileKind>,
+    /// Index of the tile placed this turn (valid after the Place step).
+    placed: usize,
+    turns: u32,
+    /// What each expansion in play keeps (ferries on their lakes, ...).
+    ext: Extensions,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        let mut s = State {
+            rules: self.rules,
+            plan: self.plan,
+            board: self.board.clone(),
+            features: self.features.clone(),
+            bag: self.bag.clone(),
+            scores: self.scores,
+            supply: self.supply,
+            followers: self.followers.clone(),
+            current: self.current,
+            acting: self.acting,
+            step: self.step,
+            drawn: self.drawn,
+            placed: self.placed,
+            turns: self.turns,
+            ext: self.ext.clone(),
+        };
+        s.followers.reserve(self.followers.capacity() - self.followers.len());
+        s
+    }
+
+    /// Copies `source` into this state's buffers without allocating (once
+    /// they are large enough): search copies a state every iteration.
+    fn clone_from(&mut self, source: &Self) {
+        self.rules = source.rules;
+        self.plan = source.plan;
+        self.board.clone_from(&source.board);
+        self.features.clone_from(&source.features);
+        self.bag.clone_from(&source.bag);
+        self.scores = source.scores;
+        self.supply = source.supply;
+        self.followers.clone_from(&source.followers);
+        self.current = source.current;
+        self.acting = source.acting;
+        self.step = source.step;
+        self.drawn = source.drawn;
+        self.placed = source.placed;
+        self.turns = source.turns;
+        self.ext.clone_from(&source.ext);
+    }
+}
+
+impl State {
+    /// A new game: the start tile at [0, 0], the rest of the tiles in the bag,
+    /// the first player about to draw.
+    pub fn new(rules: Rules) -> State {
+        let bag = Bag::for_rules(&rules);
+        let pieces = (bag.total() as usize + 1) * catalogue().max_pieces;
+        assert!(pieces <= PieceSet::CAPACITY, "piece sets hold every piece of a game");
+        let mut supply = [[0; MAX_PLAYERS]; FollowerKind::COUNT];
+        let mut figures = 0;
+        crate::rules::figures(&rules, |kind, count| {
+            for s in &mut supply[kind as usize][..rules.players()] {
+                *s += count;
+            }
+            figures += count as usize;
+        });
+        let mut state = State {
+            rules,
+            plan: TurnPlan::of(&rules),
+            board: Board::new(),
+            features: Features::with_capacity(pieces),
+            bag,
+            scores: [0; MAX_PLAYERS],
+            supply,
+            followers: Vec::with_capacity(MAX_PLAYERS * figures),
+            current: 0,
+            acting: 0,
+            step: Step::Draw,
+            drawn: None,
+            placed: 0,
+            turns: 0,
+            ext: Extensions::default(),
+        };
+        let start = Bag::start_tile();
+        state.put_tile(start, Placement { pos: Pos::ORIGIN, rot: Rotation::R0 });
+        state
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn bag(&self) -> &Bag {
+        &self.bag
+    }
+
+    pub fn step(&self) -> Step {
+        self.step
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.step == Step::GameOver
+    }
+
+    /// The seat whose turn it is.
+    pub fn current_player(&self) -> usize {
+        self.current as usize
+    }
+
+    /// Who acts now, or `None` once the game is over. A player may act out
+    /// of turn where a rule says so; otherwise it is the current player.
+    pub fn actor(&self) -> Option<Actor> {
+        match self.step {
+            Step::GameOver => None,
+            Step::Draw => Some(Actor::Chance),
+            _ => Some(Actor::Player(self.acting as usize)),
+        }
+    }
+
+    /// The tile drawn this turn, until the turn ends.
+    pub fn drawn(&self) -> Option<TileKind> {
+        self.drawn
+    }
+
+    /// The tile placed this turn, during the steps after placing.
+    pub fn placed_tile(&self) -> Option<&PlacedTile> {
+        (!matches!(self.step, Step::Draw | Step::Place | Step::GameOver)).then(|| self.board.tile(self.placed))
+    }
+
+    /// Points of each player so far, without end-of-game scoring.
+    pub fn scores(&self) -> &[u32] {
+        &self.scores[..self.rules.players()]
+    }
+
+    /// Normal followers each player has in supply.
+    pub fn supply(&self) -> &[u8] {
+        self.supply_of(FollowerKind::Normal)
+    }
+
+    /// Figures of `kind` each player has in supply.
+    pub fn supply_of(&self, kind: FollowerKind) -> &[u8] {
+        &self.supply[kind as usize][..self.rules.players()]
+    }
+
+    /// Followers on the board.
+    pub fn followers(&self) -> &[Follower] {
+        &self.followers
+    }
+
+    /// Turns played, discards included (entries of a game record).
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+
+    /// The steps a turn may go through under these rules, in order.
+    pub fn turn_plan(&self) -> &[Step] {
+        self.plan.steps()
+    }
+
+    /// What The Ferries keeps: the ferries on their lakes.
+    pub fn ferries(&self) -> &crate::rules::ferries::Ferries {
+        &self.ext.ferries
+    }
+
+    /// The ferry on the lake at `at`, if any.
+    pub fn ferry_at(&self, at: Pos) -> Option<crate::rules::ferries::Ferry> {
+        self.ext.ferries.on(self.board.tile_index(at)?)
+    }
+
+    /// Ferries that may still move this turn (during the MoveFerries step).
+    pub fn movable_ferries(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.ext.ferries.movable(&self.board)
+    }
+
+    // ----- pieces and their names -------------------------------------------
+
+    /// Where a piece lies and its canonical name there.
+    pub fn piece_location(&self, p: PieceId) -> (Pos, Location) {
+        let info = self.features.info(p);
+        let t = self.board.tile(info.tile as usize);
+        (t.pos, location_of(t, info.local))
+    }
+
+    /// The piece named `loc` on the tile at index `tile`.
+    pub fn resolve(&self, tile: usize, loc: Location) -> Option<PieceId> {
+        let t = self.board.tile(tile);
+        let k = t.kind.info();
+        let o = &k.oriented[t.rot.quarters() as usize];
+        let local = match loc {
+            Location::Road(s) | Location::City(s) => o.side_piece[s.index()],
+            Location::Field(h) => o.half_piece[h.index()],
+            Location::Monastery => k.monastery,
+        };
+        if local == NO_PIECE || k.def.features[local as usize].kind != loc.kind() {
+            return None;
+        }
+        Some(t.first_piece + local as PieceId)
+    }
+
+    /// The feature totals of the piece named `loc` on the tile at `at`.
+    pub fn feature_at(&self, at: Pos, loc: Location) -> Option<Totals> {
+        let p = self.resolve(self.board.tile_index(at)?, loc)?;
+        Some(self.features.totals(p))
+    }
+}

@@ -1,0 +1,281 @@
+//! Scoring: majorities by strength, points per player, completed features
+//! during the game and everything open at its end. The points themselves
+//! come from the rules in play ([`crate::rules`]).
+
+use crate::event::{Event, EventSink, Scoring};
+use crate::features::{PieceId, PieceSet, NONE};
+use crate::geometry::Pos;
+use crate::rules::{self, Feature};
+use crate::setup::MAX_PLAYERS;
+use crate::tile::FeatureKind;
+
+use super::State;
+
+/// Tiles spanned by a feature, each once.
+#[derive(Default)]
+pub(super) struct TileSet([u64; 4]);
+
+impl TileSet {
+    fn insert(&mut self, tile: u16) -> bool {
+        let (w, b) = (tile as usize / 64 % 4, 1u64 << (tile % 64));
+        let new = self.0[w] & b == 0;
+        self.0[w] |= b;
+        new
+    }
+
+    fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+impl State {
+    pub(super) fn score_if_complete<E: EventSink>(&mut self, p: PieceId, events: &mut E) {
+        let root = self.features.find_mut(p);
+        let t = self.features.totals(root);
+        if t.open > 0 || t.followers == 0 {
+            return;
+        }
+        let kind = self.features.info(root).kind;
+        let tiles = self.feature_tiles(root);
+        let feature = Feature { kind, tiles: tiles.len(), totals: t, neighbours: 0, cities: 0 };
+        let points = rules::completed_points(&self.rules, &feature);
+        self.award(root, kind, points, tiles, events);
+    }
+
+    /// Scores monasteries with a monk on or around `at` that are now surrounded.
+    pub(super) fn score_monasteries_around<E: EventSink>(&mut self, at: Pos, events: &mut E) {
+        let mut i = 0;
+        while i < self.followers.len() {
+            let p = self.followers[i].piece;
+            i += 1;
+            let info = self.features.info(p);
+            if info.kind != FeatureKind::Monastery {
+                continue;
+            }
+            let pos = self.board.tile(info.tile as usize).pos;
+            if (pos.x - at.x).abs() <= 1 && (pos.y - at.y).abs() <= 1 && self.neighbours(pos) == 8 {
+                let mut tiles = TileSet::default();
+                tiles.insert(info.tile);
+                let feature = Feature {
+                    kind: FeatureKind::Monastery,
+                    tiles: 1,
+                    totals: self.features.totals(p),
+                    neighbours: 8,
+                    cities: 0,
+                };
+                let points = rules::completed_points(&self.rules, &feature);
+                self.award(p, FeatureKind::Monastery, points, tiles, events);
+                // Awarding removed followers from the list: look at it afresh.
+                i = 0;
+            }
+        }
+    }
+
+    /// How many of the eight cells around `pos` hold tiles.
+    fn neighbours(&self, pos: Pos) -> u32 {
+        pos.surrounding().filter(|p| self.board.tile_index(*p).is_some()).count() as u32
+    }
+
+    fn feature_tiles(&self, root: PieceId) -> TileSet {
+        let mut tiles = TileSet::default();
+        for m in self.features.members(root) {
+            tiles.insert(self.features.info(m).tile);
+        }
+        tiles
+    }
+
+    /// Per-player strength on the feature of `root`: each figure counts as
+    /// strong as the rules make its kind there.
+    fn majority(&self, root: PieceId) -> [u8; MAX_PLAYERS] {
+        let mut counts = [0u8; MAX_PLAYERS];
+        let totals = self.features.totals(root);
+        for f in &self.followers {
+            if self.features.find(f.piece) == root {
+                counts[f.player as usize] += rules::strength(f.kind, &totals);
+            }
+        }
+        counts
+    }
+
+    /// Points each player scores for a feature worth `points`: the players
+    /// with the greatest strength (at least one), each as the rules give it.
+    fn won(&self, root: PieceId, kind: FeatureKind, points: u32) -> [u32; MAX_PLAYERS] {
+        let mut won = [0; MAX_PLAYERS];
+        for (seat, w) in winners(self.majority(root)).into_iter().zip(&mut won) {
+            if seat {
+                *w = points;
+            }
+        }
+        rules::points_per_player(&self.rules, kind, &mut won);
+        won
+    }
+
+    /// Gives the points of a completed feature to its majority and returns its followers.
+    fn award<E: EventSink>(&mut self, root: PieceId, kind: FeatureKind, points: u32, tiles: TileSet, events: &mut E) {
+        let won = self.won(root, kind, points);
+        for (s, w) in self.scores.iter_mut().zip(won) {
+            *s += w;
+        }
+        if E::ENABLED {
+            events.push(Event::Scored(Scoring {
+                kind,
+                completed: true,
+                end_of_game: false,
+                tiles: self.tile_positions(&tiles),
+                points: won[..self.rules.players()].to_vec(),
+            }));
+        }
+        let mut i = 0;
+        while i < self.followers.len() {
+            let f = self.followers[i];
+            if self.features.find(f.piece) == root {
+                self.followers.swap_remove(i);
+                self.features.remove_follower(f.piece);
+                self.supply[f.kind as usize][f.player as usize] += 1;
+                if E::ENABLED {
+                    let (at, location) = self.piece_location(f.piece);
+                    events.push(Event::FollowerReturned { player: f.player as usize, at, location });
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn tile_positions(&self, tiles: &TileSet) -> Vec<Pos> {
+        let mut out = Vec::new();
+        for (w, bits) in tiles.0.iter().enumerate() {
+            let mut b = *bits;
+            while b != 0 {
+                let i = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                out.push(self.board.tile(i).pos);
+            }
+        }
+        out
+    }
+
+    pub(super) fn end_game<E: EventSink>(&mut self, events: &mut E) {
+        self.step = crate::action::Step::GameOver;
+        if E::ENABLED {
+            let mut scorings = Vec::new();
+            let totals = self.final_scores_with(|s| scorings.push(s));
+            for s in scorings {
+                events.push(Event::Scored(s));
+            }
+            events.push(Event::GameEnded { scores: totals });
+        }
+    }
+
+    // ----- end of game ------------------------------------------------------
+
+    /// Each player's points if the game ended now: [`scores`](Self::scores)
+    /// plus the end-of-game scoring of everything still open that holds followers.
+    pub fn final_scores(&self) -> Vec<u32> {
+        self.end_scoring(None)[..self.rules.players()].to_vec()
+    }
+
+    /// As [`final_scores`](Self::final_scores) in a fixed array (seats past
+    /// the last player hold 0), without allocating: for search.
+    pub fn final_score_array(&self) -> [u32; MAX_PLAYERS] {
+        self.end_scoring(None)
+    }
+
+    /// As [`final_scores`](Self::final_scores), reporting each feature scored.
+    pub fn final_scores_with(&self, mut report: impl FnMut(Scoring)) -> Vec<u32> {
+        self.end_scoring(Some(&mut report))[..self.rules.players()].to_vec()
+    }
+
+    fn end_scoring(&self, mut report: Option<&mut dyn FnMut(Scoring)>) -> [u32; MAX_PLAYERS] {
+        let mut scores = self.scores;
+        let mut seen = [NONE; 96];
+        let mut n = 0;
+        for f in &self.followers {
+            let root = self.features.find(f.piece);
+            if seen[..n].contains(&root) {
+                continue;
+            }
+            if n < seen.len() {
+                seen[n] = root;
+                n += 1;
+            }
+            let kind = self.features.info(root).kind;
+            let t = self.features.totals(root);
+            let mut feature = Feature { kind, tiles: 0, totals: t, neighbours: 0, cities: 0 };
+            let tiles = match kind {
+                FeatureKind::Road | FeatureKind::City => {
+                    let tiles = self.feature_tiles(root);
+                    feature.tiles = tiles.len();
+                    tiles
+                }
+                FeatureKind::Monastery => {
+                    let tile = self.features.info(root).tile;
+                    let mut tiles = TileSet::default();
+                    tiles.insert(tile);
+                    feature.tiles = 1;
+                    feature.neighbours = self.neighbours(self.board.tile(tile as usize).pos);
+                    tiles
+                }
+                FeatureKind::Field => {
+                    feature.cities = self.completed_cities_bordered(root);
+                    TileSet::default()
+                }
+            };
+            let won = self.won(root, kind, rules::open_points(&self.rules, &feature));
+            for (s, w) in scores.iter_mut().zip(won) {
+                *s += w;
+            }
+            if let Some(report) = report.as_mut() {
+                let tiles = if kind == FeatureKind::Field { self.feature_tiles(root) } else { tiles };
+                report(Scoring {
+                    kind,
+                    completed: t.open == 0 && matches!(kind, FeatureKind::Road | FeatureKind::City),
+                    end_of_game: true,
+                    tiles: self.tile_positions(&tiles),
+                    points: won[..self.rules.players()].to_vec(),
+                });
+            }
+        }
+        rules::end_of_game(&self.rules, &mut scores);
+        scores
+    }
+
+    /// Completed cities that the field of `root` borders, each once.
+    fn completed_cities_bordered(&self, root: PieceId) -> u32 {
+        let mut cities = PieceSet::default();
+        let mut count = 0;
+        for m in self.features.members(root) {
+            let info = self.features.info(m);
+            let t = self.board.tile(info.tile as usize);
+            let mut borders = t.kind.info().def.features[info.local as usize].borders;
+            while borders != 0 {
+                let local = borders.trailing_zeros() as PieceId;
+                borders &= borders - 1;
+                let city = self.features.find(t.first_piece + local);
+                if self.features.totals(city).open == 0 && cities.insert(city) {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+}
+
+/// The seats with the greatest strength on a feature, if it is at least one.
+fn winners(strength: [u8; MAX_PLAYERS]) -> [bool; MAX_PLAYERS] {
+    let best = strength.iter().copied().max().unwrap_or(0);
+    strength.map(|s| best > 0 && s == best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_all_win_and_no_strength_wins_nothing() {
+        let (t, f) = (true, false);
+        assert_eq!(winners([1, 1, 0, 0, 0, 0]), [t, t, f, f, f, f]);
+        assert_eq!(winners([2, 1, 0, 0, 0, 0]), [t, f, f, f, f, f]);
+        assert_eq!(winners([0; 6]), [f; 6]);
+    }
+}

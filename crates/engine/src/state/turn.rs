@@ -1,0 +1,249 @@
+//! The turn: legal actions, checks and playing, step by step along the
+//! turn plan the rules in play give.
+
+use crate::action::{Action, Step};
+use crate::board::Misfit;
+use crate::error::PlayError;
+use crate::event::{Event, EventSink, NoEvents};
+use crate::features::PieceId;
+use crate::rules;
+use crate::tile::FeatureKind;
+
+use super::{FollowerKind, State};
+
+impl State {
+    /// Appends every legal action of the current step to `out`.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        match self.step {
+            Step::GameOver => {}
+            Step::Draw => out.extend(self.bag.kinds().map(Action::Draw)),
+            Step::Place => {
+                let kind = self.drawn.expect("a tile is drawn at the Place step");
+                let start = out.len();
+                self.board.for_each_placement(kind, |p| out.push(Action::Place(p)));
+                if out.len() == start {
+                    out.push(Action::Discard);
+                }
+            }
+            Step::Deploy => {
+                if self.supply[FollowerKind::Normal as usize][self.acting as usize] > 0 {
+                    self.for_each_deployment(|l| out.push(Action::Deploy(l)));
+                }
+                out.push(Action::Pass);
+            }
+            step => rules::legal_actions(step, &self.ext, self.view(), out),
+        }
+    }
+
+    /// All legal actions of the current step, in a new vector.
+    pub fn legal_action_list(&self) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.legal_actions(&mut v);
+        v
+    }
+
+    /// Whether `action` is legal now.
+    pub fn is_legal(&self, action: Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Checks `action` against the rules without playing it.
+    pub fn check(&self, action: Action) -> Result<(), PlayError> {
+        let wrong = |tried| {
+            if self.step == Step::GameOver {
+                PlayError::GameOver
+            } else {
+                PlayError::WrongStep { tried, step: self.step }
+            }
+        };
+        match action {
+            Action::Draw(kind) => {
+                if self.step != Step::Draw {
+                    return Err(wrong("draw a tile"));
+                }
+                if self.bag.count(kind) == 0 {
+                    return Err(PlayError::NotInBag(kind));
+                }
+                Ok(())
+            }
+            Action::Place(p) => {
+                if self.step != Step::Place {
+                    return Err(wrong("place a tile"));
+                }
+                let kind = self.drawn.expect("a tile is drawn at the Place step");
+                self.board.check_fit(kind, p).map_err(|m| match m {
+                    Misfit::Occupied => PlayError::Occupied(p.pos),
+                    Misfit::NotTouching => PlayError::NotTouching(p.pos),
+                    Misfit::Edge(side) => PlayError::EdgeMismatch { tile: kind, rot: p.rot, at: p.pos, side },
+                })
+            }
+            Action::Discard => {
+                if self.step != Step::Place {
+                    return Err(wrong("discard a tile"));
+                }
+                let kind = self.drawn.expect("a tile is drawn at the Place step");
+                if self.board.fits_somewhere(kind) {
+                    return Err(PlayError::MustPlace(kind));
+                }
+                Ok(())
+            }
+            Action::Deploy(loc) => {
+                if self.step != Step::Deploy {
+                    return Err(wrong("deploy a follower"));
+                }
+                if self.supply[FollowerKind::Normal as usize][self.acting as usize] == 0 {
+                    return Err(PlayError::NoFollowerInSupply);
+                }
+                let p = self.resolve(self.placed, loc).ok_or(PlayError::NoSuchFeature(loc))?;
+                if self.features.totals(p).followers > 0 {
+                    return Err(PlayError::FeatureOccupied(loc));
+                }
+                Ok(())
+            }
+            Action::Pass if self.step == Step::Deploy => Ok(()),
+            _ => rules::check(action, self.step, &self.ext, self.view()).map_err(|e| match e {
+                PlayError::WrongStep { tried, .. } => wrong(tried),
+                e => e,
+            }),
+        }
+    }
+
+    // ----- playing ----------------------------------------------------------
+
+    /// Plays `action` if it is legal; otherwise says which rule it breaks and
+    /// changes nothing.
+    pub fn play(&mut self, action: Action) -> Result<(), PlayError> {
+        self.play_with(action, &mut NoEvents)
+    }
+
+    /// As [`play`](Self::play), reporting what happened to `events`.
+    pub fn play_with<E: EventSink>(&mut self, action: Action, events: &mut E) -> Result<(), PlayError> {
+        self.check(action)?;
+        self.apply(action, events);
+        Ok(())
+    }
+
+    /// Plays an action known to be legal (from [`legal_actions`](Self::legal_actions)),
+    /// for search. An illegal action leaves the state meaningless.
+    pub fn play_unchecked(&mut self, action: Action) {
+        self.apply(action, &mut NoEvents);
+    }
+
+    fn apply<E: EventSink>(&mut self, action: Action, events: &mut E) {
+        match action {
+            Action::Draw(kind) => {
+                self.bag.remove(kind);
+                self.drawn = Some(kind);
+                self.step = Step::Place;
+                if E::ENABLED {
+                    events.push(Event::TileDrawn { tile: kind });
+                }
+            }
+            Action::Place(p) => {
+                let kind = self.drawn.expect("a tile is drawn at the Place step");
+                self.placed = self.put_tile(kind, p);
+                if E::ENABLED {
+                    events.push(Event::TilePlaced { player: self.current as usize, tile: kind, placement: p });
+                }
+                self.next_step(Step::Place, events);
+            }
+            Action::Discard => {
+                let kind = self.drawn.take().expect("a tile is drawn at the Place step");
+                self.turns += 1;
+                if E::ENABLED {
+                    events.push(Event::TileDiscarded { player: self.current as usize, tile: kind });
+                }
+                // The same player draws again, if anything is left to draw.
+                self.step = Step::Draw;
+                if rules::game_over(&self.bag) {
+                    self.end_game(events);
+                }
+            }
+            Action::Deploy(loc) => {
+                let p = self.resolve(self.placed, loc).expect("deployment was checked");
+                let player = self.acting as usize;
+                self.deploy(FollowerKind::Normal, p);
+                if E::ENABLED {
+                    events.push(Event::FollowerDeployed {
+                        player,
+                        at: self.board.tile(self.placed).pos,
+                        location: loc,
+                    });
+                }
+                self.next_step(Step::Deploy, events);
+            }
+            Action::Pass if self.step == Step::Deploy => self.next_step(Step::Deploy, events),
+            _ => {
+                let step = self.step;
+                let table = rules::Table {
+                    board: &self.board,
+                    features: &mut self.features,
+                    followers: &self.followers,
+                    placed: self.placed,
+                    acting: self.acting as usize,
+                };
+                if rules::apply(action, step, &mut self.ext, table, events) {
+                    self.next_step(step, events);
+                }
+            }
+        }
+    }
+
+    /// Enters the first step after `after` in the turn plan that has a decision
+    /// to make, or ends the turn.
+    fn next_step<E: EventSink>(&mut self, after: Step, events: &mut E) {
+        let plan = self.plan;
+        let steps = plan.steps();
+        let from = steps.iter().position(|s| *s == after).map_or(0, |i| i + 1);
+        for &step in &steps[from..] {
+            if self.enter(step) {
+                self.step = step;
+                return;
+            }
+        }
+        self.end_turn(events);
+    }
+
+    /// Prepares `step`; false when it has nothing to decide this turn.
+    fn enter(&mut self, step: Step) -> bool {
+        match step {
+            // Always entered: deploying is optional, so passing is always a choice.
+            Step::Deploy | Step::Draw | Step::Place | Step::GameOver => true,
+            step => {
+                let view = crate::rules::View { board: &self.board, features: &self.features, placed: self.placed };
+                rules::enter(step, &self.rules, &mut self.ext, view)
+            }
+        }
+    }
+
+    /// Step 5: scores every feature the turn touched that is now complete,
+    /// then passes the turn to whoever the rules say plays next.
+    fn end_turn<E: EventSink>(&mut self, events: &mut E) {
+        let t = *self.board.tile(self.placed);
+        let n = t.kind.info().pieces() as PieceId;
+        for p in t.first_piece..t.first_piece + n {
+            if matches!(self.features.info(p).kind, FeatureKind::Road | FeatureKind::City) {
+                self.score_if_complete(p, events);
+            }
+        }
+        let mut touched = rules::Touched::default();
+        rules::touched(&self.ext, self.view(), &mut touched);
+        for p in touched.pieces() {
+            self.score_if_complete(p, events);
+        }
+        self.score_monasteries_around(t.pos, events);
+
+        self.turns += 1;
+        self.drawn = None;
+        self.current = rules::next_player(&self.rules, self.current);
+        self.acting = self.current;
+        self.step = Step::Draw;
+        if rules::game_over(&self.bag) {
+            self.end_game(events);
+        }
+    }
+
+    pub(super) fn view(&self) -> rules::View<'_> {
+        rules::View { board: &self.board, features: &self.features, placed: self.placed }
+    }
+}
