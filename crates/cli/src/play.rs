@@ -788,7 +788,7 @@ Choose by an option's number, or type a move:
   f A-B          put the ferry on the lake just placed, joining jetties A and B: f E-W
   mv X Y A-B     move the ferry on the lake at [X, Y] to jetties A and B: mv 1 0 S-W
   pass           deploy no follower, or move no more ferries
-The notation of records is understood too: place 1 0 90, deploy road:E, place-ferry E-W, move-ferry 1 0 S-W.
+The notation of records is understood too: place at [1, 0] turned 90, deploy on road:E, move ferry at [1, 0] to S-W.
 Commands:
   undo           take back your last decision of this turn
   save [FILE]    write the game's record (whole turns) as JSON; carcassonne play --load FILE continues it

@@ -4,15 +4,15 @@
 //! | action | written |
 //! |---|---|
 //! | `Draw` | `draw U` |
-//! | `Place` | `place 1 0 90` (x, y, rotation) |
+//! | `Place` | `place at [1, 0] turned 90` |
 //! | `Discard` | `discard` |
-//! | `Deploy` | `deploy road:E` |
-//! | `PlaceFerry` | `place-ferry E-W` |
-//! | `MoveFerry` | `move-ferry 1 0 S-W` |
+//! | `Deploy` | `deploy on road:E` |
+//! | `PlaceFerry` | `ferry E-W` |
+//! | `MoveFerry` | `move ferry at [1, 0] to S-W` |
 //! | `Pass` | `pass` |
 //!
-//! `Display` writes it, `FromStr` reads it (words separated by single
-//! spaces; anything else is refused), and serde uses it as a string.
+//! `Display` writes it, `FromStr` reads exactly that form (anything else is
+//! refused), and serde uses it as a string.
 
 use std::fmt;
 use std::str::FromStr;
@@ -226,41 +226,50 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::Draw(k) => write!(f, "draw {k}"),
-            Action::Place(p) => write!(f, "place {} {} {}", p.pos.x, p.pos.y, p.rot),
+            Action::Place(p) => write!(f, "place at {} turned {}", p.pos, p.rot),
             Action::Discard => f.write_str("discard"),
-            Action::Deploy(l) => write!(f, "deploy {l}"),
-            Action::PlaceFerry(p) => write!(f, "place-ferry {p}"),
-            Action::MoveFerry { at, ferry } => write!(f, "move-ferry {} {} {ferry}", at.x, at.y),
+            Action::Deploy(l) => write!(f, "deploy on {l}"),
+            Action::PlaceFerry(p) => write!(f, "ferry {p}"),
+            Action::MoveFerry { at, ferry } => write!(f, "move ferry at {at} to {ferry}"),
             Action::Pass => f.write_str("pass"),
         }
     }
 }
 
-const ACTION: &str = "an action (draw U, place 1 0 90, discard, deploy road:E, place-ferry E-W, \
-                      move-ferry 1 0 S-W or pass)";
+const ACTION: &str = "an action (draw U, place at [1, 0] turned 90, discard, deploy on road:E, ferry E-W, \
+                      move ferry at [1, 0] to S-W or pass)";
 
 impl FromStr for Action {
     type Err = NotationError;
 
     fn from_str(s: &str) -> Result<Action, NotationError> {
         let bad = || NotationError::new(s, ACTION);
-        let words: Vec<&str> = s.split(' ').collect();
-        let coordinate = |w: &str| w.parse::<i32>().ok().filter(|_| !w.starts_with('+'));
-        let pos = |x: &str, y: &str| Some(Pos::new(coordinate(x)?, coordinate(y)?));
-        let action = match words[..] {
-            ["draw", tile] => Action::Draw(TileKind::parse(tile).ok_or_else(bad)?),
-            ["place", x, y, rot] => {
-                let rot = rot.parse::<i64>().ok().and_then(Rotation::from_degrees).ok_or_else(bad)?;
-                Action::Place(Placement { pos: pos(x, y).ok_or_else(bad)?, rot })
-            }
-            ["discard"] => Action::Discard,
-            ["deploy", loc] => Action::Deploy(loc.parse()?),
-            ["place-ferry", pair] => Action::PlaceFerry(pair.parse()?),
-            ["move-ferry", x, y, pair] => Action::MoveFerry { at: pos(x, y).ok_or_else(bad)?, ferry: pair.parse()? },
-            ["pass"] => Action::Pass,
-            _ => return Err(bad()),
+        // `[x, y]` exactly as `Pos` writes it.
+        let pos = |s: &str| -> Option<Pos> {
+            let (x, y) = s.strip_prefix('[')?.strip_suffix(']')?.split_once(", ")?;
+            let coordinate = |w: &str| w.parse::<i32>().ok().filter(|_| !w.starts_with('+'));
+            Some(Pos::new(coordinate(x)?, coordinate(y)?))
         };
-        Ok(action)
+        if s == "pass" {
+            Ok(Action::Pass)
+        } else if s == "discard" {
+            Ok(Action::Discard)
+        } else if let Some(tile) = s.strip_prefix("draw ") {
+            TileKind::parse(tile).map(Action::Draw).ok_or_else(bad)
+        } else if let Some(rest) = s.strip_prefix("place at ") {
+            let (at, rot) = rest.split_once(" turned ").ok_or_else(bad)?;
+            let rot = rot.parse::<i64>().ok().and_then(Rotation::from_degrees).ok_or_else(bad)?;
+            Ok(Action::Place(Placement { pos: pos(at).ok_or_else(bad)?, rot }))
+        } else if let Some(loc) = s.strip_prefix("deploy on ") {
+            loc.parse().map(Action::Deploy)
+        } else if let Some(p) = s.strip_prefix("ferry ") {
+            p.parse().map(Action::PlaceFerry)
+        } else if let Some(rest) = s.strip_prefix("move ferry at ") {
+            let (at, p) = rest.split_once(" to ").ok_or_else(bad)?;
+            Ok(Action::MoveFerry { at: pos(at).ok_or_else(bad)?, ferry: p.parse()? })
+        } else {
+            Err(bad())
+        }
     }
 }
 
@@ -291,8 +300,8 @@ mod tests {
             assert_eq!(json, format!("\"{a}\""));
             assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), a);
         }
-        assert_eq!(all[1].to_string(), "place -3 12 270");
-        assert_eq!(all[6].to_string(), "move-ferry 1 0 S-W");
+        assert_eq!(all[1].to_string(), "place at [-3, 12] turned 270");
+        assert_eq!(all[6].to_string(), "move ferry at [1, 0] to S-W");
     }
 
     #[test]

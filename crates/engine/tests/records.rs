@@ -18,9 +18,9 @@ const V2: &str = r#"{
   "format": "carcassonne-record/2",
   "setup": {"players": ["Alice", "Bob"], "expansions": ["ferries"], "edition": "c3"},
   "turns": [
-    {"tile": "A",  "player": 0, "actions": ["place -1 0 270", "deploy road:E"]},
-    {"tile": "F3", "player": 1, "actions": ["place 1 0 0", "deploy road:E", "place-ferry E-W"]},
-    {"tile": "U",  "player": 0, "actions": ["place 2 0 0", "pass", "move-ferry 1 0 S-W", "pass"]}
+    {"tile": "A",  "player": 0, "actions": ["place at [-1, 0] turned 270", "deploy on road:E"]},
+    {"tile": "F3", "player": 1, "actions": ["place at [1, 0] turned 0", "deploy on road:E", "ferry E-W"]},
+    {"tile": "U",  "player": 0, "actions": ["place at [2, 0] turned 0", "pass", "move ferry at [1, 0] to S-W", "pass"]}
   ]
 }"#;
 
@@ -49,7 +49,7 @@ fn the_documented_version_2_example_is_the_version_1_example() {
     assert_eq!(v1.actions().unwrap(), v2.actions().unwrap());
     assert_eq!(
         v1.actions().unwrap()[2].iter().map(|a| a.to_string()).collect::<Vec<_>>(),
-        ["draw U", "place 2 0 0", "pass", "move-ferry 1 0 S-W", "pass"]
+        ["draw U", "place at [2, 0] turned 0", "pass", "move ferry at [1, 0] to S-W", "pass"]
     );
 }
 
@@ -68,7 +68,7 @@ fn games_are_written_in_version_1_and_a_version_2_game_goes_on_in_version_2() {
     let mut game = Game::replay(&Record::from_json(V2).unwrap()).unwrap();
     assert_eq!(game.record().format, FORMAT_V2);
     game.play("draw V".parse().unwrap()).unwrap();
-    game.play("place 3 0 0".parse().unwrap()).unwrap();
+    game.play("place at [3, 0] turned 0".parse().unwrap()).unwrap();
     let last = game.record().turns.last().unwrap();
     assert_eq!((last.tile.as_str(), last.player, last.actions.len()), ("V", Some(1), 1));
     // A turn in progress replays as it stands, and the game goes on from it.
@@ -79,7 +79,7 @@ fn games_are_written_in_version_1_and_a_version_2_game_goes_on_in_version_2() {
 #[test]
 fn from_actions_names_the_refused_action() {
     let setup: Setup = Record::from_json(V1).unwrap().setup;
-    let actions = ["draw A", "place 5 5 0"].map(|a| a.parse::<Action>().unwrap());
+    let actions = ["draw A", "place at [5, 5] turned 0"].map(|a| a.parse::<Action>().unwrap());
     match Record::from_actions(setup, actions) {
         Err(RecordError::Action { index: 1, error: PlayError::NotTouching(_) }) => {}
         other => panic!("{other:?}"),
@@ -88,29 +88,30 @@ fn from_actions_names_the_refused_action() {
 
 #[test]
 fn version_2_entries_are_whole_turns_of_the_named_player() {
-    let (turn, e) = refusal(&v2_with(r#"[{"tile": "U", "player": 1, "actions": ["place 1 0 0", "pass"]}]"#));
+    let (turn, e) =
+        refusal(&v2_with(r#"[{"tile": "U", "player": 1, "actions": ["place at [1, 0] turned 0", "pass"]}]"#));
     assert_eq!((turn, e), (1, TurnError::WrongPlayer { named: 1, expected: 0 }));
 
-    let r = v2_with(r#"[{"tile": "U", "actions": ["place 1 0 0"]}, {"tile": "V", "actions": []}]"#);
+    let r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0"]}, {"tile": "V", "actions": []}]"#);
     let (turn, e) = refusal(&r);
     assert_eq!((turn, e.kind()), (1, "unfinished"));
 
-    let r = v2_with(r#"[{"tile": "U", "actions": ["place 1 0 0", "pass", "pass"]}]"#);
+    let r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0", "pass", "pass"]}]"#);
     assert_eq!(refusal(&r), (1, TurnError::Overlong(2)));
 
-    let r = v2_with(r#"[{"tile": "U", "at": [1, 0], "rot": 0, "actions": ["place 1 0 0", "pass"]}]"#);
+    let r = v2_with(r#"[{"tile": "U", "at": [1, 0], "rot": 0, "actions": ["place at [1, 0] turned 0", "pass"]}]"#);
     assert_eq!(refusal(&r), (1, TurnError::MixedFields));
 
-    let r = v2_with(r#"[{"tile": "U", "actions": ["place 1 0 0", "deploy city:N"]}]"#);
+    let r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0", "deploy on city:N"]}]"#);
     let (turn, e) = refusal(&r);
     assert_eq!((turn, e.kind()), (1, "no-such-feature"));
 
-    let r = v2_with(r#"[{"tile": "F3", "actions": ["place 1 0 0", "pass", "place-ferry N-S"]}]"#);
+    let r = v2_with(r#"[{"tile": "F3", "actions": ["place at [1, 0] turned 0", "pass", "ferry N-S"]}]"#);
     let (_, e) = refusal(&r);
     assert_eq!((e.kind(), e.ruling()), ("not-jetties", Some("F3")));
 
     // The last entry may stop mid-turn: a game in progress.
-    let r = v2_with(r#"[{"tile": "U", "actions": ["place 1 0 0"]}]"#);
+    let r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0"]}]"#);
     let game = Game::replay(&r).unwrap();
     assert_eq!(Summary::of(game.state()).turns, 0);
     assert!(!Summary::of(game.state()).finished);
@@ -118,8 +119,10 @@ fn version_2_entries_are_whole_turns_of_the_named_player() {
 
 #[test]
 fn an_action_outside_the_notation_makes_the_record_malformed() {
-    let text = V2.replace("place 2 0 0", "place 2 0 45");
-    assert!(matches!(Record::from_json(&text), Err(RecordError::Malformed(m)) if m.contains("place 2 0 45")));
+    let text = V2.replace("place at [2, 0] turned 0", "place at [2, 0] turned 45");
+    assert!(
+        matches!(Record::from_json(&text), Err(RecordError::Malformed(m)) if m.contains("place at [2, 0] turned 45"))
+    );
 }
 
 #[test]

@@ -189,36 +189,7 @@ pub fn text(action: Action) -> String {
 
 /// Reads an action in the engine's notation (the inverse of [`text`]).
 pub fn parse(s: &str) -> Result<Action, String> {
-    let bad = || {
-        format!(
-            "'{s}' is not an action (draw U, place at [1, 0] turned 90, discard, deploy on road:E, ferry E-W, \
-             move ferry at [1, 0] to S-W or pass)"
-        )
-    };
-    let pos = |s: &str| -> Option<Pos> {
-        let (x, y) = s.strip_prefix('[')?.strip_suffix(']')?.split_once(", ")?;
-        Some(Pos::new(x.parse().ok()?, y.parse().ok()?))
-    };
-    if s == "pass" {
-        Ok(Action::Pass)
-    } else if s == "discard" {
-        Ok(Action::Discard)
-    } else if let Some(tile) = s.strip_prefix("draw ") {
-        TileKind::parse(tile).map(Action::Draw).ok_or_else(bad)
-    } else if let Some(rest) = s.strip_prefix("place at ") {
-        let (at, rot) = rest.split_once(" turned ").ok_or_else(bad)?;
-        let rot = rot.parse().ok().and_then(Rotation::from_degrees).ok_or_else(bad)?;
-        Ok(Action::Place(Placement { pos: pos(at).ok_or_else(bad)?, rot }))
-    } else if let Some(loc) = s.strip_prefix("deploy on ") {
-        loc.parse().map(Action::Deploy)
-    } else if let Some(p) = s.strip_prefix("ferry ") {
-        p.parse().map(Action::PlaceFerry)
-    } else if let Some(rest) = s.strip_prefix("move ferry at ") {
-        let (at, p) = rest.split_once(" to ").ok_or_else(bad)?;
-        Ok(Action::MoveFerry { at: pos(at).ok_or_else(bad)?, ferry: p.parse()? })
-    } else {
-        Err(bad())
-    }
+    s.parse().map_err(|e: carcassonne_engine::NotationError| e.to_string())
 }
 
 #[cfg(test)]
