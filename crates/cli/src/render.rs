@@ -17,8 +17,8 @@ pub fn event(e: &Event, names: &[String]) -> String {
         Event::TileDiscarded { player, tile } => {
             format!("{} discarded {tile}: it fits nowhere", name(names, *player))
         }
-        Event::FollowerDeployed { player, at, location } => {
-            format!("{} deployed a follower on {location} at {at}", name(names, *player))
+        Event::FollowerDeployed { player, figure, at, location } => {
+            format!("{} deployed a {} on {location} at {at}", name(names, *player), figure.noun())
         }
         Event::FerryPlaced { player, at, ferry } => {
             format!("{} put a ferry on {ferry} at {at}", name(names, *player))

@@ -6,7 +6,7 @@
 //! | `Draw` | `draw U` |
 //! | `Place` | `place at [1, 0] turned 90` |
 //! | `Discard` | `discard` |
-//! | `Deploy` | `deploy on road:E` |
+//! | `Deploy` | `deploy on road:E` (the normal follower), `deploy big on city:N` |
 //! | `PlaceFerry` | `ferry E-W` |
 //! | `MoveFerry` | `move ferry at [1, 0] to S-W` |
 //! | `Pass` | `pass` |
@@ -22,6 +22,7 @@ use thiserror::Error;
 
 use crate::board::Placement;
 use crate::geometry::{HalfEdge, Pos, Rotation, Side};
+use crate::state::FollowerKind;
 use crate::tile::{FeatureKind, TileKind};
 
 /// Text that is not in the notation.
@@ -76,6 +77,9 @@ pub enum Step {
 }
 
 impl Step {
+    /// How many steps there are.
+    pub const COUNT: usize = 6;
+
     pub const fn name(self) -> &'static str {
         match self {
             Step::Draw => "draw a tile",
@@ -212,8 +216,9 @@ pub enum Action {
     Place(Placement),
     /// The drawn tile fits nowhere: it leaves the game, and the player draws again.
     Discard,
-    /// Deploy a follower from supply on a feature of the tile just placed.
-    Deploy(Location),
+    /// Deploy a figure of this kind from supply on a feature of the tile
+    /// just placed (the normal follower in the base game).
+    Deploy(FollowerKind, Location),
     /// The Ferries: put the new ferry on two jetties of the lake just placed.
     PlaceFerry(JettyPair),
     /// The Ferries: put the ferry of the lake at `at` on other jetties.
@@ -228,7 +233,8 @@ impl fmt::Display for Action {
             Action::Draw(k) => write!(f, "draw {k}"),
             Action::Place(p) => write!(f, "place at {} turned {}", p.pos, p.rot),
             Action::Discard => f.write_str("discard"),
-            Action::Deploy(l) => write!(f, "deploy on {l}"),
+            Action::Deploy(FollowerKind::Normal, l) => write!(f, "deploy on {l}"),
+            Action::Deploy(kind, l) => write!(f, "deploy {kind} on {l}"),
             Action::PlaceFerry(p) => write!(f, "ferry {p}"),
             Action::MoveFerry { at, ferry } => write!(f, "move ferry at {at} to {ferry}"),
             Action::Pass => f.write_str("pass"),
@@ -236,8 +242,8 @@ impl fmt::Display for Action {
     }
 }
 
-const ACTION: &str = "an action (draw U, place at [1, 0] turned 90, discard, deploy on road:E, ferry E-W, \
-                      move ferry at [1, 0] to S-W or pass)";
+const ACTION: &str = "an action (draw U, place at [1, 0] turned 90, discard, deploy on road:E, deploy big on city:N, \
+                      ferry E-W, move ferry at [1, 0] to S-W or pass)";
 
 impl FromStr for Action {
     type Err = NotationError;
@@ -261,7 +267,12 @@ impl FromStr for Action {
             let rot = rot.parse::<i64>().ok().and_then(Rotation::from_degrees).ok_or_else(bad)?;
             Ok(Action::Place(Placement { pos: pos(at).ok_or_else(bad)?, rot }))
         } else if let Some(loc) = s.strip_prefix("deploy on ") {
-            loc.parse().map(Action::Deploy)
+            Ok(Action::Deploy(FollowerKind::Normal, loc.parse()?))
+        } else if let Some(rest) = s.strip_prefix("deploy ") {
+            // Any figure but the normal follower is named: `deploy big on city:N`.
+            let (kind, loc) = rest.split_once(" on ").ok_or_else(bad)?;
+            let kind = FollowerKind::parse(kind).filter(|k| *k != FollowerKind::Normal).ok_or_else(bad)?;
+            Ok(Action::Deploy(kind, loc.parse()?))
         } else if let Some(p) = s.strip_prefix("ferry ") {
             p.parse().map(Action::PlaceFerry)
         } else if let Some(rest) = s.strip_prefix("move ferry at ") {
@@ -288,8 +299,10 @@ mod tests {
             Action::Draw(u),
             Action::Place(Placement { pos: Pos::new(-3, 12), rot: Rotation::R270 }),
             Action::Discard,
-            Action::Deploy(Location::Field(HalfEdge::Sse)),
-            Action::Deploy(Location::Monastery),
+            Action::Deploy(FollowerKind::Normal, Location::Field(HalfEdge::Sse)),
+            Action::Deploy(FollowerKind::Normal, Location::Monastery),
+            Action::Deploy(FollowerKind::Big, Location::City(Side::N)),
+            Action::Deploy(FollowerKind::Builder, Location::Road(Side::E)),
             Action::PlaceFerry(JettyPair::new(Side::E, Side::W).unwrap()),
             Action::MoveFerry { at: Pos::new(1, 0), ferry: JettyPair::new(Side::S, Side::W).unwrap() },
             Action::Pass,
@@ -301,7 +314,8 @@ mod tests {
             assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), a);
         }
         assert_eq!(all[1].to_string(), "place at [-3, 12] turned 270");
-        assert_eq!(all[6].to_string(), "move ferry at [1, 0] to S-W");
+        assert_eq!(all[8].to_string(), "move ferry at [1, 0] to S-W");
+        assert_eq!(all[5].to_string(), "deploy big on city:N");
     }
 
     #[test]
@@ -317,6 +331,9 @@ mod tests {
             " pass",
             "pass ",
             "deploy road:Q",
+            "deploy normal on road:E",
+            "deploy giant on road:E",
+            "deploy big road:E",
             "place-ferry E-E",
             "move-ferry 1 0",
             "move-ferry x 0 E-W",

@@ -5,6 +5,7 @@ use thiserror::Error;
 use crate::action::{JettyPair, Location, Step};
 use crate::geometry::{Pos, Rotation, Side};
 use crate::setup::Expansion;
+use crate::state::FollowerKind;
 use crate::tile::TileKind;
 
 /// A game cannot be set up this way.
@@ -54,6 +55,8 @@ pub enum PlayError {
     MustPlace(TileKind),
     #[error("no follower is left in supply")]
     NoFollowerInSupply,
+    #[error("no {} is left in supply", .0.noun())]
+    NoFigureInSupply(FollowerKind),
     #[error("the tile just placed has no {0}")]
     NoSuchFeature(Location),
     #[error("the feature at {0} already holds a follower, counting every tile it spans")]
@@ -87,6 +90,7 @@ impl PlayError {
             PlayError::EdgeMismatch { .. } => "edge-mismatch",
             PlayError::MustPlace(_) => "must-place",
             PlayError::NoFollowerInSupply => "no-follower-in-supply",
+            PlayError::NoFigureInSupply(_) => "no-figure-in-supply",
             PlayError::NoSuchFeature(_) => "no-such-feature",
             PlayError::FeatureOccupied(_) => "feature-occupied",
             PlayError::NotJetties(_) => "not-jetties",

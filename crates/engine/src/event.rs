@@ -3,6 +3,7 @@
 use crate::action::{JettyPair, Location};
 use crate::board::Placement;
 use crate::geometry::Pos;
+use crate::state::FollowerKind;
 use crate::tile::{FeatureKind, TileKind};
 
 /// One thing that happened in the game.
@@ -23,6 +24,8 @@ pub enum Event {
     },
     FollowerDeployed {
         player: usize,
+        /// The kind of figure (the normal follower in the base game).
+        figure: FollowerKind,
         at: Pos,
         location: Location,
     },

@@ -22,7 +22,7 @@ use crate::error::{PlayError, SetupError};
 use crate::event::{EventSink, NoEvents};
 use crate::geometry::{Pos, Rotation};
 use crate::setup::{Edition, Expansion, Rules, TINY_CITY_STANDARD};
-use crate::state::State;
+use crate::state::{FollowerKind, State};
 use crate::tile::TileKind;
 
 /// The format tag of version 1.
@@ -148,6 +148,9 @@ pub enum RecordError {
     /// An action given to [`Record::from_actions`] (counting from 0) is refused.
     #[error("action {index}: {error}")]
     Action { index: usize, error: PlayError },
+    /// [`Record::actions_upto`] was asked for more actions than the record holds.
+    #[error("the record holds {held} actions, not {count}")]
+    TooFewActions { count: usize, held: usize },
 }
 
 impl RecordError {
@@ -167,6 +170,7 @@ impl RecordError {
             RecordError::Setup(e) => e.kind(),
             RecordError::Turn { error, .. } => error.kind(),
             RecordError::Action { error, .. } => error.kind(),
+            RecordError::TooFewActions { .. } => "too-few-actions",
         }
     }
 
@@ -296,6 +300,24 @@ impl Record {
         Ok(entries)
     }
 
+    /// The first `count` actions of a record whose last entry may stop in
+    /// the middle of a turn, as a server stores a game in progress: a
+    /// version-1 entry cannot show where its turn stopped, so the count
+    /// says it. What the record holds after those actions is not read, and
+    /// fewer than `count` actions is an error.
+    pub fn actions_upto(&self, count: usize) -> Result<Vec<Action>, RecordError> {
+        let mut out = Vec::with_capacity(count);
+        let replayed = Game::replay_inner(self, &mut NoEvents, &mut |_, action| out.push(action));
+        match replayed {
+            Err(e) if out.len() < count => Err(e),
+            _ if out.len() < count => Err(RecordError::TooFewActions { count, held: out.len() }),
+            _ => {
+                out.truncate(count);
+                Ok(out)
+            }
+        }
+    }
+
     /// The record of a game played from `setup` by `actions` (draws among
     /// them): version 1 when it can hold them, as every game of the base
     /// game and The Ferries; version 2 otherwise.
@@ -421,7 +443,9 @@ impl Game {
     }
 
     pub fn play_with<E: EventSink>(&mut self, action: Action, events: &mut E) -> Result<(), PlayError> {
-        let starts_turn = self.state.step() == Step::Draw;
+        // An entry per turn: the first action of a turn, a draw or a
+        // decision before it, opens the next one.
+        let starts_turn = self.record.turns.len() == self.state.turns() as usize;
         let player = self.state.current_player();
         self.state.play_with(action, events)?;
         self.log.push(action);
@@ -474,7 +498,9 @@ impl Game {
                 t.rot = Some(p.rot.degrees() as i64);
             }
             Action::Discard => t.discard = true,
-            Action::Deploy(loc) => t.meeple = Some(loc.to_string()),
+            Action::Deploy(FollowerKind::Normal, loc) => t.meeple = Some(loc.to_string()),
+            // Version 1 names no figure but the normal follower.
+            Action::Deploy(..) => return false,
             Action::PlaceFerry(pair) => t.ferry = Some(pair.to_string()),
             Action::MoveFerry { at, ferry } => {
                 t.moves.push(FerryMove { at: [at.x as i64, at.y as i64], ferry: ferry.to_string() })
@@ -527,18 +553,22 @@ impl Game {
         if let Some(named) = turn.player.filter(|p| *p != expected) {
             return Err(TurnError::WrongPlayer { named, expected });
         }
+        // The entry's turn is over once the state counts one more turn (a
+        // decision before the draw leaves the turn going on at the draw).
+        let start = self.state.turns();
+        let ended = |game: &Game| game.state.turns() != start || game.state.is_over();
         if !turn.tile.is_empty() {
             let kind = TileKind::parse(&turn.tile).ok_or_else(|| TurnError::UnknownTile(turn.tile.clone()))?;
             play(self, Action::Draw(kind))?;
         }
         for (i, a) in turn.actions.iter().enumerate() {
-            if matches!(self.state.step(), Step::Draw | Step::GameOver) && (i > 0 || turn.tile.is_empty()) {
+            if ended(self) {
                 return Err(TurnError::Overlong(i));
             }
             play(self, *a)?;
         }
         match self.state.step() {
-            Step::Draw | Step::GameOver => Ok(()),
+            _ if ended(self) => Ok(()),
             _ if last => Ok(()),
             step => Err(TurnError::Unfinished(step)),
         }
@@ -584,7 +614,7 @@ impl Game {
         match &turn.meeple {
             Some(name) => {
                 let loc: Location = name.parse()?;
-                play(self, Action::Deploy(loc))?;
+                play(self, Action::Deploy(FollowerKind::Normal, loc))?;
             }
             None => play(self, Action::Pass)?,
         }

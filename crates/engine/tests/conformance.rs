@@ -21,7 +21,9 @@ use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
 use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::tile::{EdgeKind, FeatureKind};
-use carcassonne_engine::{Action, Game, JettyPair, Location, PlacedTile, Placement, Record, State, Step, TileKind};
+use carcassonne_engine::{
+    Action, FollowerKind, Game, JettyPair, Location, PlacedTile, Placement, Record, State, Step, TileKind,
+};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -251,11 +253,11 @@ fn key(a: &Action) -> String {
 /// A deploy action names a feature; any of its edges will do, so compare
 /// by the canonical name.
 fn canonical(state: &State, a: Action) -> Action {
-    if let Action::Deploy(loc) = a {
+    if let Action::Deploy(_, loc) = a {
         if state.step() == Step::Deploy {
             let tile = state.board().tiles().len() - 1;
             if let Some(p) = state.resolve(tile, loc) {
-                return Action::Deploy(state.piece_location(p).1);
+                return Action::Deploy(FollowerKind::Normal, state.piece_location(p).1);
             }
         }
     }
@@ -272,12 +274,15 @@ fn junk_action(state: &State, rng: &mut Xoshiro256PlusPlus) -> Action {
         0 => Action::Draw(TileKind::all().nth(rng.random_range(0..TileKind::all().count())).unwrap()),
         1 | 2 => Action::Place(Placement { pos: near(rng), rot: Rotation::ALL[rng.random_range(0..4)] }),
         3 => Action::Discard,
-        4 => Action::Deploy(match rng.random_range(0..4) {
-            0 => Location::Road(side(rng)),
-            1 => Location::City(side(rng)),
-            2 => Location::Field(HalfEdge::ALL[rng.random_range(0..8)]),
-            _ => Location::Monastery,
-        }),
+        4 => Action::Deploy(
+            FollowerKind::Normal,
+            match rng.random_range(0..4) {
+                0 => Location::Road(side(rng)),
+                1 => Location::City(side(rng)),
+                2 => Location::Field(HalfEdge::ALL[rng.random_range(0..8)]),
+                _ => Location::Monastery,
+            },
+        ),
         5 => Action::PlaceFerry(
             JettyPair::new(side(rng), side(rng)).unwrap_or(JettyPair::new(Side::N, Side::S).unwrap()),
         ),

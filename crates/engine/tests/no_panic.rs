@@ -4,7 +4,9 @@
 use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
 use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::{FerryMove, Setup, Turn};
-use carcassonne_engine::{Action, Game, JettyPair, Location, Placement, Record, RuleOptions, Rules, State, TileKind};
+use carcassonne_engine::{
+    Action, FollowerKind, Game, JettyPair, Location, Placement, Record, RuleOptions, Rules, State, TileKind,
+};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -83,10 +85,10 @@ fn action() -> impl Strategy<Value = Action> {
         (0usize..27).prop_map(|i| Action::Draw(TileKind::all().nth(i % TileKind::all().count()).unwrap())),
         (pos.clone(), 0u8..4).prop_map(|(pos, r)| Action::Place(Placement { pos, rot: Rotation::from_quarters(r) })),
         Just(Action::Discard),
-        side.clone().prop_map(|s| Action::Deploy(Location::Road(s))),
-        side.clone().prop_map(|s| Action::Deploy(Location::City(s))),
-        (0usize..8).prop_map(|h| Action::Deploy(Location::Field(HalfEdge::ALL[h]))),
-        Just(Action::Deploy(Location::Monastery)),
+        side.clone().prop_map(|s| Action::Deploy(FollowerKind::Normal, Location::Road(s))),
+        side.clone().prop_map(|s| Action::Deploy(FollowerKind::Normal, Location::City(s))),
+        (0usize..8).prop_map(|h| Action::Deploy(FollowerKind::Normal, Location::Field(HalfEdge::ALL[h]))),
+        Just(Action::Deploy(FollowerKind::Normal, Location::Monastery)),
         pair.clone().prop_map(Action::PlaceFerry),
         (pos, pair).prop_map(|(at, ferry)| Action::MoveFerry { at, ferry }),
         Just(Action::Pass),

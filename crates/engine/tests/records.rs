@@ -134,3 +134,32 @@ fn version_1_fields_in_version_2_and_back_are_refused() {
     r.turns.push(Turn { tile: "U".into(), player: Some(1), ..Turn::default() });
     assert_eq!(refusal(&r), (4, TurnError::MixedFields));
 }
+
+#[test]
+fn a_figure_the_rules_in_play_do_not_give_is_refused_by_name() {
+    // The base game and The Ferries give only the normal follower: a big
+    // follower (Inns & Cathedrals) has no supply.
+    let r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0", "deploy big on road:E"]}]"#);
+    let (turn, e) = refusal(&r);
+    assert_eq!((turn, e.kind()), (1, "no-figure-in-supply"));
+    assert_eq!(e.to_string(), "no big follower is left in supply");
+}
+
+#[test]
+fn the_first_actions_of_a_turn_in_progress_are_read_up_to_a_count() {
+    let v1 = Record::from_json(V1).unwrap();
+    let all: Vec<Action> = v1.actions().unwrap().concat();
+    // Version 1 cannot show that a turn stopped after its placement (no
+    // follower yet): the count says where to stop, what follows is not read.
+    let mut unfinished = v1.clone();
+    let last = unfinished.turns.last_mut().unwrap();
+    last.moves.clear();
+    let upto = all.len() - 3; // draw U, place: the deploy step waits
+    assert_eq!(unfinished.actions_upto(upto).unwrap(), all[..upto]);
+    assert_eq!(v1.actions_upto(all.len()).unwrap(), all);
+    assert_eq!(v1.actions_upto(all.len() + 1).unwrap_err().kind(), "too-few-actions");
+    // An error before the count still refuses the record.
+    let mut broken = v1.clone();
+    broken.turns[1].ferry = Some("N-N".into());
+    assert!(broken.actions_upto(upto).is_err());
+}

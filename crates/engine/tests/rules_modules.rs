@@ -7,9 +7,9 @@ use carcassonne_engine::{Expansion, FollowerKind, Rules, SetupError, State, Step
 #[test]
 fn the_turn_plan_is_built_from_the_rules_in_play() {
     let base = State::new(Rules::base(2).unwrap());
-    assert_eq!(base.turn_plan(), [Step::Place, Step::Deploy]);
+    assert_eq!(base.turn_plan(), [Step::Draw, Step::Place, Step::Deploy]);
     let ferries = State::new(Rules::new(3, &[Expansion::Ferries], Default::default()).unwrap());
-    assert_eq!(ferries.turn_plan(), [Step::Place, Step::Deploy, Step::PlaceFerry, Step::MoveFerries]);
+    assert_eq!(ferries.turn_plan(), [Step::Draw, Step::Place, Step::Deploy, Step::PlaceFerry, Step::MoveFerries]);
 }
 
 #[test]

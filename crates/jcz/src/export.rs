@@ -6,7 +6,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use carcassonne_engine::features::PieceId;
-use carcassonne_engine::{Action, Edition, Event, Expansion, Game, JettyPair, Location, Placement, Pos, Record, Step};
+use carcassonne_engine::{
+    Action, Edition, Event, Expansion, FollowerKind, Game, JettyPair, Location, Placement, Pos, Record, Step,
+};
 
 use crate::error::{illegal, unsupported, JczError};
 use crate::follower_step_offered;
@@ -186,7 +188,7 @@ impl Writer {
         self.game.play_with(action, &mut events).map_err(|e| illegal(at, e.to_string()))?;
         for e in events {
             match e {
-                Event::FollowerDeployed { player, at: pos, location } => {
+                Event::FollowerDeployed { player, at: pos, location, .. } => {
                     let piece = self.piece(pos, location);
                     let free = (1..=7).find(|n| !self.meeples[player].contains(n)).expect("a follower in supply");
                     self.meeples[player].insert(free);
@@ -235,7 +237,7 @@ impl Writer {
                     );
                     placed = Some(pos);
                 }
-                Action::Deploy(loc) => {
+                Action::Deploy(FollowerKind::Normal, loc) => {
                     let tile = *self.game.state().placed_tile().expect("a follower goes on the tile just placed");
                     self.play(action, &at)?;
                     let (feature, location) = location::to_jcz(tile.kind, tile.rot, loc);
@@ -248,6 +250,9 @@ impl Writer {
                         }),
                         player,
                     );
+                }
+                Action::Deploy(figure, _) => {
+                    return Err(unsupported(&at, format!("exporting a {} is not supported yet", figure.noun())))
                 }
                 Action::Pass if self.game.state().step() == Step::Deploy => {
                     // JCloisterZone has no follower step to pass when it offers no follower.

@@ -513,7 +513,7 @@ impl Reader {
         let tile = *self.game.state().board().tile_at(pos).expect("the tile was placed");
         let feature = pointer.get("feature").and_then(Value::as_str);
         let loc = location::to_ours(tile.kind, tile.rot, feature, jcz, text).map_err(|e| illegal(at, e))?;
-        self.play(Action::Deploy(loc), at)?;
+        self.play(Action::Deploy(carcassonne_engine::FollowerKind::Normal, loc), at)?;
         self.turn.as_mut().expect("open").acted = true;
         Ok(())
     }

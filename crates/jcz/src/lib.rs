@@ -37,5 +37,5 @@ use carcassonne_engine::{Action, State, Step};
 /// one completed by this tile counts). Without one, JCloisterZone skips the
 /// step and no message says so, while our engine lets the player pass.
 pub(crate) fn follower_step_offered(state: &State) -> bool {
-    state.step() == Step::Deploy && state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(_)))
+    state.step() == Step::Deploy && state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(..)))
 }

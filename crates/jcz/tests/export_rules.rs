@@ -71,7 +71,7 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
         play(&mut state, Action::Place(placement))?;
         let step = follower_step_exists(&state);
         // The engine agrees on where a follower may go.
-        let engine = state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(_)));
+        let engine = state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(..)));
         assert_eq!(step, engine, "{at}");
         match &turn.meeple {
             Some(m) => {
@@ -79,7 +79,7 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
                 if msg["payload"]["pointer"]["feature"] == "Monastery" && msg["payload"]["pointer"]["location"] != "I" {
                     return Err(format!("{at}: the monastery is {}", msg["payload"]["pointer"]["location"]));
                 }
-                play(&mut state, Action::Deploy(m.parse().unwrap()))?;
+                play(&mut state, Action::Deploy(carcassonne_engine::FollowerKind::Normal, m.parse().unwrap()))?;
             }
             None => {
                 if step {

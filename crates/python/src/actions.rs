@@ -27,7 +27,7 @@
 
 use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
 use carcassonne_engine::tile::catalogue;
-use carcassonne_engine::{Action, Bag, Expansion, JettyPair, Location, Placement, Rules, TileKind};
+use carcassonne_engine::{Action, Bag, Expansion, FollowerKind, JettyPair, Location, Placement, Rules, TileKind};
 
 /// Features of a tile in id order (see the module documentation).
 pub const FEATURES: usize = 17;
@@ -117,7 +117,7 @@ impl Ids {
             Action::Pass => PASS,
             Action::Discard => DISCARD,
             Action::Place(p) => PLACE + 4 * self.cell(p.pos)? + u64::from(p.rot.quarters()),
-            Action::Deploy(loc) => self.deploy() + feature_index(loc),
+            Action::Deploy(_, loc) => self.deploy() + feature_index(loc),
             Action::PlaceFerry(pair) => self.ferry() + pair_index(pair),
             Action::MoveFerry { at, ferry } => {
                 if !self.ferries {
@@ -139,7 +139,7 @@ impl Ids {
             let (cell, q) = ((id - PLACE) / 4, (id - PLACE) % 4);
             Action::Place(Placement { pos: self.pos(cell), rot: Rotation::from_quarters(q as u8) })
         } else if id < self.ferry() {
-            Action::Deploy(feature((id - self.deploy()) as usize))
+            Action::Deploy(FollowerKind::Normal, feature((id - self.deploy()) as usize))
         } else if id < self.moves() {
             Action::PlaceFerry(pair((id - self.ferry()) as usize))
         } else {
@@ -211,7 +211,7 @@ mod tests {
                 all.push(Action::MoveFerry { at: Pos::new(x, y), ferry: pair(i) });
             }
         }
-        all.extend((0..FEATURES).map(|i| Action::Deploy(feature(i))));
+        all.extend((0..FEATURES).map(|i| Action::Deploy(FollowerKind::Normal, feature(i))));
         all.extend((0..PAIRS.len()).map(|i| Action::PlaceFerry(pair(i))));
         all
     }

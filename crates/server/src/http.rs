@@ -303,7 +303,7 @@ async fn ws(
         .on_upgrade(move |socket| session.run(socket)))
 }
 
-fn view_message(view: &crate::hub::ViewText) -> Option<Message> {
+fn view_message(view: &crate::view::ViewText) -> Option<Message> {
     axum::extract::ws::Utf8Bytes::try_from(view.message()).ok().map(Message::Text)
 }
 

@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use axum::body::Bytes;
 use carcassonne_bots::Bot;
 use carcassonne_engine::record::{Record, Setup};
 use carcassonne_engine::{Action, Edition, Expansion, RuleOptions, Rules};
@@ -21,37 +20,11 @@ use crate::bots::{BotPool, Owner, Turn};
 use crate::error::ApiError;
 use crate::live::{BotPlan, Live, Meta, SeatKind, SeatRow};
 use crate::store::{Filter, GameRow, Listed, Store, StoreError, Summary, Update};
+use crate::view::ViewText;
 
 /// Games in memory above which finished ones are let go (they are read
 /// back from the database when asked for).
 const MAX_LOADED: usize = 2000;
-
-/// A view serialized once per version, in the form a WebSocket sends it
-/// (`{"type":"view","view":…}`), from which the bare view is a slice.
-#[derive(Clone, Debug)]
-pub struct ViewText(Bytes);
-
-const VIEW_PREFIX: &str = "{\"type\":\"view\",\"view\":";
-
-impl ViewText {
-    fn new(live: &Live) -> ViewText {
-        let mut out = Vec::with_capacity(VIEW_PREFIX.len() + live.log.len() + 16 * 1024);
-        out.extend_from_slice(VIEW_PREFIX.as_bytes());
-        live.write_view(&mut out, true);
-        out.push(b'}');
-        ViewText(Bytes::from(out))
-    }
-
-    /// The WebSocket message.
-    pub fn message(&self) -> Bytes {
-        self.0.clone()
-    }
-
-    /// The view alone (JSON), without copying.
-    pub fn view(&self) -> Bytes {
-        self.0.slice(VIEW_PREFIX.len()..self.0.len() - 1)
-    }
-}
 
 /// One game in memory.
 pub struct Slot {

@@ -28,6 +28,7 @@ pub mod logging;
 pub mod names;
 pub mod net;
 pub mod store;
+pub mod view;
 pub mod wire;
 
 use std::net::SocketAddr;

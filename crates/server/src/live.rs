@@ -6,16 +6,14 @@ use std::time::Duration;
 
 use carcassonne_bots::mcts::{Budget, Per};
 use carcassonne_bots::{derive_seed, Bot, BotSpec, MctsBot, MctsConfig};
-use carcassonne_engine::record::{Record, Setup, Turn};
-use carcassonne_engine::{
-    Action, Actor, Event, FeatureKind, Game, JettyPair, Location, Placement, Pos, Rotation, RuleOptions, Step, TileKind,
-};
+use carcassonne_engine::record::{Record, Setup};
+use carcassonne_engine::{Action, Actor, Event, Game};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::wire::{xy, ActionOut, EventOut, LogEntry, ScoringOut};
+use crate::wire::{xy, EventOut, LogEntry};
 
 /// Stream of [`derive_seed`] for tile draws; bots use others.
 const DRAW_STREAM: u64 = 0xD4A3;
@@ -294,69 +292,17 @@ impl Live {
         self.last_placed = n.last_placed;
     }
 
-    /// Replays a stored record up to `version` actions.
+    /// Replays a stored record up to `version` actions (the record's last
+    /// entry may stop in the middle of a turn: the version says where).
     pub fn rebuild(meta: Arc<Meta>, record: &Record, version: u64) -> Result<Live, String> {
+        let count = usize::try_from(version).map_err(|_| format!("version {version} is too large"))?;
+        let actions = record.actions_upto(count).map_err(|e| e.to_string())?;
         let game = Game::new(record.setup.clone()).map_err(|e| e.to_string())?;
         let mut live = Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new() };
-        for (i, turn) in record.turns.iter().enumerate() {
-            match live.replay_turn(turn, version) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => return Err(format!("turn {}: {e}", i + 1)),
-            }
-        }
-        if live.version != version {
-            return Err(format!("the record holds {} actions, the stored version is {version}", live.version));
+        for action in actions {
+            live.play(action).map_err(|e| format!("action {}: {e}", live.version + 1))?;
         }
         Ok(live)
-    }
-
-    /// Plays the actions of one record entry while the version is below
-    /// `upto`; false when it stopped there.
-    fn replay_turn(&mut self, turn: &Turn, upto: u64) -> Result<bool, String> {
-        macro_rules! emit {
-            ($a:expr) => {{
-                if self.version >= upto {
-                    return Ok(false);
-                }
-                self.play($a).map_err(|e| e.to_string())?;
-            }};
-        }
-        let kind = TileKind::parse(&turn.tile).ok_or_else(|| format!("no tile '{}'", turn.tile))?;
-        emit!(Action::Draw(kind));
-        if turn.discard {
-            emit!(Action::Discard);
-            return Ok(true);
-        }
-        let (Some([x, y]), Some(rot)) = (turn.at, turn.rot) else {
-            return if self.version >= upto {
-                Ok(false)
-            } else {
-                Err("the tile is neither placed nor discarded".into())
-            };
-        };
-        let rot = Rotation::from_degrees(rot).ok_or("bad rotation")?;
-        let pos = coordinate(x, y).ok_or("bad position")?;
-        emit!(Action::Place(Placement { pos, rot }));
-        match &turn.meeple {
-            Some(m) => emit!(Action::Deploy(m.parse::<Location>().map_err(|e| e.to_string())?)),
-            None => emit!(Action::Pass),
-        }
-        if self.state().step() == Step::PlaceFerry {
-            match &turn.ferry {
-                Some(f) => emit!(Action::PlaceFerry(f.parse::<JettyPair>().map_err(|e| e.to_string())?)),
-                None if self.version >= upto => return Ok(false),
-                None => return Err("a lake tile takes a ferry".into()),
-            }
-        }
-        for m in &turn.moves {
-            let at = coordinate(m.at[0], m.at[1]).ok_or("bad position")?;
-            emit!(Action::MoveFerry { at, ferry: m.ferry.parse::<JettyPair>().map_err(|e| e.to_string())? });
-        }
-        if self.state().step() == Step::MoveFerries {
-            emit!(Action::Pass);
-        }
-        Ok(true)
     }
 
     /// Current scores, or final ones once over.
@@ -367,236 +313,6 @@ impl Live {
             self.state().scores().to_vec()
         }
     }
-
-    /// The public view, as JSON text.
-    pub fn view_json(&self, with_legal: bool) -> String {
-        let mut out = Vec::new();
-        self.write_view(&mut out, with_legal);
-        String::from_utf8(out).unwrap_or_default()
-    }
-
-    /// Appends the public view, as JSON, to `out`.
-    pub fn write_view(&self, out: &mut Vec<u8>, with_legal: bool) {
-        out.reserve(self.log.len() + 16 * 1024);
-        let start = out.len();
-        if serde_json::to_writer(&mut *out, &self.view(with_legal)).is_err() || out.last() != Some(&b'}') {
-            out.truncate(start);
-            out.extend_from_slice(b"{}");
-            return;
-        }
-        // The log goes last, spliced in from its serialized form.
-        out.pop();
-        out.extend_from_slice(b",\"log\":[");
-        out.extend_from_slice(self.log.as_bytes());
-        out.extend_from_slice(b"]}");
-    }
-
-    fn view(&self, with_legal: bool) -> View<'_> {
-        let s = self.state();
-        let board = s
-            .board()
-            .tiles()
-            .iter()
-            .map(|t| TileOut { tile: t.kind.id(), at: xy(t.pos), rot: t.rot.degrees() })
-            .collect();
-        let followers = s
-            .followers()
-            .iter()
-            .map(|f| {
-                let (at, loc) = s.piece_location(f.piece);
-                let info = s.features().info(f.piece);
-                FollowerOut {
-                    seat: f.player as usize,
-                    at: xy(at),
-                    feature: loc.to_string(),
-                    piece: info.local,
-                    kind: info.kind.name(),
-                }
-            })
-            .collect();
-        let ferries = s
-            .ferries()
-            .all()
-            .iter()
-            .map(|f| FerryOut { at: xy(s.board().tile(f.tile as usize).pos), ferry: f.jetties.to_string() })
-            .collect();
-        let movable_ferries =
-            if s.step() == Step::MoveFerries { s.movable_ferries().map(xy).collect() } else { Vec::new() };
-        let legal = if with_legal && self.to_act().is_some() {
-            s.legal_action_list().into_iter().map(|a| ActionOut::legal(s, a)).collect()
-        } else {
-            Vec::new()
-        };
-        let bag =
-            BagOut { total: s.bag().total(), tiles: s.bag().kinds().map(|k| (k.id(), s.bag().count(k))).collect() };
-        View {
-            game: &self.meta.id,
-            version: self.version,
-            status: if self.is_over() { "finished" } else { "active" },
-            setup: SetupOut {
-                players: &self.record().setup.players,
-                expansions: &self.record().setup.expansions,
-                edition: s.rules().edition().name(),
-                rules: &self.record().setup.rules,
-            },
-            seats: self.meta.public_seats(),
-            turn: s.turns(),
-            step: step_name(s.step()),
-            current: s.current_player(),
-            to_act: self.to_act(),
-            drawn: s.drawn().map(|k| k.id()),
-            board,
-            last_placed: self.last_placed,
-            followers,
-            ferries,
-            movable_ferries,
-            scores: s.scores().to_vec(),
-            projected_scores: s.final_scores(),
-            supply: s.supply().to_vec(),
-            bag,
-            legal,
-            final_: self.is_over().then(|| self.final_breakdown()),
-        }
-    }
-
-    fn final_breakdown(&self) -> FinalOut {
-        let s = self.state();
-        let n = s.rules().players();
-        let mut scorings = Vec::new();
-        let scores = s.final_scores_with(|sc| scorings.push(sc));
-        let mut by_kind = vec![ByKind::default(); n];
-        for sc in &scorings {
-            for (b, p) in by_kind.iter_mut().zip(&sc.points) {
-                match sc.kind {
-                    FeatureKind::Road => b.road += p,
-                    FeatureKind::City => b.city += p,
-                    FeatureKind::Monastery => b.monastery += p,
-                    FeatureKind::Field => b.field += p,
-                }
-            }
-        }
-        let best = scores.iter().copied().max().unwrap_or(0);
-        FinalOut {
-            winners: (0..n).filter(|i| scores[*i] == best).collect(),
-            before_end_scoring: s.scores().to_vec(),
-            scores,
-            by_kind,
-            scorings: scorings.iter().map(ScoringOut::of).collect(),
-        }
-    }
-
-    /// The history: the action that led to each version.
-    pub fn history_json(&self) -> String {
-        let actions: Vec<HistoryOut> = self
-            .actions
-            .iter()
-            .enumerate()
-            .map(|(i, (seat, a))| HistoryOut { version: i as u64 + 1, seat: *seat, action: ActionOut::of(*a) })
-            .collect();
-        serde_json::to_string(&serde_json::json!({ "actions": actions })).unwrap_or_else(|_| "{}".into())
-    }
-}
-
-fn coordinate(x: i64, y: i64) -> Option<Pos> {
-    Some(Pos::new(i32::try_from(x).ok()?, i32::try_from(y).ok()?))
-}
-
-pub fn step_name(s: Step) -> &'static str {
-    match s {
-        Step::Draw => "draw",
-        Step::Place => "place",
-        Step::Deploy => "deploy",
-        Step::PlaceFerry => "place_ferry",
-        Step::MoveFerries => "move_ferries",
-        Step::GameOver => "game_over",
-    }
-}
-
-#[derive(Serialize)]
-struct HistoryOut {
-    version: u64,
-    seat: Option<usize>,
-    action: ActionOut,
-}
-
-#[derive(Serialize)]
-struct View<'a> {
-    game: &'a str,
-    version: u64,
-    status: &'static str,
-    setup: SetupOut<'a>,
-    seats: Vec<SeatPublic>,
-    turn: u32,
-    step: &'static str,
-    current: usize,
-    to_act: Option<usize>,
-    drawn: Option<&'static str>,
-    board: Vec<TileOut>,
-    last_placed: Option<LastPlaced>,
-    followers: Vec<FollowerOut>,
-    ferries: Vec<FerryOut>,
-    movable_ferries: Vec<[i32; 2]>,
-    scores: Vec<u32>,
-    projected_scores: Vec<u32>,
-    supply: Vec<u8>,
-    bag: BagOut,
-    legal: Vec<ActionOut>,
-    #[serde(rename = "final")]
-    final_: Option<FinalOut>,
-}
-
-#[derive(Serialize)]
-struct SetupOut<'a> {
-    players: &'a [String],
-    expansions: &'a [String],
-    edition: &'static str,
-    #[serde(skip_serializing_if = "RuleOptions::is_empty")]
-    rules: &'a RuleOptions,
-}
-
-#[derive(Serialize)]
-struct TileOut {
-    tile: &'static str,
-    at: [i32; 2],
-    rot: u16,
-}
-
-#[derive(Serialize)]
-struct FollowerOut {
-    seat: usize,
-    at: [i32; 2],
-    feature: String,
-    piece: u8,
-    kind: &'static str,
-}
-
-#[derive(Serialize)]
-struct FerryOut {
-    at: [i32; 2],
-    ferry: String,
-}
-
-#[derive(Serialize)]
-struct BagOut {
-    total: u16,
-    tiles: std::collections::BTreeMap<&'static str, u8>,
-}
-
-#[derive(Serialize, Clone, Default)]
-struct ByKind {
-    road: u32,
-    city: u32,
-    monastery: u32,
-    field: u32,
-}
-
-#[derive(Serialize)]
-struct FinalOut {
-    scores: Vec<u32>,
-    winners: Vec<usize>,
-    before_end_scoring: Vec<u32>,
-    by_kind: Vec<ByKind>,
-    scorings: Vec<ScoringOut>,
 }
 
 #[cfg(test)]

@@ -4,22 +4,56 @@ use std::sync::LazyLock;
 
 use carcassonne_engine::tile::{catalogue, EdgeKind};
 use carcassonne_engine::{
-    Action, Bag, Event, FeatureKind, HalfEdge, JettyPair, Location, Placement, Pos, Rotation, Scoring, Side, State,
+    Action, Bag, Event, FeatureKind, FollowerKind, HalfEdge, JettyPair, Location, NotationError, Placement, Pos,
+    Rotation, Scoring, Side, State,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
 
-/// An action as a client sends it.
+/// An action as a client sends it: the engine's notation as a string
+/// (`"place at [1, 0] turned 90"`), or the same decision as fields
+/// (`{"type": "place", "at": [1, 0], "rot": 90}`).
+#[derive(Clone, Debug)]
+pub enum ActionIn {
+    Notation(String),
+    Fields(ActionFields),
+}
+
+impl<'de> Deserialize<'de> for ActionIn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ActionIn, D::Error> {
+        // Read as a JSON value first, so that each form keeps its own error
+        // message (an untagged enum would only say that neither matched).
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(text) => Ok(ActionIn::Notation(text)),
+            value => ActionFields::deserialize(value).map(ActionIn::Fields).map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// An action as named fields.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum ActionIn {
-    Place { at: [i64; 2], rot: i64 },
+pub enum ActionFields {
+    Place {
+        at: [i64; 2],
+        rot: i64,
+    },
     Discard,
-    Deploy { meeple: String },
+    Deploy {
+        meeple: String,
+        /// The figure, when not the normal follower (`big`, `builder`, ...).
+        #[serde(default)]
+        figure: Option<String>,
+    },
     Pass,
-    Ferry { ferry: String },
-    Move { at: [i64; 2], ferry: String },
+    Ferry {
+        ferry: String,
+    },
+    Move {
+        at: [i64; 2],
+        ferry: String,
+    },
 }
 
 fn pos_of(at: [i64; 2]) -> Result<Pos, ApiError> {
@@ -29,35 +63,53 @@ fn pos_of(at: [i64; 2]) -> Result<Pos, ApiError> {
     }
 }
 
+fn malformed(e: NotationError) -> ApiError {
+    ApiError::Malformed(e.to_string())
+}
+
 impl ActionIn {
     /// The engine's action; only the notation is checked here, the rules by the engine.
     pub fn to_action(&self) -> Result<Action, ApiError> {
-        Ok(match self {
-            ActionIn::Place { at, rot } => Action::Place(Placement {
+        let fields = match self {
+            ActionIn::Notation(text) => return text.parse().map_err(malformed),
+            ActionIn::Fields(fields) => fields,
+        };
+        Ok(match fields {
+            ActionFields::Place { at, rot } => Action::Place(Placement {
                 pos: pos_of(*at)?,
                 rot: Rotation::from_degrees(*rot)
                     .ok_or_else(|| ApiError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
             }),
-            ActionIn::Discard => Action::Discard,
-            ActionIn::Deploy { meeple } => {
-                Action::Deploy(meeple.parse::<Location>().map_err(|e| ApiError::Malformed(e.to_string()))?)
+            ActionFields::Discard => Action::Discard,
+            ActionFields::Deploy { meeple, figure } => {
+                let figure = match figure.as_deref() {
+                    None => FollowerKind::Normal,
+                    Some(name) => FollowerKind::parse(name)
+                        .ok_or_else(|| ApiError::Malformed(format!("'{name}' is not a figure")))?,
+                };
+                Action::Deploy(figure, meeple.parse::<Location>().map_err(malformed)?)
             }
-            ActionIn::Pass => Action::Pass,
-            ActionIn::Ferry { ferry } => {
-                Action::PlaceFerry(ferry.parse::<JettyPair>().map_err(|e| ApiError::Malformed(e.to_string()))?)
+            ActionFields::Pass => Action::Pass,
+            ActionFields::Ferry { ferry } => Action::PlaceFerry(ferry.parse::<JettyPair>().map_err(malformed)?),
+            ActionFields::Move { at, ferry } => {
+                Action::MoveFerry { at: pos_of(*at)?, ferry: ferry.parse::<JettyPair>().map_err(malformed)? }
             }
-            ActionIn::Move { at, ferry } => Action::MoveFerry {
-                at: pos_of(*at)?,
-                ferry: ferry.parse::<JettyPair>().map_err(|e| ApiError::Malformed(e.to_string()))?,
-            },
         })
     }
 }
 
-/// An action as the server shows it (legal actions, history).
+/// An action as the server shows it (legal actions, history): its fields,
+/// and `text`, the engine's notation of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionOut {
+    #[serde(flatten)]
+    pub fields: FieldsOut,
+    pub text: String,
+}
+
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum ActionOut {
+pub enum FieldsOut {
     Draw {
         tile: &'static str,
     },
@@ -68,6 +120,8 @@ pub enum ActionOut {
     Discard,
     Deploy {
         meeple: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        figure: Option<&'static str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         piece: Option<u8>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -90,28 +144,35 @@ pub fn xy(p: Pos) -> [i32; 2] {
 impl ActionOut {
     /// The plain form of `a` (no hints).
     pub fn of(a: Action) -> ActionOut {
-        match a {
-            Action::Draw(k) => ActionOut::Draw { tile: k.id() },
-            Action::Place(p) => ActionOut::Place { at: xy(p.pos), rot: p.rot.degrees() },
-            Action::Discard => ActionOut::Discard,
-            Action::Deploy(l) => ActionOut::Deploy { meeple: l.to_string(), piece: None, kind: None },
-            Action::Pass => ActionOut::Pass,
-            Action::PlaceFerry(f) => ActionOut::Ferry { ferry: f.to_string() },
-            Action::MoveFerry { at, ferry } => ActionOut::Move { at: xy(at), ferry: ferry.to_string() },
-        }
+        let fields = match a {
+            Action::Draw(k) => FieldsOut::Draw { tile: k.id() },
+            Action::Place(p) => FieldsOut::Place { at: xy(p.pos), rot: p.rot.degrees() },
+            Action::Discard => FieldsOut::Discard,
+            Action::Deploy(figure, l) => FieldsOut::Deploy {
+                meeple: l.to_string(),
+                figure: (figure != FollowerKind::Normal).then(|| figure.name()),
+                piece: None,
+                kind: None,
+            },
+            Action::Pass => FieldsOut::Pass,
+            Action::PlaceFerry(f) => FieldsOut::Ferry { ferry: f.to_string() },
+            Action::MoveFerry { at, ferry } => FieldsOut::Move { at: xy(at), ferry: ferry.to_string() },
+        };
+        ActionOut { fields, text: a.to_string() }
     }
 
     /// A legal action of `state`, with the piece a deployment goes on.
     pub fn legal(state: &State, a: Action) -> ActionOut {
-        if let Action::Deploy(l) = a {
-            let piece = state
+        let mut out = ActionOut::of(a);
+        if let (Action::Deploy(_, l), FieldsOut::Deploy { piece, kind, .. }) = (a, &mut out.fields) {
+            *piece = state
                 .placed_tile()
                 .and_then(|t| state.board().tile_index(t.pos))
                 .and_then(|i| state.resolve(i, l))
                 .map(|p| state.features().info(p).local);
-            return ActionOut::Deploy { meeple: l.to_string(), piece, kind: Some(l.kind().name()) };
+            *kind = Some(l.kind().name());
         }
-        ActionOut::of(a)
+        out
     }
 }
 
@@ -163,7 +224,7 @@ impl EventOut {
                 rot: placement.rot.degrees(),
             },
             Event::TileDiscarded { player, tile } => EventOut::TileDiscarded { seat: *player, tile: tile.id() },
-            Event::FollowerDeployed { player, at, location } => {
+            Event::FollowerDeployed { player, at, location, .. } => {
                 EventOut::FollowerDeployed { seat: *player, at: xy(*at), feature: location.to_string() }
             }
             Event::FerryPlaced { player, at, ferry } => {
@@ -303,15 +364,35 @@ mod tests {
     }
 
     #[test]
-    fn actions_round_trip_through_json() {
+    fn actions_read_as_fields_or_notation_and_show_both() {
         let text = r#"{"type":"move","at":[2,-1],"ferry":"N-S"}"#;
         let a: ActionIn = serde_json::from_str(text).unwrap();
         let action = a.to_action().unwrap();
-        assert_eq!(serde_json::to_string(&ActionOut::of(action)).unwrap(), text);
-        let bad: ActionIn = serde_json::from_str(r#"{"type":"place","at":[1,0],"rot":45}"#).unwrap();
-        assert!(bad.to_action().is_err());
-        let far: ActionIn = serde_json::from_str(r#"{"type":"place","at":[99999999999,0],"rot":0}"#).unwrap();
-        assert!(far.to_action().is_err());
-        assert!(serde_json::from_str::<ActionIn>(r#"{"type":"fly"}"#).is_err());
+        assert_eq!(
+            serde_json::to_string(&ActionOut::of(action)).unwrap(),
+            r#"{"type":"move","at":[2,-1],"ferry":"N-S","text":"move ferry at [2, -1] to N-S"}"#
+        );
+        let notation: ActionIn = serde_json::from_str(r#""move ferry at [2, -1] to N-S""#).unwrap();
+        assert_eq!(notation.to_action().unwrap(), action);
+        let big: ActionIn = serde_json::from_str(r#"{"type":"deploy","meeple":"city:N","figure":"big"}"#).unwrap();
+        let big = big.to_action().unwrap();
+        assert_eq!(big, Action::Deploy(FollowerKind::Big, Location::City(Side::N)));
+        assert_eq!(
+            serde_json::to_string(&ActionOut::of(big)).unwrap(),
+            r#"{"type":"deploy","meeple":"city:N","figure":"big","text":"deploy big on city:N"}"#
+        );
+        for bad in [
+            r#"{"type":"place","at":[1,0],"rot":45}"#,
+            r#"{"type":"place","at":[99999999999,0],"rot":0}"#,
+            r#"{"type":"deploy","meeple":"city:N","figure":"giant"}"#,
+            r#""place at [1, 0] turned 45""#,
+            r#""fly""#,
+        ] {
+            let a: ActionIn = serde_json::from_str(bad).unwrap();
+            assert!(matches!(a.to_action(), Err(ApiError::Malformed(_))), "{bad}");
+        }
+        for unreadable in [r#"{"type":"fly"}"#, "17", "null"] {
+            assert!(serde_json::from_str::<ActionIn>(unreadable).is_err(), "{unreadable}");
+        }
     }
 }

@@ -18,8 +18,8 @@ pub const MAX_PLAYERS: usize = 5;
 /// Figures each player has: seven followers.
 pub const FIGURES: &[(FollowerKind, u8)] = &[(FollowerKind::Normal, 7)];
 
-/// The turn after the draw: place the tile, then deploy (or pass).
-pub const STEPS: &[Step] = &[Step::Place, Step::Deploy];
+/// The turn: draw a tile, place it, then deploy (or pass).
+pub const STEPS: &[Step] = &[Step::Draw, Step::Place, Step::Deploy];
 
 /// Points a completed city scores per tile and per pennant.
 const CITY_POINTS: u32 = 2;

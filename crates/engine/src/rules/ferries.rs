@@ -362,6 +362,12 @@ pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: 
     }
 }
 
+/// Whether a ferry moved this turn.
+#[inline]
+pub(crate) fn touched_any(ferries: &Ferries) -> bool {
+    ferries.moved & ferries.movable != 0
+}
+
 /// The jetty road pieces of the lakes whose ferries moved this turn: step
 /// 5 checks the roads through them for completion (F9, F10).
 pub(crate) fn touched(ferries: &Ferries, view: View, out: &mut Touched) {

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | tiles | its [`TileSet`] | [`TILE_SETS`] |
 //! | figures | its follower kinds and how many each player has | [`figures`] |
-//! | steps | its steps of the turn plan, where they go | [`TurnPlan::of`] |
+//! | steps | its steps of the turn plan, before the draw or after the base game's | [`TurnPlan::of`] |
 //! | enter, legal actions, check, apply | its steps' decisions | [`enter`], [`legal_actions`], [`check`], [`apply`] |
 //! | touched | features a turn touched beyond the tile placed, for scoring | [`touched`] |
 //! | points | points of a completed or unfinished feature, and per player | [`completed_points`], [`open_points`], [`points_per_player`] |
@@ -78,19 +78,31 @@ pub(crate) struct Feature {
     pub cities: u32,
 }
 
-/// The steps of a turn, from the draw, as the rules in play make them;
-/// computed once per game.
+/// The steps of a turn as the rules in play make them, computed once per
+/// game: any expansion's steps before the draw (a decision instead of or
+/// before drawing), the base game's draw, place and deploy, then the
+/// expansions' steps after them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct TurnPlan {
     steps: [Step; TurnPlan::MAX],
     len: u8,
+    /// For each step (by its number), where the steps after it start.
+    after: [u8; Step::COUNT],
+    /// Whether deploying comes right after placing.
+    deploy_follows_place: bool,
 }
 
 impl TurnPlan {
     const MAX: usize = 8;
 
     pub(crate) fn of(rules: &Rules) -> TurnPlan {
-        let mut plan = TurnPlan { steps: [Step::GameOver; TurnPlan::MAX], len: 0 };
+        let mut plan = TurnPlan {
+            steps: [Step::GameOver; TurnPlan::MAX],
+            len: 0,
+            after: [0; Step::COUNT],
+            deploy_follows_place: false,
+        };
+        // No module has a step before the draw yet; one would be pushed here.
         for &s in base::STEPS {
             plan.push(s);
         }
@@ -102,13 +114,43 @@ impl TurnPlan {
         plan
     }
 
+    /// A plan of these steps, for tests of plans no rules make yet.
+    #[cfg(test)]
+    pub(crate) fn from_steps(steps: &[Step]) -> TurnPlan {
+        let mut plan = TurnPlan {
+            steps: [Step::GameOver; TurnPlan::MAX],
+            len: 0,
+            after: [0; Step::COUNT],
+            deploy_follows_place: false,
+        };
+        for &s in steps {
+            plan.push(s);
+        }
+        plan
+    }
+
     fn push(&mut self, step: Step) {
         self.steps[self.len as usize] = step;
         self.len += 1;
+        self.after[step as usize] = self.len;
+        self.deploy_follows_place = self.after(Step::Place).first() == Some(&Step::Deploy);
     }
 
     pub(crate) fn steps(&self) -> &[Step] {
         &self.steps[..self.len as usize]
+    }
+
+    /// Whether deploying comes right after placing, as the base game's
+    /// steps do in every plan of the rules in play.
+    #[inline]
+    pub(crate) fn deploy_follows_place(&self) -> bool {
+        self.deploy_follows_place
+    }
+
+    /// The steps that follow `step` in the turn.
+    #[inline]
+    pub(crate) fn after(&self, step: Step) -> &[Step] {
+        &self.steps[self.after[step as usize] as usize..self.len as usize]
     }
 }
 
@@ -188,7 +230,13 @@ impl Touched {
     }
 }
 
+/// Whether a turn touched features beyond the tile placed (most turns do
+/// not: then nothing needs collecting).
 #[inline]
+pub(crate) fn touched_any(ext: &Extensions) -> bool {
+    ferries::touched_any(&ext.ferries)
+}
+
 pub(crate) fn touched(ext: &Extensions, view: View, out: &mut Touched) {
     ferries::touched(&ext.ferries, view, out);
 }
@@ -209,6 +257,9 @@ pub(crate) fn open_points(rules: &Rules, f: &Feature) -> u32 {
 /// in the base game).
 #[inline]
 pub(crate) fn points_per_player(_rules: &Rules, _kind: FeatureKind, _won: &mut [u32]) {}
+
+/// The normal follower's strength, which needs no look at the feature.
+pub(crate) const NORMAL_STRENGTH: u8 = base::FOLLOWER_STRENGTH;
 
 /// A figure's strength in the majority on a feature with these totals.
 /// The kinds after the normal follower belong to the coming expansions;

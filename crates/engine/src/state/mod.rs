@@ -132,6 +132,7 @@ impl State {
         };
         let start = Bag::start_tile();
         state.put_tile(start, Placement { pos: Pos::ORIGIN, rot: Rotation::R0 });
+        state.begin_turn();
         state
     }
 

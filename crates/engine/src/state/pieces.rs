@@ -43,6 +43,20 @@ written_names!(FollowerKind {
 
 impl FollowerKind {
     pub const COUNT: usize = 7;
+
+    /// The figure as the rules name it in a sentence.
+    pub const fn noun(self) -> &'static str {
+        match self {
+            FollowerKind::Normal => "follower",
+            FollowerKind::Big => "big follower",
+            FollowerKind::Builder => "builder",
+            FollowerKind::Pig => "pig",
+            FollowerKind::Mayor => "mayor",
+            FollowerKind::Wagon => "wagon",
+            FollowerKind::Barn => "barn",
+        }
+    }
+
     pub const ALL: [FollowerKind; FollowerKind::COUNT] = [
         FollowerKind::Normal,
         FollowerKind::Big,

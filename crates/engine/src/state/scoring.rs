@@ -88,10 +88,14 @@ impl State {
     /// strong as the rules make its kind there.
     fn majority(&self, root: PieceId) -> [u8; MAX_PLAYERS] {
         let mut counts = [0u8; MAX_PLAYERS];
-        let totals = self.features.totals(root);
         for f in &self.followers {
             if self.features.find(f.piece) == root {
-                counts[f.player as usize] += rules::strength(f.kind, &totals);
+                // The normal follower is by far the most common figure:
+                // its strength needs no look at the feature.
+                counts[f.player as usize] += match f.kind {
+                    super::FollowerKind::Normal => rules::NORMAL_STRENGTH,
+                    kind => rules::strength(kind, &self.features.totals(root)),
+                };
             }
         }
         counts
@@ -99,6 +103,7 @@ impl State {
 
     /// Points each player scores for a feature worth `points`: the players
     /// with the greatest strength (at least one), each as the rules give it.
+    #[inline]
     fn won(&self, root: PieceId, kind: FeatureKind, points: u32) -> [u32; MAX_PLAYERS] {
         let mut won = [0; MAX_PLAYERS];
         for (seat, w) in winners(self.majority(root)).into_iter().zip(&mut won) {

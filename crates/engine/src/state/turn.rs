@@ -27,7 +27,7 @@ impl State {
             }
             Step::Deploy => {
                 if self.supply[FollowerKind::Normal as usize][self.acting as usize] > 0 {
-                    self.for_each_deployment(|l| out.push(Action::Deploy(l)));
+                    self.for_each_deployment(|l| out.push(Action::Deploy(FollowerKind::Normal, l)));
                 }
                 out.push(Action::Pass);
             }
@@ -87,12 +87,15 @@ impl State {
                 }
                 Ok(())
             }
-            Action::Deploy(loc) => {
+            Action::Deploy(kind, loc) => {
                 if self.step != Step::Deploy {
                     return Err(wrong("deploy a follower"));
                 }
-                if self.supply[FollowerKind::Normal as usize][self.acting as usize] == 0 {
-                    return Err(PlayError::NoFollowerInSupply);
+                if self.supply[kind as usize][self.acting as usize] == 0 {
+                    return Err(match kind {
+                        FollowerKind::Normal => PlayError::NoFollowerInSupply,
+                        kind => PlayError::NoFigureInSupply(kind),
+                    });
                 }
                 let p = self.resolve(self.placed, loc).ok_or(PlayError::NoSuchFeature(loc))?;
                 if self.features.totals(p).followers > 0 {
@@ -145,7 +148,14 @@ impl State {
                 if E::ENABLED {
                     events.push(Event::TilePlaced { player: self.current as usize, tile: kind, placement: p });
                 }
-                self.next_step(Step::Place, events);
+                if self.plan.deploy_follows_place() {
+                    // Deploying always has a choice (passing): the step
+                    // after placing in every plan the rules make, set
+                    // without walking the plan.
+                    self.step = Step::Deploy;
+                } else {
+                    self.next_step(Step::Place, events);
+                }
             }
             Action::Discard => {
                 let kind = self.drawn.take().expect("a tile is drawn at the Place step");
@@ -159,13 +169,14 @@ impl State {
                     self.end_game(events);
                 }
             }
-            Action::Deploy(loc) => {
+            Action::Deploy(figure, loc) => {
                 let p = self.resolve(self.placed, loc).expect("deployment was checked");
                 let player = self.acting as usize;
-                self.deploy(FollowerKind::Normal, p);
+                self.deploy(figure, p);
                 if E::ENABLED {
                     events.push(Event::FollowerDeployed {
                         player,
+                        figure,
                         at: self.board.tile(self.placed).pos,
                         location: loc,
                     });
@@ -191,11 +202,10 @@ impl State {
 
     /// Enters the first step after `after` in the turn plan that has a decision
     /// to make, or ends the turn.
+    #[inline]
     fn next_step<E: EventSink>(&mut self, after: Step, events: &mut E) {
         let plan = self.plan;
-        let steps = plan.steps();
-        let from = steps.iter().position(|s| *s == after).map_or(0, |i| i + 1);
-        for &step in &steps[from..] {
+        for &step in plan.after(after) {
             if self.enter(step) {
                 self.step = step;
                 return;
@@ -205,10 +215,11 @@ impl State {
     }
 
     /// Prepares `step`; false when it has nothing to decide this turn.
+    #[inline]
     fn enter(&mut self, step: Step) -> bool {
         match step {
             // Always entered: deploying is optional, so passing is always a choice.
-            Step::Deploy | Step::Draw | Step::Place | Step::GameOver => true,
+            Step::Draw | Step::Place | Step::Deploy | Step::GameOver => true,
             step => {
                 let view = crate::rules::View { board: &self.board, features: &self.features, placed: self.placed };
                 rules::enter(step, &self.rules, &mut self.ext, view)
@@ -226,10 +237,12 @@ impl State {
                 self.score_if_complete(p, events);
             }
         }
-        let mut touched = rules::Touched::default();
-        rules::touched(&self.ext, self.view(), &mut touched);
-        for p in touched.pieces() {
-            self.score_if_complete(p, events);
+        if rules::touched_any(&self.ext) {
+            let mut touched = rules::Touched::default();
+            rules::touched(&self.ext, self.view(), &mut touched);
+            for p in touched.pieces() {
+                self.score_if_complete(p, events);
+            }
         }
         self.score_monasteries_around(t.pos, events);
 
@@ -237,13 +250,60 @@ impl State {
         self.drawn = None;
         self.current = rules::next_player(&self.rules, self.current);
         self.acting = self.current;
-        self.step = Step::Draw;
         if rules::game_over(&self.bag) {
             self.end_game(events);
+        } else {
+            self.begin_turn();
+        }
+    }
+
+    /// Enters the first step of the turn plan with a decision to make: a
+    /// step before the draw if the rules in play have one that applies
+    /// now, otherwise the draw.
+    pub(super) fn begin_turn(&mut self) {
+        if self.plan.steps()[0] == Step::Draw {
+            self.step = Step::Draw;
+            return;
+        }
+        let plan = self.plan;
+        for &step in plan.steps() {
+            if step == Step::Draw || self.enter(step) {
+                self.step = step;
+                return;
+            }
         }
     }
 
     pub(super) fn view(&self) -> rules::View<'_> {
         rules::View { board: &self.board, features: &self.features, placed: self.placed }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Actor;
+    use crate::rules::TurnPlan;
+    use crate::setup::{Edition, Rules};
+
+    /// A plan with a decision before the draw, as an expansion may make it
+    /// (the abbey instead of a draw): here the deploy step, moved first.
+    #[test]
+    fn a_step_before_the_draw_is_the_player_s_and_the_draw_follows_it() {
+        let mut state = State::new(Rules::new(2, &[], Edition::default()).unwrap());
+        state.plan = TurnPlan::from_steps(&[Step::Deploy, Step::Draw, Step::Place]);
+        state.begin_turn();
+        assert_eq!(state.step(), Step::Deploy);
+        assert_eq!(state.actor(), Some(Actor::Player(0)));
+        assert!(state.legal_action_list().contains(&Action::Pass));
+        state.play(Action::Pass).unwrap();
+        assert_eq!((state.step(), state.actor()), (Step::Draw, Some(Actor::Chance)));
+        let drawn = state.legal_action_list()[0];
+        state.play(drawn).unwrap();
+        let place = state.legal_action_list()[0];
+        state.play(place).unwrap();
+        // The turn ended after placing; the next player starts before the draw.
+        assert_eq!((state.step(), state.actor()), (Step::Deploy, Some(Actor::Player(1))));
+        assert_eq!(state.turns(), 1);
     }
 }

@@ -1,0 +1,266 @@
+//! What a client sees of a game: the view (board, seats, legal actions,
+//! log, final breakdown), the action history, and the view serialized once
+//! per version for every client. The types here are the server's JSON;
+//! docs/api.md describes them.
+
+use axum::body::Bytes;
+use carcassonne_engine::{FeatureKind, RuleOptions, Step};
+use serde::Serialize;
+
+use crate::live::{LastPlaced, Live, SeatPublic};
+use crate::wire::{xy, ActionOut, ScoringOut};
+
+impl Live {
+    /// The public view, as JSON text.
+    pub fn view_json(&self, with_legal: bool) -> String {
+        let mut out = Vec::new();
+        self.write_view(&mut out, with_legal);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends the public view, as JSON, to `out`.
+    pub fn write_view(&self, out: &mut Vec<u8>, with_legal: bool) {
+        out.reserve(self.log.len() + 16 * 1024);
+        let start = out.len();
+        if serde_json::to_writer(&mut *out, &self.view(with_legal)).is_err() || out.last() != Some(&b'}') {
+            out.truncate(start);
+            out.extend_from_slice(b"{}");
+            return;
+        }
+        // The log goes last, spliced in from its serialized form.
+        out.pop();
+        out.extend_from_slice(b",\"log\":[");
+        out.extend_from_slice(self.log.as_bytes());
+        out.extend_from_slice(b"]}");
+    }
+
+    fn view(&self, with_legal: bool) -> View<'_> {
+        let s = self.state();
+        let board = s
+            .board()
+            .tiles()
+            .iter()
+            .map(|t| TileOut { tile: t.kind.id(), at: xy(t.pos), rot: t.rot.degrees() })
+            .collect();
+        let followers = s
+            .followers()
+            .iter()
+            .map(|f| {
+                let (at, loc) = s.piece_location(f.piece);
+                let info = s.features().info(f.piece);
+                FollowerOut {
+                    seat: f.player as usize,
+                    at: xy(at),
+                    feature: loc.to_string(),
+                    piece: info.local,
+                    kind: info.kind.name(),
+                }
+            })
+            .collect();
+        let ferries = s
+            .ferries()
+            .all()
+            .iter()
+            .map(|f| FerryOut { at: xy(s.board().tile(f.tile as usize).pos), ferry: f.jetties.to_string() })
+            .collect();
+        let movable_ferries =
+            if s.step() == Step::MoveFerries { s.movable_ferries().map(xy).collect() } else { Vec::new() };
+        let legal = if with_legal && self.to_act().is_some() {
+            s.legal_action_list().into_iter().map(|a| ActionOut::legal(s, a)).collect()
+        } else {
+            Vec::new()
+        };
+        let bag =
+            BagOut { total: s.bag().total(), tiles: s.bag().kinds().map(|k| (k.id(), s.bag().count(k))).collect() };
+        View {
+            game: &self.meta.id,
+            version: self.version,
+            status: if self.is_over() { "finished" } else { "active" },
+            setup: SetupOut {
+                players: &self.record().setup.players,
+                expansions: &self.record().setup.expansions,
+                edition: s.rules().edition().name(),
+                rules: &self.record().setup.rules,
+            },
+            seats: self.meta.public_seats(),
+            turn: s.turns(),
+            step: step_name(s.step()),
+            current: s.current_player(),
+            to_act: self.to_act(),
+            drawn: s.drawn().map(|k| k.id()),
+            board,
+            last_placed: self.last_placed,
+            followers,
+            ferries,
+            movable_ferries,
+            scores: s.scores().to_vec(),
+            projected_scores: s.final_scores(),
+            supply: s.supply().to_vec(),
+            bag,
+            legal,
+            final_: self.is_over().then(|| self.final_breakdown()),
+        }
+    }
+
+    fn final_breakdown(&self) -> FinalOut {
+        let s = self.state();
+        let n = s.rules().players();
+        let mut scorings = Vec::new();
+        let scores = s.final_scores_with(|sc| scorings.push(sc));
+        let mut by_kind = vec![ByKind::default(); n];
+        for sc in &scorings {
+            for (b, p) in by_kind.iter_mut().zip(&sc.points) {
+                match sc.kind {
+                    FeatureKind::Road => b.road += p,
+                    FeatureKind::City => b.city += p,
+                    FeatureKind::Monastery => b.monastery += p,
+                    FeatureKind::Field => b.field += p,
+                }
+            }
+        }
+        let best = scores.iter().copied().max().unwrap_or(0);
+        FinalOut {
+            winners: (0..n).filter(|i| scores[*i] == best).collect(),
+            before_end_scoring: s.scores().to_vec(),
+            scores,
+            by_kind,
+            scorings: scorings.iter().map(ScoringOut::of).collect(),
+        }
+    }
+
+    /// The history: the action that led to each version.
+    pub fn history_json(&self) -> String {
+        let actions: Vec<HistoryOut> = self
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, (seat, a))| HistoryOut { version: i as u64 + 1, seat: *seat, action: ActionOut::of(*a) })
+            .collect();
+        serde_json::to_string(&serde_json::json!({ "actions": actions })).unwrap_or_else(|_| "{}".into())
+    }
+}
+
+pub fn step_name(s: Step) -> &'static str {
+    match s {
+        Step::Draw => "draw",
+        Step::Place => "place",
+        Step::Deploy => "deploy",
+        Step::PlaceFerry => "place_ferry",
+        Step::MoveFerries => "move_ferries",
+        Step::GameOver => "game_over",
+    }
+}
+
+#[derive(Serialize)]
+struct HistoryOut {
+    version: u64,
+    seat: Option<usize>,
+    action: ActionOut,
+}
+
+#[derive(Serialize)]
+struct View<'a> {
+    game: &'a str,
+    version: u64,
+    status: &'static str,
+    setup: SetupOut<'a>,
+    seats: Vec<SeatPublic>,
+    turn: u32,
+    step: &'static str,
+    current: usize,
+    to_act: Option<usize>,
+    drawn: Option<&'static str>,
+    board: Vec<TileOut>,
+    last_placed: Option<LastPlaced>,
+    followers: Vec<FollowerOut>,
+    ferries: Vec<FerryOut>,
+    movable_ferries: Vec<[i32; 2]>,
+    scores: Vec<u32>,
+    projected_scores: Vec<u32>,
+    supply: Vec<u8>,
+    bag: BagOut,
+    legal: Vec<ActionOut>,
+    #[serde(rename = "final")]
+    final_: Option<FinalOut>,
+}
+
+#[derive(Serialize)]
+struct SetupOut<'a> {
+    players: &'a [String],
+    expansions: &'a [String],
+    edition: &'static str,
+    #[serde(skip_serializing_if = "RuleOptions::is_empty")]
+    rules: &'a RuleOptions,
+}
+
+#[derive(Serialize)]
+struct TileOut {
+    tile: &'static str,
+    at: [i32; 2],
+    rot: u16,
+}
+
+#[derive(Serialize)]
+struct FollowerOut {
+    seat: usize,
+    at: [i32; 2],
+    feature: String,
+    piece: u8,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct FerryOut {
+    at: [i32; 2],
+    ferry: String,
+}
+
+#[derive(Serialize)]
+struct BagOut {
+    total: u16,
+    tiles: std::collections::BTreeMap<&'static str, u8>,
+}
+
+#[derive(Serialize, Clone, Default)]
+struct ByKind {
+    road: u32,
+    city: u32,
+    monastery: u32,
+    field: u32,
+}
+
+#[derive(Serialize)]
+struct FinalOut {
+    scores: Vec<u32>,
+    winners: Vec<usize>,
+    before_end_scoring: Vec<u32>,
+    by_kind: Vec<ByKind>,
+    scorings: Vec<ScoringOut>,
+}
+
+/// A view serialized once per version, in the form a WebSocket sends it
+/// (`{"type":"view","view":…}`), from which the bare view is a slice.
+#[derive(Clone, Debug)]
+pub struct ViewText(Bytes);
+
+const VIEW_PREFIX: &str = "{\"type\":\"view\",\"view\":";
+
+impl ViewText {
+    pub(crate) fn new(live: &Live) -> ViewText {
+        let mut out = Vec::with_capacity(VIEW_PREFIX.len() + live.log.len() + 16 * 1024);
+        out.extend_from_slice(VIEW_PREFIX.as_bytes());
+        live.write_view(&mut out, true);
+        out.push(b'}');
+        ViewText(Bytes::from(out))
+    }
+
+    /// The WebSocket message.
+    pub fn message(&self) -> Bytes {
+        self.0.clone()
+    }
+
+    /// The view alone (JSON), without copying.
+    pub fn view(&self) -> Bytes {
+        self.0.slice(VIEW_PREFIX.len()..self.0.len() - 1)
+    }
+}
