@@ -75,7 +75,7 @@ impl Estimator {
             let (extra, returns) = match kind {
                 FeatureKind::Road => (0.0, t.open > 0),
                 FeatureKind::City if t.open > 0 => {
-                    ((t.pieces + t.pennants) as f32 * self.completion(t.open as f32, left), true)
+                    ((t.pieces + u16::from(t.pennants)) as f32 * self.completion(t.open as f32, left), true)
                 }
                 FeatureKind::City => (0.0, false),
                 FeatureKind::Monastery => {

@@ -219,7 +219,8 @@ pub fn location_spot(loc: Location) -> (usize, usize) {
             HalfEdge::Wsw => (2, 0),
             HalfEdge::Wnw => (0, 0),
         },
-        Location::Monastery => (1, 2),
+        // The middle: a monastery, or a field between cities (never both).
+        Location::Monastery | Location::InnerField => (1, 2),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Plays N uniformly random games and prints games per second (for profiling).
-//! `cargo run --release -p carcassonne-engine --example random_games -- 20000 [ferries]`
+//! `cargo run --release -p carcassonne-engine --example random_games -- 20000 [ferries|inns,ferries|inns]`
 
 use std::time::Instant;
 
@@ -11,12 +11,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn main() {
     let mut args = std::env::args().skip(1);
     let n: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
-    let ferries = args.next().is_some_and(|a| a == "ferries");
-    let rules = if ferries {
-        Rules::new(2, &[Expansion::Ferries], Edition::C3).expect("valid rules")
-    } else {
-        Rules::base(2).expect("valid rules")
+    let expansions: Vec<Expansion> = match args.next() {
+        Some(list) => list.split(',').map(|e| Expansion::parse(e).expect("an expansion's name")).collect(),
+        None => Vec::new(),
     };
+    let rules = Rules::new(2, &expansions, Edition::C3).expect("valid rules");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let start = Instant::now();
     let mut total = 0u64;

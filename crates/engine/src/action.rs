@@ -108,13 +108,15 @@ pub enum Actor {
 }
 
 /// A feature of the tile just placed, named as it lies on the board
-/// (`road:E`, `city:N`, `field:SSE`, `monastery`).
+/// (`road:E`, `city:N`, `field:SSE`, `monastery`, and `field:inner` for a
+/// field inside a tile that touches no edge, between its cities).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Location {
     Road(Side),
     City(Side),
     Field(HalfEdge),
     Monastery,
+    InnerField,
 }
 
 impl Location {
@@ -122,7 +124,7 @@ impl Location {
         match self {
             Location::Road(_) => FeatureKind::Road,
             Location::City(_) => FeatureKind::City,
-            Location::Field(_) => FeatureKind::Field,
+            Location::Field(_) | Location::InnerField => FeatureKind::Field,
             Location::Monastery => FeatureKind::Monastery,
         }
     }
@@ -135,6 +137,7 @@ impl fmt::Display for Location {
             Location::City(s) => write!(f, "city:{s}"),
             Location::Field(h) => write!(f, "field:{h}"),
             Location::Monastery => f.write_str("monastery"),
+            Location::InnerField => f.write_str("field:inner"),
         }
     }
 }
@@ -143,9 +146,11 @@ impl FromStr for Location {
     type Err = NotationError;
 
     fn from_str(s: &str) -> Result<Location, NotationError> {
-        let bad = || NotationError::new(s, "a feature name (road:E, city:N, field:SSE or monastery)");
-        if s == "monastery" {
-            return Ok(Location::Monastery);
+        let bad = || NotationError::new(s, "a feature name (road:E, city:N, field:SSE, field:inner or monastery)");
+        match s {
+            "monastery" => return Ok(Location::Monastery),
+            "field:inner" => return Ok(Location::InnerField),
+            _ => {}
         }
         let (kind, at) = s.split_once(':').ok_or_else(bad)?;
         match kind {

@@ -35,7 +35,7 @@ pub fn check(state: &State) -> Result<(), String> {
         }
     }
     for (root, n) in on_root {
-        let counted = features.totals(root).followers;
+        let counted = u16::from(features.totals(root).followers);
         if counted != n {
             return Err(format!("the feature of piece {root} counts {counted} figures, {n} stand on it"));
         }

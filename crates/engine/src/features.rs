@@ -22,13 +22,15 @@ pub struct Totals {
     /// Road or city edges not yet matched by a neighbouring tile.
     pub open: u16,
     /// Coats of arms in a city.
-    pub pennants: u16,
-    /// Followers standing on the feature.
-    pub followers: u16,
+    pub pennants: u8,
+    /// Figures standing on the feature.
+    pub followers: u8,
     /// Pieces in the feature.
     pub pieces: u16,
     /// Links inside tiles in the feature (ferries on a road).
-    pub links: u16,
+    pub links: u8,
+    /// Inns on a road, cathedrals in a city (Inns & Cathedrals).
+    pub marks: u8,
 }
 
 impl Totals {
@@ -36,14 +38,22 @@ impl Totals {
     #[inline]
     pub fn of_piece(f: &FeatureDef) -> Totals {
         // Fields and monasteries have no open edges.
-        Totals { open: f.sides.count_ones() as u16, pennants: f.pennants as u16, followers: 0, pieces: 1, links: 0 }
+        Totals {
+            open: f.sides.count_ones() as u16,
+            pennants: f.pennants,
+            followers: 0,
+            pieces: 1,
+            links: 0,
+            marks: f.mark as u8,
+        }
     }
 
     /// Adds another feature's totals to these (the open edges as they
     /// are; the caller closes the edges where the two meet).
     #[inline]
     fn absorb(&mut self, o: Totals) {
-        let Totals { open, pennants, followers, pieces, links } = o;
+        let Totals { open, pennants, followers, pieces, links, marks } = o;
+        self.marks += marks;
         self.open += open;
         self.pennants += pennants;
         self.followers += followers;

@@ -17,13 +17,15 @@ pub const MAX_PLAYERS: usize = 6;
 pub enum Expansion {
     /// The Ferries (mini expansion #3): lake tiles and ferries.
     Ferries,
+    /// Inns & Cathedrals: inns, cathedrals, the big follower, a sixth player.
+    Inns,
 }
 
 impl Expansion {
-    pub const ALL: [Expansion; 1] = [Expansion::Ferries];
+    pub const ALL: [Expansion; 2] = [Expansion::Ferries, Expansion::Inns];
 }
 
-written_names!(Expansion { Ferries => "ferries" });
+written_names!(Expansion { Ferries => "ferries", Inns => "inns" });
 
 /// Which tile distribution is used.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]

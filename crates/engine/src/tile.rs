@@ -46,6 +46,9 @@ pub struct FeatureDef {
     pub borders: u16,
     /// A road piece that ends at a lake's jetty (The Ferries).
     pub jetty: bool,
+    /// An inn on a road piece, or a cathedral in a city piece (Inns &
+    /// Cathedrals): the mark that changes what the feature scores.
+    pub mark: bool,
 }
 
 const fn side_mask(sides: &[Side]) -> u8 {
@@ -69,7 +72,7 @@ const fn half_mask(halves: &[HalfEdge]) -> u8 {
 }
 
 const EMPTY: FeatureDef =
-    FeatureDef { kind: FeatureKind::Field, sides: 0, halves: 0, pennants: 0, borders: 0, jetty: false };
+    FeatureDef { kind: FeatureKind::Field, sides: 0, halves: 0, pennants: 0, borders: 0, jetty: false, mark: false };
 
 /// A road piece reaching `sides`; with one side it ends inside the tile.
 pub const fn road(sides: &[Side]) -> FeatureDef {
@@ -86,12 +89,24 @@ pub const fn city(sides: &[Side]) -> FeatureDef {
     FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), ..EMPTY }
 }
 
+/// A road piece with an inn (Inns & Cathedrals).
+pub const fn road_with_inn(sides: &[Side]) -> FeatureDef {
+    FeatureDef { kind: FeatureKind::Road, sides: side_mask(sides), mark: true, ..EMPTY }
+}
+
+/// A city piece with a cathedral (Inns & Cathedrals).
+pub const fn city_with_cathedral(sides: &[Side]) -> FeatureDef {
+    FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), mark: true, ..EMPTY }
+}
+
 /// A city piece with a coat of arms.
 pub const fn city_with_pennant(sides: &[Side]) -> FeatureDef {
     FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), pennants: 1, ..EMPTY }
 }
 
-/// A field touching `halves`, bordering the city pieces `borders` (piece indices).
+/// A field touching `halves`, bordering the city pieces `borders` (piece
+/// indices). A field touching no half-edge lies inside the tile between
+/// its cities (`field:inner`) and joins no other.
 pub const fn field(halves: &[HalfEdge], borders: &[u8]) -> FeatureDef {
     let mut b = 0u16;
     let mut i = 0;
@@ -176,6 +191,8 @@ pub struct KindInfo {
     pub oriented: [Oriented; 4],
     /// Piece index of the monastery, or [`NO_PIECE`].
     pub monastery: u8,
+    /// Piece index of a field touching no edge (`field:inner`), or [`NO_PIECE`].
+    pub inner_field: u8,
     /// Whether it has a lake with jetties (The Ferries).
     pub lake: bool,
     /// Bit mask of sides with a jetty, at rotation 0.
@@ -204,6 +221,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
     let mut side_piece = [NO_PIECE; 4];
     let mut half_piece = [NO_PIECE; 8];
     let mut monastery = NO_PIECE;
+    let mut inner_field = NO_PIECE;
     let mut jetties = 0;
     for (i, f) in def.features.iter().enumerate() {
         for s in Side::ALL {
@@ -228,6 +246,10 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
         if f.kind == FeatureKind::Monastery {
             monastery = i as u8;
         }
+        if f.kind == FeatureKind::Field && f.halves == 0 {
+            assert_eq!(inner_field, NO_PIECE, "tile {}: two inner fields", def.id);
+            inner_field = i as u8;
+        }
     }
     let mut oriented = [Oriented { signature: 0, side_piece, half_piece }; 4];
     for rot in Rotation::ALL {
@@ -242,7 +264,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
             }
         }
     }
-    KindInfo { def, expansion, counts, edges, oriented, monastery, lake: jetties != 0, jetties }
+    KindInfo { def, expansion, counts, edges, oriented, monastery, inner_field, lake: jetties != 0, jetties }
 }
 
 static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {

@@ -22,7 +22,7 @@ use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::tile::{EdgeKind, FeatureKind};
 use carcassonne_engine::{
-    Action, FollowerKind, Game, JettyPair, Location, PlacedTile, Placement, Record, State, Step, TileKind,
+    Action, Expansion, FollowerKind, Game, JettyPair, Location, PlacedTile, Placement, Record, State, Step, TileKind,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -75,8 +75,9 @@ type Node = (usize, usize);
 struct NaiveFeatures {
     /// Component of each piece.
     comp: HashMap<Node, usize>,
-    /// Per component: (open edges, pennants, followers, pieces, ferries).
-    totals: Vec<(u16, u16, u16, u16, u16)>,
+    /// Per component: (open edges, pennants, followers, pieces, ferries,
+    /// inns or cathedrals).
+    totals: Vec<(u16, u16, u16, u16, u16, u16)>,
     adjacency: HashMap<Node, Vec<Node>>,
 }
 
@@ -140,7 +141,7 @@ fn naive_features(state: &State) -> NaiveFeatures {
             continue;
         }
         let c = totals.len();
-        let mut t = (0u16, 0u16, 0u16, 0u16, 0u16);
+        let mut t = (0u16, 0u16, 0u16, 0u16, 0u16, 0u16);
         let mut stack = vec![start];
         comp.insert(start, c);
         while let Some(n) = stack.pop() {
@@ -150,6 +151,7 @@ fn naive_features(state: &State) -> NaiveFeatures {
             t.1 += f.pennants as u16;
             t.2 += state.followers().iter().filter(|fl| fl.piece == piece_id(state, n)).count() as u16;
             t.3 += 1;
+            t.5 += f.mark as u16;
             let ferry = state.ferries().all().iter().find(|f| f.tile as usize == n.0).copied();
             if let Some(ferry) = ferry {
                 // Counted once, at the first of its two jetties.
@@ -168,6 +170,75 @@ fn naive_features(state: &State) -> NaiveFeatures {
     NaiveFeatures { comp, totals, adjacency }
 }
 
+/// The end-of-game scoring done naively from flood-filled features: each
+/// feature that still holds figures goes to the greatest strength (a normal
+/// follower 1, a big follower 2), scoring what the rules give an open
+/// feature: a road 1 a tile (0 with an inn), a city 1 a tile and pennant (0
+/// with a cathedral), a monastery 1 and 1 a neighbour, a farm 3 a completed
+/// city it borders.
+fn naive_final_scores(state: &State) -> Vec<u32> {
+    let naive = naive_features(state);
+    let board = state.board();
+    let inns = state.rules().has(Expansion::Inns);
+    let mut members: BTreeMap<usize, Vec<Node>> = BTreeMap::new();
+    for (node, c) in &naive.comp {
+        members.entry(*c).or_default().push(*node);
+    }
+    let mut scores: Vec<u32> = state.scores().to_vec();
+    for (c, nodes) in &members {
+        let (open, pennants, _, _, _, marks) = naive.totals[*c];
+        let mut strength = vec![0u32; scores.len()];
+        for f in state.followers() {
+            if nodes.iter().any(|n| piece_id(state, *n) == f.piece) {
+                strength[f.player as usize] += if f.kind == FollowerKind::Big { 2 } else { 1 };
+            }
+        }
+        let best = strength.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            continue;
+        }
+        let (tile0, piece0) = nodes[0];
+        let kind = board.tile(tile0).kind.info().def.features[piece0].kind;
+        let tiles = nodes.iter().map(|n| n.0).collect::<BTreeSet<_>>().len() as u32;
+        let points = match kind {
+            FeatureKind::Road if inns && marks > 0 => 0,
+            FeatureKind::Road => tiles,
+            FeatureKind::City if inns && marks > 0 => 0,
+            FeatureKind::City => tiles + pennants as u32,
+            FeatureKind::Monastery => {
+                let at = board.tile(tile0).pos;
+                let around = (-1..=1)
+                    .flat_map(|dy| (-1..=1).map(move |dx| Pos::new(at.x + dx, at.y + dy)))
+                    .filter(|p| *p != at && board.tile_index(*p).is_some())
+                    .count() as u32;
+                1 + around
+            }
+            FeatureKind::Field => {
+                let mut cities = BTreeSet::new();
+                for (t, j) in nodes {
+                    let def = &board.tile(*t).kind.info().def.features[*j];
+                    for city in 0..16 {
+                        if def.borders & (1 << city) != 0 {
+                            let cc = naive.comp[&(*t, city as usize)];
+                            if naive.totals[cc].0 == 0 {
+                                cities.insert(cc);
+                            }
+                        }
+                    }
+                }
+                3 * cities.len() as u32
+            }
+        };
+        let _ = open;
+        for (s, st) in scores.iter_mut().zip(&strength) {
+            if *st == best {
+                *s += points;
+            }
+        }
+    }
+    scores
+}
+
 fn check_features(state: &State) {
     let naive = naive_features(state);
     let features = state.features();
@@ -182,7 +253,7 @@ fn check_features(state: &State) {
     for (c, root) in root_of_comp {
         let t = features.totals(root);
         assert_eq!(
-            (t.open, t.pennants, t.followers, t.pieces, t.links),
+            (t.open, u16::from(t.pennants), u16::from(t.followers), t.pieces, u16::from(t.links), u16::from(t.marks)),
             naive.totals[c],
             "totals of the feature at piece {root}"
         );
@@ -253,11 +324,11 @@ fn key(a: &Action) -> String {
 /// A deploy action names a feature; any of its edges will do, so compare
 /// by the canonical name.
 fn canonical(state: &State, a: Action) -> Action {
-    if let Action::Deploy(_, loc) = a {
+    if let Action::Deploy(kind, loc) = a {
         if state.step() == Step::Deploy {
             let tile = state.board().tiles().len() - 1;
             if let Some(p) = state.resolve(tile, loc) {
-                return Action::Deploy(FollowerKind::Normal, state.piece_location(p).1);
+                return Action::Deploy(kind, state.piece_location(p).1);
             }
         }
     }
@@ -275,11 +346,12 @@ fn junk_action(state: &State, rng: &mut Xoshiro256PlusPlus) -> Action {
         1 | 2 => Action::Place(Placement { pos: near(rng), rot: Rotation::ALL[rng.random_range(0..4)] }),
         3 => Action::Discard,
         4 => Action::Deploy(
-            FollowerKind::Normal,
-            match rng.random_range(0..4) {
+            FollowerKind::ALL[rng.random_range(0..3)],
+            match rng.random_range(0..5) {
                 0 => Location::Road(side(rng)),
                 1 => Location::City(side(rng)),
                 2 => Location::Field(HalfEdge::ALL[rng.random_range(0..8)]),
+                3 => Location::InnerField,
                 _ => Location::Monastery,
             },
         ),
@@ -306,11 +378,26 @@ struct Totals {
     tiles: usize,
 }
 
+/// Figures of each kind a player has in a game under these rules.
+fn figures(state: &State, kind: FollowerKind) -> usize {
+    match kind {
+        FollowerKind::Normal => 7,
+        FollowerKind::Big if state.rules().has(Expansion::Inns) => 1,
+        _ => 0,
+    }
+}
+
 fn check_conservation(state: &State, start: &Totals, discarded: usize) {
     let n = state.rules().players();
     for p in 0..n {
-        let on_board = state.followers().iter().filter(|f| f.player as usize == p).count();
-        assert_eq!(state.supply()[p] as usize + on_board, 7, "player {p}'s followers are conserved");
+        for kind in FollowerKind::ALL {
+            let on_board = state.followers().iter().filter(|f| f.player as usize == p && f.kind == kind).count();
+            assert_eq!(
+                state.supply_of(kind)[p] as usize + on_board,
+                figures(state, kind),
+                "player {p}'s {kind} figures are conserved"
+            );
+        }
     }
     let in_play =
         state.bag().total() as usize + state.board().tiles().len() + discarded + state.drawn().is_some() as usize;
@@ -405,6 +492,7 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
             assert_eq!(replayed.state(), game.state(), "replaying the record reproduces the state");
         }
     }
+    assert_eq!(game.state().final_scores(), naive_final_scores(game.state()), "end-of-game scoring");
     let replayed = Game::replay(game.record()).unwrap();
     assert_eq!(replayed.state(), game.state());
     let v2 = game.record().to_v2().unwrap();
@@ -427,8 +515,9 @@ fn setup(players: usize, expansions: &[&str], edition: &str) -> Setup {
 
 fn run_games(games: u64, expansions: &[&str], edition: &str) {
     let mut positions = 0;
+    let most = if expansions.contains(&"inns") { 6 } else { 5 };
     for seed in 0..games {
-        let players = 2 + (seed % 4) as usize;
+        let players = 2 + (seed % (most - 1)) as usize;
         positions += play_checked_game(setup(players, expansions, edition), seed, seed % 10 == 0);
     }
     eprintln!("{games} games, {positions} placement positions cross-checked");
@@ -447,6 +536,16 @@ fn random_ferries_games_keep_every_invariant_c3() {
 #[test]
 fn random_ferries_games_keep_every_invariant_c2() {
     run_games(120, &["ferries"], "c2");
+}
+
+#[test]
+fn random_inns_games_keep_every_invariant() {
+    run_games(100, &["inns"], "c3");
+}
+
+#[test]
+fn random_inns_and_ferries_games_keep_every_invariant() {
+    run_games(100, &["inns", "ferries"], "c3");
 }
 
 /// Perft-style counts: the number of legal placements summed over the

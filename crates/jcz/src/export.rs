@@ -75,6 +75,9 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
     let entries = record.actions().map_err(|e| illegal("", e.to_string()))?;
     let rules = record.setup.rules().map_err(|e| illegal("", e.to_string()))?;
     let ferries = rules.has(Expansion::Ferries);
+    if rules.has(Expansion::Inns) {
+        return Err(unsupported("setup.expansions", "exporting Inns & Cathedrals is not supported yet"));
+    }
     let mut warnings = Vec::new();
     if ferries {
         check_lake_counts(record, rules.edition(), &mut warnings)?;

@@ -99,7 +99,13 @@ pub(crate) fn to_ours(
     let info = kind.info();
     let o = &info.oriented[rot.quarters() as usize];
     let missing = || format!("tile {kind} turned {rot} has no feature at {text}");
-    let (found, location) = if loc.monastery {
+    let (found, location) = if loc.monastery && wanted == Some(FeatureKind::Field) {
+        // `I` names the middle of the tile: a field there touches no edge.
+        if info.inner_field == NO_PIECE {
+            return Err(missing());
+        }
+        (FeatureKind::Field, Location::InnerField)
+    } else if loc.monastery {
         if info.monastery == NO_PIECE {
             return Err(missing());
         }
@@ -147,6 +153,7 @@ pub(crate) fn to_jcz(kind: TileKind, rot: Rotation, loc: Location) -> (&'static 
     let o = &kind.info().oriented[rot.quarters() as usize];
     match loc {
         Location::Monastery => ("Monastery", "I".to_string()),
+        Location::InnerField => ("Field", "I".to_string()),
         Location::Road(s) | Location::City(s) => {
             let piece = o.side_piece[s.index()];
             let whole = Side::ALL.into_iter().filter(|t| o.side_piece[t.index()] == piece).fold(0, |m, t| m | t.bit());

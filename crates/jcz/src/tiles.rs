@@ -7,7 +7,8 @@
 
 use carcassonne_engine::TileKind;
 
-/// `(JCloisterZone id, our id)` for the base game and The Ferries.
+/// `(JCloisterZone id, our id)` for the base game, The Ferries and Inns &
+/// Cathedrals (set `inns-and-cathedrals:1`).
 pub(crate) const TILES: &[(&str, &str)] = &[
     ("BA/LR", "A"),
     ("BA/L", "B"),
@@ -36,6 +37,23 @@ pub(crate) const TILES: &[(&str, &str)] = &[
     ("FR/CRRR", "FC"),
     ("FR/RRR", "F3"),
     ("FR/RRRR", "F4"),
+    ("IC/Cccc.c", "I1"),
+    ("IC/LRFR", "I2"),
+    ("IC/CCCC", "I3"),
+    ("IC/CCC", "I4"),
+    ("IC/CRCR", "I5"),
+    ("IC/CCc+", "I6"),
+    ("IC/C!", "I7"),
+    ("IC/CFR", "I8"),
+    ("IC/CcR", "I9"),
+    ("IC/CRcR+", "I10"),
+    ("IC/RCc.i", "I11"),
+    ("IC/RrC.i", "I12"),
+    ("IC/CcRr+.i", "I13"),
+    ("IC/RRR.i", "I14"),
+    ("IC/RFr.i", "I15"),
+    ("IC/Rr.i", "I16"),
+    ("IC/RrRr", "I17"),
 ];
 
 /// The tiles with a garden of JCloisterZone's `basic:2` set (its third
@@ -82,6 +100,10 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
     };
     if id.starts_with("FR/") && !sets.ferries {
         return Err(format!("tile {id} is a lake tile of The Ferries, which the setup does not name"));
+    }
+    if id.starts_with("IC/") {
+        // Importing Inns & Cathedrals (its figures and setup) is not done yet.
+        return Err(format!("tile {id} is not supported: importing Inns & Cathedrals is not supported yet"));
     }
     Ok(TileKind::parse(ours).expect("the table names tiles of the catalogue"))
 }
@@ -133,6 +155,23 @@ mod tests {
         ("FR/CRRR", "city:N road:W road:S road:E field:EL.WR field:ER.SL field:SR.WL"),
         ("FR/RRR", "road:W road:S road:E field:NL.NR.EL.WR field:ER.SL field:SR.WL"),
         ("FR/RRRR", "road:N road:W road:S road:E field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
+        ("IC/Cccc.c", "city:NWSE(cathedral)"),
+        ("IC/LRFR", "monastery road:W road:E field:ER.SL.SR.WL field:NL.NR.EL.WR"),
+        ("IC/CCCC", "city:N city:W city:E city:S field:I"),
+        ("IC/CCC", "city:N city:W city:E field:SL.SR"),
+        ("IC/CRCR", "city:N city:S road:W road:E field:ER field:WL field:EL field:WR"),
+        ("IC/CCc+", "city+:NW city:S field:EL.ER"),
+        ("IC/C!", "city:N field:EL.ER field:SL.SR.WL.WR"),
+        ("IC/CFR", "city:N road:S field:SR.WL.WR field:EL.ER.SL"),
+        ("IC/CcR", "city:NW road:E field:EL field:ER.SL.SR"),
+        ("IC/CRcR+", "city+:WE road:N road:S field:NL field:NR field:SL field:SR"),
+        ("IC/RCc.i", "city:NW road:S(inn) field:SR field:EL.ER.SL"),
+        ("IC/RrC.i", "city:N road:SW(inn) field:SR.WL field:EL.ER.SL.WR"),
+        ("IC/CcRr+.i", "city+:NW road:SE(inn) field:ER.SL field:EL.SR"),
+        ("IC/RRR.i", "road:E(inn) road:W road:S field:NL.NR.EL.WR field:SR.WL field:ER.SL"),
+        ("IC/RFr.i", "road:WE(inn) field:NL.NR.EL.WR field:ER.SL.SR.WL"),
+        ("IC/Rr.i", "road:SW(inn) field:NL.NR.EL.ER.SL.WR field:SR.WL"),
+        ("IC/RrRr", "road:NW road:SE field:NL.WR field:ER.SL field:NR.EL.SR.WL"),
     ];
 
     fn describe(kind: TileKind) -> Vec<String> {
@@ -143,9 +182,12 @@ mod tests {
             .iter()
             .map(|f| match f.kind {
                 FeatureKind::Monastery => "monastery".to_string(),
+                FeatureKind::Road if f.mark => format!("road:{}(inn)", side_name(f.sides)),
                 FeatureKind::Road => format!("road:{}", side_name(f.sides)),
+                FeatureKind::City if f.mark => format!("city:{}(cathedral)", side_name(f.sides)),
                 FeatureKind::City if f.pennants > 0 => format!("city+:{}", side_name(f.sides)),
                 FeatureKind::City => format!("city:{}", side_name(f.sides)),
+                FeatureKind::Field if f.halves == 0 => "field:I".to_string(),
                 FeatureKind::Field => format!("field:{}", halves_name(f.halves)),
             })
             .collect();
@@ -157,7 +199,8 @@ mod tests {
     fn every_tile_lies_as_jcloisterzone_describes_it() {
         assert_eq!(JCZ_FEATURES.len(), TILES.len());
         for (jcz, features) in JCZ_FEATURES {
-            let kind = to_ours(jcz, Sets { ferries: true, gardens: false }).unwrap();
+            let ours = TILES.iter().find(|(j, _)| j == jcz).unwrap().1;
+            let kind = TileKind::parse(ours).unwrap();
             let mut want: Vec<String> = features.split(' ').map(String::from).collect();
             want.sort();
             assert_eq!(describe(kind), want, "{jcz} = {kind}");

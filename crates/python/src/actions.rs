@@ -92,9 +92,9 @@ impl Ids {
         }
     }
 
-    /// How many chance ids there are (kinds of the catalogue).
+    /// How many chance ids there are (the tile kinds this package plays).
     pub fn chance_outcomes() -> u64 {
-        catalogue().kinds.len() as u64
+        kinds() as u64
     }
 
     fn cell(&self, p: Pos) -> Option<u64> {
@@ -117,7 +117,10 @@ impl Ids {
             Action::Pass => PASS,
             Action::Discard => DISCARD,
             Action::Place(p) => PLACE + 4 * self.cell(p.pos)? + u64::from(p.rot.quarters()),
-            Action::Deploy(_, loc) => self.deploy() + feature_index(loc),
+            Action::Deploy(FollowerKind::Normal, loc) => self.deploy() + feature_index(loc)?,
+            // Other figures and inner fields belong to expansions this
+            // package does not play.
+            Action::Deploy(..) => return None,
             Action::PlaceFerry(pair) => self.ferry() + pair_index(pair),
             Action::MoveFerry { at, ferry } => {
                 if !self.ferries {
@@ -151,17 +154,29 @@ impl Ids {
     /// The draw of an id, `None` outside the catalogue.
     pub fn decode_draw(id: i64) -> Option<Action> {
         let id = usize::try_from(id).ok()?;
-        TileKind::all().nth(id).map(Action::Draw)
+        TileKind::all().take(kinds()).nth(id).map(Action::Draw)
     }
 }
 
-fn feature_index(loc: Location) -> u64 {
-    (match loc {
+/// The expansions this package plays: its action ids (OpenSpiel's fixed
+/// action space) and observations cover their tiles and decisions only.
+pub const SUPPORTED: [Expansion; 1] = [Expansion::Ferries];
+
+/// How many tile kinds this package knows: the catalogue's first ones, of
+/// the base game and the expansions it plays (the catalogue lists each
+/// expansion's tiles after those before it).
+pub fn kinds() -> usize {
+    catalogue().kinds.iter().take_while(|k| k.expansion.is_none_or(|e| SUPPORTED.contains(&e))).count()
+}
+
+fn feature_index(loc: Location) -> Option<u64> {
+    Some(match loc {
         Location::Road(s) => s.index(),
         Location::City(s) => 4 + s.index(),
         Location::Field(h) => 8 + h.index(),
         Location::Monastery => 16,
-    }) as u64
+        Location::InnerField => return None,
+    } as u64)
 }
 
 fn feature(i: usize) -> Location {

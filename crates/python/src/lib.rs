@@ -25,7 +25,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub mod actions;
 pub mod observe;
 
-use actions::Ids;
+use actions::{Ids, SUPPORTED};
 use observe::Shape;
 
 create_exception!(
@@ -70,12 +70,12 @@ fn step_name(step: Step) -> &'static str {
 
 fn rules_from(players: usize, expansions: &[String], edition: &str, tiny_city_scoring: u32) -> PyResult<Rules> {
     let mut list = Vec::new();
+    let known: Vec<&str> = SUPPORTED.iter().map(|e| e.name()).collect();
     for e in expansions {
-        let known: Vec<&str> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        list.push(
-            Expansion::parse(e)
-                .ok_or_else(|| SetupError::new_err(format!("unknown expansion '{e}' (known: {})", known.join(", "))))?,
-        );
+        let expansion = Expansion::parse(e)
+            .filter(|x| SUPPORTED.contains(x))
+            .ok_or_else(|| SetupError::new_err(format!("unknown expansion '{e}' (known: {})", known.join(", "))))?;
+        list.push(expansion);
     }
     let edition = Edition::parse(edition)
         .ok_or_else(|| SetupError::new_err(format!("unknown edition '{edition}' (c3 or c2)")))?;
@@ -652,8 +652,8 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SetupError", py.get_type::<SetupError>())?;
     m.add("CHANCE", CHANCE)?;
     m.add("TERMINAL", TERMINAL)?;
-    m.add("TILE_KINDS", catalogue().kinds.iter().map(|k| k.def.id).collect::<Vec<_>>())?;
-    m.add("EXPANSIONS", Expansion::ALL.iter().map(|e| e.name()).collect::<Vec<_>>())?;
+    m.add("TILE_KINDS", catalogue().kinds.iter().take(actions::kinds()).map(|k| k.def.id).collect::<Vec<_>>())?;
+    m.add("EXPANSIONS", SUPPORTED.iter().map(|e| e.name()).collect::<Vec<_>>())?;
     m.add("EDITIONS", [Edition::C3.name(), Edition::C2.name()])?;
     m.add("DEFAULT_WINDOW", DEFAULT_WINDOW)?;
     Ok(())

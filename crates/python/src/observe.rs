@@ -12,7 +12,7 @@
 //! observer: plane or entry 0 is the observer, 1 the next seat, and so on.
 
 use carcassonne_engine::geometry::{Pos, Side};
-use carcassonne_engine::tile::{catalogue, FeatureKind, NO_PIECE};
+use carcassonne_engine::tile::{FeatureKind, NO_PIECE};
 use carcassonne_engine::{State, Step};
 
 /// Board planes before the players' follower planes.
@@ -82,7 +82,7 @@ impl Shape {
 
     /// The pieces of the flat vector, in order: name and shape.
     pub fn layout(&self) -> Vec<(&'static str, Vec<usize>)> {
-        let (p, k) = (self.players, catalogue().kinds.len());
+        let (p, k) = (self.players, crate::actions::kinds());
         vec![
             ("board", vec![self.planes(), self.side(), self.side()]),
             ("step", vec![STEPS.len()]),
@@ -181,7 +181,7 @@ impl Shape {
         }
 
         // The numbers, piece by piece as in `layout`.
-        let k = catalogue().kinds.len();
+        let k = crate::actions::kinds();
         let mut pieces = Pieces { out: rest, at: 0 };
         let step = pieces.next(STEPS.len());
         if let Some(i) = STEPS.iter().position(|s| *s == state.step()) {

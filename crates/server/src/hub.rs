@@ -273,11 +273,20 @@ impl Hub {
             return Err(ApiError::InvalidSetup(format!("a game has 2 to 5 seats, not {n}")));
         }
         for e in &req.expansions {
-            if Expansion::parse(e).is_none() {
-                return Err(ApiError::InvalidSetup(format!(
-                    "unknown expansion '{}' (known: ferries)",
-                    crate::error::clip(e, 20)
-                )));
+            match Expansion::parse(e) {
+                Some(Expansion::Ferries) => {}
+                // The browser does not show its figures and marks yet.
+                Some(Expansion::Inns) => {
+                    return Err(ApiError::InvalidSetup(
+                        "Inns & Cathedrals is not playable in the browser yet (the command line plays it)".into(),
+                    ))
+                }
+                None => {
+                    return Err(ApiError::InvalidSetup(format!(
+                        "unknown expansion '{}' (known: ferries)",
+                        crate::error::clip(e, 20)
+                    )))
+                }
             }
         }
         if let Some(e) = &req.edition {

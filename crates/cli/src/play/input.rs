@@ -1,5 +1,7 @@
 //! Typed input: a number or a short notation at a decision.
 
+use carcassonne_engine::FollowerKind;
+
 use super::*;
 
 /// Reads a line typed at a decision whose legal actions are `legal`.
@@ -106,16 +108,27 @@ pub(super) fn place(rest: &str, state: &State, legal: &[Action]) -> Input {
 pub(super) fn deploy(rest: &str) -> Input {
     if rest.is_empty() {
         return Input::Bad(
-            "m takes a feature of the tile just placed: m road:E, m city:N, m field:SSE or m monastery".into(),
+            "m takes a feature of the tile just placed: m road:E, m city:N, m field:SSE, m field:inner or m monastery (m big road:E for the big follower)".into(),
         );
     }
+    // A figure other than the normal follower is named first: `m big road:E`.
+    let (figure, rest) = match rest.split_once(' ') {
+        Some((word, more)) => match FollowerKind::parse(&word.to_ascii_lowercase()) {
+            Some(kind) => (kind, more.trim()),
+            None => (FollowerKind::Normal, rest),
+        },
+        None => (FollowerKind::Normal, rest),
+    };
     // Feature kinds in lower case, edges in upper case, whatever was typed.
     let name = match rest.split_once(':') {
+        Some((kind, at)) if at.trim().eq_ignore_ascii_case("inner") => {
+            format!("{}:inner", kind.trim().to_ascii_lowercase())
+        }
         Some((kind, at)) => format!("{}:{}", kind.trim().to_ascii_lowercase(), at.trim().to_ascii_uppercase()),
         None => rest.to_ascii_lowercase(),
     };
     match name.parse::<Location>() {
-        Ok(loc) => Input::Act(Action::Deploy(carcassonne_engine::FollowerKind::Normal, loc)),
+        Ok(loc) => Input::Act(Action::Deploy(figure, loc)),
         Err(e) => Input::Bad(e.to_string()),
     }
 }

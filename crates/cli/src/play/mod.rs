@@ -294,6 +294,8 @@ mod tests {
                 Location::Road(carcassonne_engine::Side::E)
             ))
         );
+        assert_eq!(parse("m Big city:n", &state, &legal), Input::Act("deploy big on city:N".parse().unwrap()));
+        assert_eq!(parse("m field:Inner", &state, &legal), Input::Act("deploy on field:inner".parse().unwrap()));
         assert_eq!(parse("f w-e", &state, &legal), Input::Act(Action::PlaceFerry("E-W".parse().unwrap())));
         assert_eq!(
             parse("mv 1 0 S-W", &state, &legal),

@@ -194,7 +194,7 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
             }
         }
     }
-    let own = ferries.index_on(new).is_some() as u16;
+    let own = ferries.index_on(new).is_some() as u8;
     if links <= own {
         return 0;
     }

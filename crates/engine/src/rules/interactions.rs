@@ -1,11 +1,12 @@
 //! Where expansions meet (ruling F12): the one home of every rule that
 //! belongs to two expansions at once, so that neither module names the
-//! other. With only the base game and The Ferries in play there is nothing
-//! to decide yet; each coming interaction has its place here:
+//! other. Each interaction has its place here:
 //!
-//! - Inns & Cathedrals with The Ferries: an inn scores a road with ferries
-//!   as any road with an inn (a [`super::completed_points`] adjustment),
-//!   and that expansion's lake is no ferry lake (its tiles carry no jetty).
+//! - Inns & Cathedrals with The Ferries: nothing to decide. A road's inns
+//!   are a total of its feature, summed as pieces join, so a road joined
+//!   by ferries carries an inn along its whole length and scores as any
+//!   road with an inn; without an inn it scores 1 a tile as any road (F11).
+//!   The I&C lake is no ferry lake: its tiles carry no jetty.
 //! - Traders & Builders with The Ferries: a ferry move never gives a second
 //!   turn, and a builder that a move leaves without its owner's follower on
 //!   the road goes back at once ([`after_ferry_move`]).

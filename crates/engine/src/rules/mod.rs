@@ -21,6 +21,7 @@
 
 pub mod base;
 pub mod ferries;
+pub mod inns;
 pub(crate) mod interactions;
 
 use crate::action::{Action, Step};
@@ -34,7 +35,7 @@ use crate::state::{Follower, FollowerKind};
 use crate::tile::{FeatureKind, TileSet};
 
 /// Every module's tiles, base game first: the catalogue's order.
-pub(crate) static TILE_SETS: [&TileSet; 2] = [&base::TILES, &ferries::TILES];
+pub(crate) static TILE_SETS: [&TileSet; 3] = [&base::TILES, &ferries::TILES, &inns::TILES];
 
 /// What each expansion in play keeps in the state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -155,15 +156,36 @@ impl TurnPlan {
 }
 
 /// Each figure kind in play and how many of it each player has.
-pub(crate) fn figures(_rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
+pub(crate) fn figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
     for &(kind, n) in base::FIGURES {
         f(kind, n);
     }
+    if rules.has(Expansion::Inns) {
+        for &(kind, n) in inns::FIGURES {
+            f(kind, n);
+        }
+    }
 }
 
-/// The most players the rules in play allow.
-pub(crate) fn max_players(_expansions: u32) -> usize {
-    base::MAX_PLAYERS
+/// Figures besides the normal follower that deploy wherever a follower may
+/// (the big follower), in the rules in play.
+#[inline]
+pub(crate) fn followers_alike(rules: &Rules) -> &'static [FollowerKind] {
+    if rules.has(Expansion::Inns) {
+        &[FollowerKind::Big]
+    } else {
+        &[]
+    }
+}
+
+/// The most players the rules in play allow (`expansions`: a bit per
+/// [`Expansion`]).
+pub(crate) fn max_players(expansions: u32) -> usize {
+    if expansions & (1 << Expansion::Inns as u32) != 0 {
+        inns::MAX_PLAYERS
+    } else {
+        base::MAX_PLAYERS
+    }
 }
 
 /// Prepares an expansion's `step`; false when it has nothing to decide now.
@@ -244,12 +266,23 @@ pub(crate) fn touched(ext: &Extensions, view: View, out: &mut Touched) {
 /// Points of a completed feature.
 #[inline]
 pub(crate) fn completed_points(rules: &Rules, f: &Feature) -> u32 {
+    // Only Inns & Cathedrals' tiles carry marks: most features have none.
+    if f.totals.marks > 0 && rules.has(Expansion::Inns) {
+        if let Some(points) = inns::completed_points(f) {
+            return points;
+        }
+    }
     base::completed_points(rules, f)
 }
 
 /// Points of a feature still open at the end (a farm: always).
 #[inline]
 pub(crate) fn open_points(rules: &Rules, f: &Feature) -> u32 {
+    if f.totals.marks > 0 && rules.has(Expansion::Inns) {
+        if let Some(points) = inns::open_points(f) {
+            return points;
+        }
+    }
     base::open_points(rules, f)
 }
 
@@ -272,7 +305,7 @@ pub(crate) fn strength(kind: FollowerKind, totals: &Totals) -> u8 {
         FollowerKind::Big => 2,
         // Abbey & Mayor: the wagon counts once, the mayor once per pennant.
         FollowerKind::Wagon => 1,
-        FollowerKind::Mayor => totals.pennants.min(u8::MAX as u16) as u8,
+        FollowerKind::Mayor => totals.pennants,
         // Traders & Builders' builder and pig, and the barn, win no majority.
         FollowerKind::Builder | FollowerKind::Pig | FollowerKind::Barn => 0,
     }

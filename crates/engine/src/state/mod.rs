@@ -248,6 +248,7 @@ impl State {
             Location::Road(s) | Location::City(s) => o.side_piece[s.index()],
             Location::Field(h) => o.half_piece[h.index()],
             Location::Monastery => k.monastery,
+            Location::InnerField => k.inner_field,
         };
         if local == NO_PIECE || k.def.features[local as usize].kind != loc.kind() {
             return None;

@@ -90,6 +90,7 @@ pub(crate) fn rotate_halves(mask: u8, rot: Rotation) -> u8 {
 
 /// The canonical name of piece `local` of a placed tile: its first side or
 /// half-edge in clockwise order from north, as it lies on the board.
+#[inline(always)]
 pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
     let f = &t.kind.info().def.features[local as usize];
     match f.kind {
@@ -102,6 +103,7 @@ pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
                 Location::City(s)
             }
         }
+        FeatureKind::Field if f.halves == 0 => Location::InnerField,
         FeatureKind::Field => {
             Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
         }

@@ -26,8 +26,14 @@ impl State {
                 }
             }
             Step::Deploy => {
-                if self.supply[FollowerKind::Normal as usize][self.acting as usize] > 0 {
+                let seat = self.acting as usize;
+                if self.supply[FollowerKind::Normal as usize][seat] > 0 {
                     self.for_each_deployment(|l| out.push(Action::Deploy(FollowerKind::Normal, l)));
+                }
+                for &kind in rules::followers_alike(&self.rules) {
+                    if self.supply[kind as usize][seat] > 0 {
+                        self.for_each_deployment(|l| out.push(Action::Deploy(kind, l)));
+                    }
                 }
                 out.push(Action::Pass);
             }
