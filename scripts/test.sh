@@ -10,14 +10,20 @@ cd "$(dirname "$0")/.."
 
 cargo test --release --workspace --locked
 
-# Cargo built the binary for the command line's own tests; build it only if
-# a filter skipped them. (`cargo build -p carcassonne-cli` after the tests
-# is no no-op: it resolves the dependencies' features for that package
-# alone, not for the whole workspace with its dev-dependencies as the tests
-# did, and so compiled 47 crates again, the engine among them.)
+# The run command's build must be a part of the tests' build: the same
+# dependencies with the same features (crates/workspace-hack unifies them)
+# and the same code generation, so that after the tests it compiles nothing,
+# and a fresh machine that ran the run command first compiles no dependency
+# again here. If it compiles something, a dependency change broke that:
+# regenerate crates/workspace-hack (.config/hakari.toml says how).
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 bin="$target/release/carcassonne"
-[ -x "$bin" ] || cargo build --release --locked -p carcassonne-cli
+log=$(cargo build --release --locked -p carcassonne-cli 2>&1) || { echo "$log" >&2; exit 1; }
+if grep '^ *Compiling' <<<"$log" >&2; then
+  echo "error: after the tests, \`cargo build --release -p carcassonne-cli\` compiled the crates above again:" \
+    "their features or code generation differ between the two builds; regenerate crates/workspace-hack (.config/hakari.toml)" >&2
+  exit 1
+fi
 
 # The Python package (crates/python, docs/python.md): pip builds it from the
 # repository with maturin, in the release profile and this target directory,
