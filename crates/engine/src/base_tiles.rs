@@ -5,15 +5,9 @@
 
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Side::{E, N, S, W};
-use crate::tile::{city, city_with_pennant, field, monastery, road, TileDef, TileSet};
+use crate::tile::{city, city_with_pennant, field, monastery, road, tile, TileSet};
 
 const ALL_HALVES: &[crate::geometry::HalfEdge] = &[Nnw, Nne, Ene, Ese, Sse, Ssw, Wsw, Wnw];
-
-macro_rules! tile {
-    ($id:literal, $count:literal, [$($f:expr),* $(,)?]) => {
-        (TileDef { id: $id, features: &[$($f),*] }, $count, $count)
-    };
-}
 
 /// Base game tiles; counts are the same in both editions. The start tile is
 /// one of the four D.

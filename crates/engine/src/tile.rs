@@ -121,6 +121,15 @@ pub const fn monastery() -> FeatureDef {
     FeatureDef { kind: FeatureKind::Monastery, ..EMPTY }
 }
 
+/// One entry of a [`TileSet`]: a tile with the same count in both editions.
+macro_rules! tile {
+    ($id:literal, $count:literal, [$($f:expr),* $(,)?]) => {
+        (crate::tile::TileDef { id: $id, features: &[$($f),*] }, $count, $count)
+    };
+}
+
+pub(crate) use tile;
+
 /// A tile's definition: its id as written in records, and its pieces.
 #[derive(Debug)]
 pub struct TileDef {

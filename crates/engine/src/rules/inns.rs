@@ -16,7 +16,7 @@ use crate::geometry::Side::{E, N, S, W};
 use crate::setup::Expansion;
 use crate::state::FollowerKind;
 use crate::tile::{
-    city, city_with_cathedral, city_with_pennant, field, monastery, road, road_with_inn, FeatureKind, TileDef, TileSet,
+    city, city_with_cathedral, city_with_pennant, field, monastery, road, road_with_inn, tile, FeatureKind, TileSet,
 };
 
 use super::Feature;
@@ -32,12 +32,6 @@ const INN_ROAD_POINTS: u32 = 2;
 /// Points a city with a cathedral scores per tile and pennant, completed
 /// (0 if open at the end).
 const CATHEDRAL_CITY_POINTS: u32 = 3;
-
-macro_rules! tile {
-    ($id:literal, $count:literal, [$($f:expr),* $(,)?]) => {
-        (TileDef { id: $id, features: &[$($f),*] }, $count, $count)
-    };
-}
 
 /// The 18 tiles (17 kinds) of JCloisterZone's set `inns-and-cathedrals:1`,
 /// at rotation 0; the same in both editions. No I&C tile has a lake with
