@@ -218,13 +218,19 @@ async function waitVersionPast(page, version, timeout = 30000) {
 }
 
 // ---------------------------------------------------------------- one game
-async function playOneGame(page, base, cat, gameNo, spectate) {
-  // Create the game from the home page, by clicking.
+async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, seats = 2, label = 'g' } = {}) {
+  // Create the game from the home page, by clicking: the tester, then easy bots.
   await page.goto(`${base}/`);
   await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+  if ((await page.isChecked('#exp-inns')) !== inns) await page.click('#exp-inns');
+  while (await page.locator('.seat-row').count() > seats) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
+  while (await page.locator('.seat-row').count() < seats) await page.click('#add-seat');
+  await page.selectOption('select[name="seat-0-type"]', 'human');
   await page.fill('input[name="seat-0-name"]', 'E2E Tester');
-  await page.selectOption('select[name="seat-1-type"]', 'bot');
-  await page.selectOption('select[name="seat-1-level"]', 'easy');
+  for (let i = 1; i < seats; i++) {
+    await page.selectOption(`select[name="seat-${i}-type"]`, 'bot');
+    await page.selectOption(`select[name="seat-${i}-level"]`, 'easy');
+  }
   if (!(await page.isChecked('#exp-ferries'))) await page.check('#exp-ferries');
   await page.check('input[name="edition"][value="c3"]');
   // Public, so that the finished game is listed for the replay check.
@@ -241,9 +247,9 @@ async function playOneGame(page, base, cat, gameNo, spectate) {
   log(`game ${gameNo}: ${gameId}`);
   if (spectate) await spectate(spectLink, gameId);
 
-  const stats = { placed: 0, deployed: 0, ferriesPlaced: 0, ferriesMoved: 0, discards: 0, done: 0, rotations: 0 };
+  const stats = { placed: 0, deployed: 0, bigDeployed: 0, ferriesPlaced: 0, ferriesMoved: 0, discards: 0, done: 0, rotations: 0 };
   const shots = new Set();
-  const once = async (name) => { if (gameNo === 1 || !shots.has(name)) { if (!shots.has(name)) { shots.add(name); await shot(page, `g${gameNo}-${name}`); } } };
+  const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `${label}${gameNo}-${name}`); } };
   let turns = 0;
   let tLast = Date.now();
   for (;;) {
@@ -310,19 +316,42 @@ async function playOneGame(page, base, cat, gameNo, spectate) {
       assert(placed && placed.rot === target.rot && placed.tile === view.drawn, 'the server has the tile where and as it was clicked');
     } else if (step === 'deploy') {
       const deploys = view.legal.filter((a) => a.type === 'deploy');
+      const bigs = deploys.filter((a) => a.figure === 'big');
       const lake = view.last_placed && view.last_placed.tile.startsWith('F');
-      const want = deploys.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6));
+      // Inns & Cathedrals: deploy the big follower the first time it can go.
+      const big = bigs.length > 0 && stats.bigDeployed === 0;
+      const want = big || (deploys.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6)));
       if (stats.deployed === 0 && deploys.length) await once('deploy-spots');
       if (want) {
-        const a = pickRandom(deploys);
-        if (turns % 2) await page.click(`.spot[data-meeple="${a.meeple}"]`);
-        else await page.click(`button.opt[data-n="${deploys.indexOf(a) + 1}"]`);
+        if (big) {
+          // Switch the offered spots to the big follower: its button or the B key.
+          if (turns % 2) await page.click('.figure-choice[data-figure="big"]');
+          else await page.keyboard.press('b');
+          await page.waitForSelector('.spot[data-figure="big"]');
+          await once('big-follower-spots');
+        }
+        const offered = big ? bigs : deploys.filter((a) => !a.figure);
+        const a = pickRandom(offered);
+        if (turns % 2) await page.click(`.spot[data-meeple="${a.meeple}"][data-figure="${big ? 'big' : 'normal'}"]`);
+        else await page.click(`button.opt[data-n="${offered.indexOf(a) + 1}"]`);
         stats.deployed++;
+        await waitVersionPast(page, version);
+        if (big) {
+          const after = await api(base, `/api/games/${gameId}/view?version=${version + 1}`);
+          const [x, y] = view.last_placed.at;
+          assert(after.followers.some((f) => f.figure === 'big' && f.seat === 0 && f.at[0] === x && f.at[1] === y && f.feature === a.meeple),
+            `the big follower stands on ${a.meeple} at (${x}, ${y})`);
+          stats.bigDeployed++;
+        }
       } else {
         if (turns % 2) await page.click('#no-follower');
         else await page.keyboard.press('n');
+        await waitVersionPast(page, version);
       }
-      await waitVersionPast(page, version);
+      if (stats.bigDeployed === 1 && big) {
+        assert(await page.locator('.layer-followers .meeple.big').count() >= 1, 'the board draws the big follower');
+        await once('big-follower-deployed');
+      }
     } else if (step === 'place_ferry') {
       const opts = view.legal.filter((a) => a.type === 'ferry');
       await once('ferry-options');
@@ -646,6 +675,32 @@ try {
     await page.waitForSelector(`body[data-replay-version="${max}"]`);
     await page.waitForSelector('.final table');
     await shot(page, 'replay-end');
+  });
+
+  await check('Inns & Cathedrals with The Ferries, six seats: inns, cathedrals and the big follower, played to the end by clicking', async () => {
+    // The lobby allows six seats only with Inns & Cathedrals.
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+    if (await page.isChecked('#exp-inns')) await page.click('#exp-inns');
+    while (await page.locator('.seat-row').count() < 5) await page.click('#add-seat');
+    assert(await page.isDisabled('#add-seat'), 'without Inns & Cathedrals a sixth seat cannot be added');
+    for (let g = 1; g <= MAX_GAMES; g++) {
+      const res = await playOneGame(page, base, cat, g, null, { inns: true, seats: 6, label: 'inns-' });
+      const view = await api(base, `/api/games/${res.gameId}`);
+      assert(view.status === 'finished' && view.setup.expansions.includes('inns') && view.seats.length === 6, 'a finished six-seat I&C game');
+      assert(view.figures.some((f) => f.figure === 'big' && f.each === 1), 'the view lists the big follower');
+      const rows = await page.locator('table.scores tr').count();
+      assert(rows === 6, `six rows on the score board (${rows})`);
+      assert(await page.locator('#tile-defs .inn').count() > 0 && await page.locator('#tile-defs .cathedral').count() > 0, 'inns and cathedrals are drawn');
+      const placedMarks = view.board.filter((t) => cat.get(t.tile)?.features.some((f) => f.mark)).length;
+      log(`I&C game ${g}: ${placedMarks} tiles with an inn or a cathedral, ${JSON.stringify(res.stats)}`);
+      if (res.stats.bigDeployed > 0) {
+        await shot(page, 'inns-final');
+        return;
+      }
+      log(`I&C game ${g} never let the tester deploy the big follower: another game`);
+    }
+    throw new Error(`no I&C game out of ${MAX_GAMES} let the tester deploy the big follower`);
   });
 
   await check('no script errors in any page', async () => {

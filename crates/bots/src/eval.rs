@@ -5,11 +5,16 @@
 //! count misses while tiles remain: an open city may still be completed and
 //! score double, a monastery may still be surrounded, a field may still
 //! border cities that get completed, and a follower in supply is worth moves
-//! to come. Everything is in points, so it compares directly with scores.
+//! to come. An inn or a cathedral (Inns & Cathedrals) makes its open feature
+//! worth nothing at the end but more when completed, so there the completed
+//! value, weighted by the chance of completion, is what counts; a big
+//! follower weighs twice in a majority and is worth more in supply.
+//! Everything is in points, so it compares directly with scores.
 
 use carcassonne_engine::features::PieceId;
+use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Bag, FeatureKind, Location, Side, State};
+use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Location, Side, State};
 
 /// Points per player.
 pub type Values = [f32; MAX_PLAYERS];
@@ -23,11 +28,13 @@ pub struct Weights {
     pub returning: f32,
     /// How many tiles per open edge make a city's completion likely.
     pub tiles_per_open_edge: f32,
+    /// A big follower in supply, against a follower's `supply`.
+    pub big_in_supply: f32,
 }
 
 impl Default for Weights {
     fn default() -> Weights {
-        Weights { supply: 2.0, returning: 1.0, tiles_per_open_edge: 6.0 }
+        Weights { supply: 2.0, returning: 1.0, tiles_per_open_edge: 6.0, big_in_supply: 1.5 }
     }
 }
 
@@ -60,6 +67,10 @@ impl Estimator {
         for (i, s) in state.supply().iter().enumerate() {
             v[i] += self.weights.supply * phase * *s as f32;
         }
+        // Zero for every player when the rules give no big follower.
+        for (i, s) in state.supply_of(FollowerKind::Big).iter().enumerate() {
+            v[i] += self.weights.supply * self.weights.big_in_supply * phase * *s as f32;
+        }
 
         let features = state.features();
         self.roots.clear();
@@ -72,10 +83,19 @@ impl Estimator {
             let kind = features.info(root).kind;
             let t = features.totals(root);
             // What the end-of-game count leaves out, and whether the followers come back.
+            let marked = t.marks > 0;
             let (extra, returns) = match kind {
+                // An open road with an inn scores nothing at the end, 2 a tile completed.
+                FeatureKind::Road if t.open > 0 && marked => {
+                    (2.0 * t.pieces as f32 * self.completion(t.open as f32, left), true)
+                }
                 FeatureKind::Road => (0.0, t.open > 0),
                 FeatureKind::City if t.open > 0 => {
-                    ((t.pieces + u16::from(t.pennants)) as f32 * self.completion(t.open as f32, left), true)
+                    // Completed, a city gains 1 a tile and pennant over the end count;
+                    // with a cathedral it gains all its 3 (open, it scores nothing).
+                    let gain = if marked { 3.0 } else { 1.0 };
+                    let worth = (t.pieces + u16::from(t.pennants)) as f32;
+                    (gain * worth * self.completion(t.open as f32, left), true)
                 }
                 FeatureKind::City => (0.0, false),
                 FeatureKind::Monastery => {
@@ -85,10 +105,14 @@ impl Estimator {
                 }
                 FeatureKind::Field => (3.0 * self.open_cities_bordered(state, root, left), false),
             };
+            // Majority strength, and what the figures coming back are worth.
             let mut counts = [0u8; MAX_PLAYERS];
+            let mut back = [0.0f32; MAX_PLAYERS];
             for g in state.followers() {
                 if features.find(g.piece) == root {
-                    counts[g.player as usize] += 1;
+                    counts[g.player as usize] += strength(g.kind, &t);
+                    back[g.player as usize] +=
+                        if g.kind == FollowerKind::Big { self.weights.big_in_supply } else { 1.0 };
                 }
             }
             let best = counts.iter().copied().max().unwrap_or(0);
@@ -97,7 +121,7 @@ impl Estimator {
                     v[p] += extra;
                 }
                 if returns {
-                    v[p] += self.weights.returning * phase * counts[p] as f32;
+                    v[p] += self.weights.returning * phase * back[p];
                 }
             }
         }

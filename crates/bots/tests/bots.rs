@@ -3,7 +3,9 @@
 //! determinizations, is reproducible from its seed and beats random play.
 
 use carcassonne_bots::{arena, Bot, BotSpec, MctsBot};
-use carcassonne_engine::{Actor, Edition, Expansion, Rules, State};
+use carcassonne_engine::geometry::{Pos, Rotation};
+use carcassonne_engine::tile::TileKind;
+use carcassonne_engine::{Action, Actor, Edition, Expansion, FollowerKind, Location, Placement, Rules, State, Step};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -26,8 +28,20 @@ const SPECS: [&str; 9] = [
 const DRAWS: [&str; 2] = ["chance", "determinized"];
 
 fn rules(players: usize, ferries: bool, c2: bool) -> Rules {
-    let expansions: &[Expansion] = if ferries { &[Expansion::Ferries] } else { &[] };
-    Rules::new(players, expansions, if c2 { Edition::C2 } else { Edition::C3 }).unwrap()
+    rules_with(players, ferries, false, c2)
+}
+
+/// Rules with The Ferries and Inns & Cathedrals or not (six players only with I&C).
+fn rules_with(players: usize, ferries: bool, inns: bool, c2: bool) -> Rules {
+    let mut expansions = Vec::new();
+    if ferries {
+        expansions.push(Expansion::Ferries);
+    }
+    if inns {
+        expansions.push(Expansion::Inns);
+    }
+    let players = if inns { players } else { players.min(5) };
+    Rules::new(players, &expansions, if c2 { Edition::C2 } else { Edition::C3 }).unwrap()
 }
 
 /// The position of the `decision`-th player decision of a seeded random
@@ -67,12 +81,13 @@ proptest! {
     #[test]
     fn bots_choose_legal_actions(
         seed in any::<u64>(),
-        players in 2usize..=5,
+        players in 2usize..=6,
         ferries in prop::bool::weighted(0.75),
+        inns in prop::bool::weighted(0.4),
         c2 in any::<bool>(),
         decision in 0u32..260,
     ) {
-        let state = position(rules(players, ferries, c2), seed, decision);
+        let state = position(rules_with(players, ferries, inns, c2), seed, decision);
         let legal = state.legal_action_list();
         for spec in SPECS {
             let action = bot(spec, seed).choose(&state);
@@ -98,6 +113,43 @@ fn play(specs: &[&str], rules: Rules, seed: u64) -> arena::Played {
     let mut bots: Vec<_> = specs.iter().enumerate().map(|(i, s)| bot(s, seed + i as u64)).collect();
     // `play_game` plays each choice with the checked `Game::play`.
     arena::play_game(rules, &names, &mut bots, seed).unwrap()
+}
+
+/// The start tile, then `tile` drawn and placed east of it, unturned.
+fn east_of_start(rules: Rules, tile: &str) -> State {
+    let mut state = State::new(rules);
+    let kind = TileKind::parse(tile).unwrap();
+    state.play(Action::Draw(kind)).unwrap();
+    state.play(Action::Place(Placement { pos: Pos::new(1, 0), rot: Rotation::R0 })).unwrap();
+    assert_eq!(state.step(), Step::Deploy);
+    state
+}
+
+#[test]
+fn greedy_deploys_on_a_road_with_an_inn_which_scores_only_when_completed() {
+    // I15 (a road with an inn) east of the start tile: an open road of two
+    // tiles with an inn, worth nothing if the game ended now but 4 points if
+    // completed. Valued at its end-of-game count, a follower there looks
+    // worse than one kept in supply; greedy must see the completed value.
+    let state = east_of_start(rules_with(2, false, true, false), "I15");
+    for seed in 0..8 {
+        let a = bot("greedy", seed).choose(&state).unwrap();
+        assert!(matches!(a, Action::Deploy(FollowerKind::Normal, Location::Road(_))), "seed {seed}: greedy chose {a}");
+    }
+}
+
+#[test]
+fn six_seats_of_inns_and_cathedrals_with_ferries_play_legally_and_greedy_beats_random() {
+    // Greedy in three seats, random in three: each greedy seat outscores every random one.
+    let specs = ["greedy", "random", "greedy", "random", "greedy", "random"];
+    let played = play(&specs, rules_with(6, true, true, false), 3);
+    assert!(played.game.state().is_over());
+    let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
+    assert_eq!(replayed.state().final_scores(), played.scores());
+    let scores = played.scores();
+    let worst_greedy = (0..6).step_by(2).map(|i| scores[i]).min().unwrap();
+    let best_random = (1..6).step_by(2).map(|i| scores[i]).max().unwrap();
+    assert!(worst_greedy > best_random, "scores {scores:?}");
 }
 
 #[test]

@@ -120,4 +120,12 @@ impl Rules {
     pub fn expansions(&self) -> impl Iterator<Item = Expansion> + '_ {
         Expansion::ALL.into_iter().filter(|e| self.has(*e))
     }
+
+    /// Each figure in play and how many of it a player starts with, the
+    /// normal follower first.
+    pub fn figures(&self) -> Vec<(crate::state::FollowerKind, u8)> {
+        let mut out = Vec::with_capacity(2);
+        crate::rules::figures(self, |kind, n| out.push((kind, n)));
+        out
+    }
 }

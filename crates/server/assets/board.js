@@ -1,6 +1,6 @@
 // The board: SVG drawn from the view, with pan (drag), zoom (wheel, pinch,
 // buttons, keys) and the clickable overlays of the current step.
-import { el, T, ferryPath, meeple, tileHref, PLAYER_COLOURS } from './tiles.js';
+import { el, T, ferryPath, meeple, tileHref, colourOf } from './tiles.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
 
@@ -107,7 +107,10 @@ export class BoardView {
   reveal(x, y) {
     const { cx, cy, z } = this.cam;
     const w = this.size.w / z, h = this.size.h / z;
-    const x0 = x * T - 24, x1 = (x + 1) * T + 24, y0 = y * T - 24, y1 = (y + 1) * T + 24;
+    // Keep clear of the zoom buttons (bottom right) and the banner (top):
+    // their size is in screen pixels, the margins in board units.
+    const m = 24, right = Math.max(m, 64 / z), top = Math.max(m, 48 / z), bottom = Math.max(m, 24 / z);
+    const x0 = x * T - m, x1 = (x + 1) * T + right, y0 = y * T - top, y1 = (y + 1) * T + bottom;
     let ncx = cx, ncy = cy;
     if (x0 < cx - w / 2) ncx = x0 + w / 2; else if (x1 > cx + w / 2) ncx = x1 - w / 2;
     if (y0 < cy - h / 2) ncy = y0 + h / 2; else if (y1 > cy + h / 2) ncy = y1 - h / 2;
@@ -206,7 +209,7 @@ export class BoardView {
     // Last move in the colour of who made it.
     if (view.last_placed) {
       const [x, y] = view.last_placed.at;
-      const c = view.last_placed.seat != null ? PLAYER_COLOURS[view.last_placed.seat % 5] : '#f59f00';
+      const c = view.last_placed.seat != null ? colourOf(view.last_placed.seat) : '#f59f00';
       L.marks.appendChild(el('rect', { x: x * T + 2, y: y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'last-frame', stroke: c, 'data-last': `${x},${y}` }));
     }
     for (const [x, y] of ix.highlight || []) {
@@ -234,10 +237,12 @@ export class BoardView {
       if (!t) continue;
       const [sx, sy] = this.cat.spot(t.tile, f.piece, t.rot);
       const lying = f.kind === 'field';
+      const big = f.figure === 'big';
       L.followers.appendChild(meeple(f.seat, {
-        transform: `translate(${f.at[0] * T + sx} ${f.at[1] * T + sy})${lying ? ' rotate(-90)' : ''} scale(1.05)`,
+        transform: `translate(${f.at[0] * T + sx} ${f.at[1] * T + sy})${lying ? ' rotate(-90)' : ''} scale(${big ? 1.45 : 1.05})`,
         'data-follower': `${f.seat}:${f.at[0]},${f.at[1]}:${f.feature}`,
-      }));
+        'data-figure': f.figure || 'normal',
+      }, f.figure));
     }
 
     // Step overlays.
@@ -271,12 +276,13 @@ export class BoardView {
       const [sx, sy] = this.cat.spot(s.tile, s.piece, s.rot);
       const g = el('g', {
         class: `spot${s.hot ? ' hot' : ''}`, transform: `translate(${s.x * T + sx} ${s.y * T + sy})`,
-        'data-pick': 'deploy', 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind,
-        role: 'button', 'aria-label': `follower on ${s.meeple}`,
+        'data-pick': 'deploy', 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind, 'data-figure': s.figure,
+        role: 'button', 'aria-label': `${s.figure === 'big' ? 'big follower' : 'follower'} on ${s.meeple}`,
       });
-      g.appendChild(el('circle', { r: 12, class: 'ring', stroke: PLAYER_COLOURS[s.seat % 5] }));
-      g.appendChild(meeple(s.seat, { transform: `scale(.75)${s.kind === 'field' ? ' rotate(-90)' : ''}` }));
-      g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${s.meeple}`)]));
+      const big = s.figure === 'big';
+      g.appendChild(el('circle', { r: big ? 15 : 12, class: 'ring', stroke: colourOf(s.seat) }));
+      g.appendChild(meeple(s.seat, { transform: `scale(${big ? 1 : 0.75})${s.kind === 'field' ? ' rotate(-90)' : ''}` }, s.figure));
+      g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${big ? 'big follower on ' : ''}${s.meeple}`)]));
       L.options.appendChild(g);
     }
     for (const [x, y] of ix.movable || []) {

@@ -26,6 +26,7 @@ export class GamePage {
     this.rot = null; // rotation of the drawn tile as shown
     this.sel = null; // selected cell "x,y" in the place step
     this.hot = null; // option number hovered in the panel
+    this.figure = 'normal'; // the figure the deploy step offers spots for
     this.highlight = null;
     this.stepKey = null;
     this.finalShown = false;
@@ -128,6 +129,7 @@ export class GamePage {
       this.stepKey = key;
       this.sel = null;
       this.hot = null;
+      this.figure = 'normal';
       if (v.step === 'place') this.rot = null;
       // Hot-seat: say whose turn it is when it passes between this browser's seats.
       if (this.tokens.size > 1 && this.tokens.has(v.to_act) && prev && prev.to_act !== v.to_act) {
@@ -163,7 +165,8 @@ export class GamePage {
         this.board.focus(cells, 1.8);
       }
     } else if (v.step === 'deploy' && v.last_placed) {
-      if (!this.board.visible(...v.last_placed.at)) this.board.reveal(...v.last_placed.at);
+      // Every spot must be clickable: clear of the board's buttons, not only on screen.
+      this.board.reveal(...v.last_placed.at);
     } else if (v.step === 'place') {
       const { cells } = this.placements();
       const list = [...cells.keys()].map((k) => k.split(',').map(Number));
@@ -207,10 +210,35 @@ export class GamePage {
   options() {
     const v = this.view;
     if (!v) return [];
-    if (v.step === 'deploy') return this.legal('deploy').map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple), kind: a.kind }));
+    if (v.step === 'deploy') {
+      const fig = this.deployFigure();
+      return this.legal('deploy').filter((a) => (a.figure || 'normal') === fig)
+        .map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple), kind: a.kind, figure: fig }));
+    }
     if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: `ferry ${a.ferry}` }));
     if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)} → ${a.ferry}` }));
     return [];
+  }
+
+  /** The figures the deploy step offers (the normal follower first). */
+  deployFigures() {
+    const figs = [...new Set(this.legal('deploy').map((a) => a.figure || 'normal'))];
+    return figs.sort((a, b) => (a === 'normal' ? -1 : b === 'normal' ? 1 : a.localeCompare(b)));
+  }
+
+  /** The figure chosen for this deploy step: the normal follower unless another is picked. */
+  deployFigure() {
+    const figs = this.deployFigures();
+    return figs.includes(this.figure) ? this.figure : (figs[0] || 'normal');
+  }
+
+  /** Offers the next figure's spots (key B, or the figure buttons). */
+  cycleFigure() {
+    const figs = this.deployFigures();
+    if (figs.length < 2) return;
+    this.figure = figs[(figs.indexOf(this.deployFigure()) + 1) % figs.length];
+    this.hot = null;
+    this.render();
   }
 
   // ---------- acting ----------
@@ -319,6 +347,7 @@ export class GamePage {
     else if (v.step === 'place' && k === 'Enter') this.confirmPlace();
     else if (v.step === 'place' && k === 'Escape') { this.sel = null; this.render(); }
     else if (k === 'n' || k === 'N' || (k === 'd' && v.step === 'place')) this.pass();
+    else if (v.step === 'deploy' && (k === 'b' || k === 'B')) this.cycleFigure();
     else if (/^[1-9]$/.test(k)) this.chooseOption(Number(k));
     else done = false;
     if (done) e.preventDefault();
@@ -374,7 +403,7 @@ export class GamePage {
       const lp = v.last_placed;
       ix.spots = this.options().map((o) => ({
         x: lp.at[0], y: lp.at[1], tile: lp.tile, rot: lp.rot, piece: o.action.piece, kind: o.action.kind,
-        meeple: o.action.meeple, seat, n: o.n, hot: this.hot === o.n,
+        meeple: o.action.meeple, figure: o.figure, seat, n: o.n, hot: this.hot === o.n,
       }));
     } else if (v.step === 'place_ferry' && v.last_placed) {
       const [x, y] = v.last_placed.at;
@@ -472,8 +501,22 @@ export class GamePage {
         list.appendChild(b);
       }
       if (v.step === 'deploy') {
+        const figs = this.deployFigures();
+        if (figs.length > 1) {
+          // Which figure to deploy: the spots and choices below are for that one.
+          const fig = this.deployFigure();
+          const group = h('div.figures', { role: 'radiogroup', 'aria-label': 'figure' });
+          for (const f of figs) {
+            group.appendChild(h('button', {
+              class: `small figure-choice${f === fig ? ' chosen' : ''}`, role: 'radio', 'aria-checked': String(f === fig),
+              dataset: { figure: f }, disabled: dis, title: 'B',
+              onclick: () => { this.figure = f; this.hot = null; this.render(); },
+            }, FIGURE_WORDS[f] || f));
+          }
+          body.appendChild(group);
+        }
         actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, 'No follower (N)'));
-        body.appendChild(h('div.hint', `${v.supply?.[seat] ?? 0} follower(s) in supply. Click a spot on the new tile or a choice below.`));
+        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. Click a spot on the new tile or a choice below${figs.length > 1 ? '; B switches the figure' : ''}.`));
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
       } else if (v.step === 'move_ferries') {
@@ -527,10 +570,22 @@ export class GamePage {
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
+const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower' };
+
+/** What a seat has in supply, in words: "5 followers, 1 big follower". */
+function supplyWords(v, seat) {
+  const figs = v.figures?.length ? v.figures : [{ figure: 'normal', supply: v.supply || [] }];
+  return figs.map((f) => {
+    const n = f.supply?.[seat] ?? 0;
+    const word = f.figure === 'normal' ? 'follower' : `${f.figure} follower`;
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+  }).join(', ') + ' in supply';
+}
+
 /** The action as the API takes it (the legal list's extra fields dropped). */
 export function stripAction(a) {
   switch (a.type) {
-    case 'deploy': return { type: 'deploy', meeple: a.meeple };
+    case 'deploy': return a.figure ? { type: 'deploy', meeple: a.meeple, figure: a.figure } : { type: 'deploy', meeple: a.meeple };
     case 'ferry': return { type: 'ferry', ferry: a.ferry };
     case 'move': return { type: 'move', at: a.at, ferry: a.ferry };
     case 'place': return { type: 'place', at: a.at, rot: a.rot };
@@ -550,6 +605,7 @@ export function openHelp() {
         row(['Esc'], 'clear the selection'),
         row(['1', '…', '9'], 'pick a follower spot, ferry crossing or ferry move'),
         row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere'),
+        row(['B'], 'deploy step: switch between the follower and the big follower (Inns & Cathedrals)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
         row(['+', '−'], 'zoom (or the mouse wheel, or pinch)'),
         row(['0'], 'fit the whole board'),

@@ -59,11 +59,16 @@ export class HomePage {
         h('button.small', { 'aria-label': `remove seat ${i + 1}`, title: 'remove seat', disabled: this.seats.length <= 2, onclick: () => { this.seats.splice(i, 1); this.saveAndRender(); } }, '×')));
     });
     c.appendChild(rows);
+    const most = maxSeats(this.opts);
     c.appendChild(h('div.form-row',
-      h('button.small#add-seat', { disabled: this.seats.length >= 5, onclick: () => { this.seats.push({ type: 'bot', level: 'easy' }); this.saveAndRender(); } }, '+ Add seat'),
-      h('span.muted', { style: 'font-size:.85em' }, 'Seat 1 moves first. 2 to 5 seats.')));
+      h('button.small#add-seat', { disabled: this.seats.length >= most, onclick: () => { this.seats.push({ type: 'bot', level: 'easy' }); this.saveAndRender(); } }, '+ Add seat'),
+      h('span.muted', { style: 'font-size:.85em' }, `Seat 1 moves first. 2 to ${most} seats.`),
+      this.seats.length > most ? h('span.error#too-many-seats', { role: 'alert' }, ` ${this.seats.length} seats: remove ${this.seats.length - most}, or add Inns & Cathedrals.`) : null));
     const ferries = h('input#exp-ferries', { type: 'checkbox', checked: this.opts.ferries, onchange: (e) => { this.opts.ferries = e.target.checked; saveOpts(this.opts); } });
-    c.appendChild(h('fieldset', h('legend', 'Expansions'), h('label', ferries, ' The Ferries (8 lake tiles, ferries to place and move)')));
+    const inns = h('input#exp-inns', { type: 'checkbox', checked: this.opts.inns, onchange: (e) => { this.opts.inns = e.target.checked; this.saveOptsAndRender(); } });
+    c.appendChild(h('fieldset', h('legend', 'Expansions'),
+      h('label', ferries, ' The Ferries (8 lake tiles, ferries to place and move)'),
+      h('label', inns, ' Inns & Cathedrals (18 tiles, inns, cathedrals, a big follower each, a sixth player)')));
     const ed = (v, t) => h('label', h('input', { type: 'radio', name: 'edition', value: v, checked: this.opts.edition === v, onchange: () => { this.opts.edition = v; saveOpts(this.opts); } }), ` ${t}`);
     c.appendChild(h('fieldset', h('legend', 'Edition (lake tiles: FC / F3 / F4)'), h('div.form-row', { style: 'margin:0' },
       ed('c3', 'c3 — 3rd edition (3 / 3 / 2)'), ed('c2', 'c2 — 2nd edition (3 / 4 / 1)'))));
@@ -72,7 +77,7 @@ export class HomePage {
     const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
     c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
-    this.createBtn = h('button.primary#create-game', { onclick: () => this.create() }, 'Create game');
+    this.createBtn = h('button.primary#create-game', { onclick: () => this.create(), disabled: this.seats.length > most }, 'Create game');
     c.appendChild(h('div.form-row', this.createBtn));
     this.createdBox = h('div#created');
     c.appendChild(this.createdBox);
@@ -80,11 +85,14 @@ export class HomePage {
 
   saveAndRender() { saveSeats(this.seats); this.renderCreate(); }
 
+  saveOptsAndRender() { saveOpts(this.opts); this.renderCreate(); }
+
   async create() {
     const seats = this.seats.map((s) => s.type === 'human'
       ? (s.name && s.name.trim() ? { type: 'human', name: s.name.trim() } : { type: 'human' })
       : { type: 'bot', level: s.level || 'easy' });
-    const body = { seats, expansions: this.opts.ferries ? ['ferries'] : [], edition: this.opts.edition };
+    const expansions = [...(this.opts.ferries ? ['ferries'] : []), ...(this.opts.inns ? ['inns'] : [])];
+    const body = { seats, expansions, edition: this.opts.edition };
     if (this.opts.tinyCity) body.rules = { 'tiny-city-scoring': 2 };
     if (this.opts.public) body.public = true;
     this.createBtn.disabled = true;
@@ -177,7 +185,8 @@ export class HomePage {
 function gameRow(g) {
   const mine = remembered()[g.game];
   const players = (g.players || []).map((p, i) => `${p}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
-  const meta = [g.expansions?.includes('ferries') ? `Ferries ${g.edition}` : 'base game', ...(g.rules?.['tiny-city-scoring'] === 2 ? ['tiny cities 2'] : []), `${g.turns ?? '?'} turns`, fmtTime(g.updated)].join(' · ');
+  const exps = [...(g.expansions?.includes('ferries') ? [`Ferries ${g.edition}`] : []), ...(g.expansions?.includes('inns') ? ['Inns & Cathedrals'] : [])];
+  const meta = [exps.length ? exps.join(' + ') : 'base game', ...(g.rules?.['tiny-city-scoring'] === 2 ? ['tiny cities 2'] : []), `${g.turns ?? '?'} turns`, fmtTime(g.updated)].join(' · ');
   const links = [];
   if (g.status === 'finished') {
     links.push(h('a', { href: `#replay=${g.game}`, dataset: { replay: g.game } }, 'Replay'));
@@ -194,7 +203,7 @@ function gameRow(g) {
 function loadSeats() {
   try {
     const s = JSON.parse(localStorage.getItem('carcassonne.seats') || 'null');
-    if (Array.isArray(s) && s.length >= 2 && s.length <= 5) return s;
+    if (Array.isArray(s) && s.length >= 2 && s.length <= 6) return s;
   } catch (_) { /* defaults */ }
   return [{ type: 'human', name: '' }, { type: 'bot', level: 'easy' }];
 }
@@ -203,8 +212,11 @@ function loadOpts() {
   try {
     const o = JSON.parse(localStorage.getItem('carcassonne.opts') || 'null');
     // Each game starts unlisted: listing is chosen game by game.
-    if (o && typeof o === 'object') return { ferries: o.ferries !== false, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: false };
+    if (o && typeof o === 'object') return { ferries: o.ferries !== false, inns: o.inns === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: false };
   } catch (_) { /* defaults */ }
-  return { ferries: true, edition: 'c3', tinyCity: false, public: false };
+  return { ferries: true, inns: false, edition: 'c3', tinyCity: false, public: false };
 }
+
+/** Seats the chosen rules take: six with Inns & Cathedrals, five without. */
+function maxSeats(opts) { return opts.inns ? 6 : 5; }
 function saveOpts(o) { try { localStorage.setItem('carcassonne.opts', JSON.stringify(o)); } catch (_) { /* fine */ } }

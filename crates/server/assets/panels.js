@@ -1,16 +1,16 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
-import { el, miniTile, MEEPLE_PATH, PLAYER_COLOURS, PLAYER_NAMES_OF_COLOURS } from './tiles.js';
+import { el, miniTile, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
-export function colour(seat) { return PLAYER_COLOURS[seat % 5]; }
+export function colour(seat) { return colourOf(seat); }
 
 export function seatName(view, seat) {
   if (seat === null || seat === undefined) return '—';
   return view.seats?.[seat]?.name ?? view.setup?.players?.[seat] ?? `Seat ${seat + 1}`;
 }
 
-export function meepleIcon(seat, size = 16, faded = false) {
-  const s = el('svg', { viewBox: '-12 -12 24 24', width: size, height: size, class: 'meeple-icon', 'aria-hidden': 'true' });
+export function meepleIcon(seat, size = 16, faded = false, figure = 'normal') {
+  const s = el('svg', { viewBox: '-12 -12 24 24', width: size, height: size, class: `meeple-icon${figure === 'big' ? ' big' : ''}`, 'aria-hidden': 'true' });
   s.appendChild(el('path', { d: MEEPLE_PATH, fill: faded ? 'none' : colour(seat), stroke: faded ? colour(seat) : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
   return s;
 }
@@ -20,10 +20,13 @@ function dot(seat) { return h('span.pdot', { style: `background:${colour(seat)}`
 const KIND_WORD = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
 const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', monastery: 'monk in the monastery', field: 'farmer in the field' };
 
-export function featureWords(feature) {
+/** A follower's role on a feature, in words; `figure` big makes it a big one. */
+export function featureWords(feature, figure) {
   if (!feature) return 'a feature';
   const [kind, where] = feature.split(':');
-  return `${ROLE_WORD[kind] || kind}${where ? ` (${where})` : ''}`;
+  const role = ROLE_WORD[kind] || kind;
+  const words = `${role}${where === 'inner' ? ' (inside the tile)' : where ? ` (${where})` : ''}`;
+  return figure === 'big' ? `big ${words}` : words;
 }
 
 export function at(p) { return p ? `(${p[0]}, ${p[1]})` : ''; }
@@ -39,9 +42,13 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
     if (seat.type === 'bot') tags.push(h('span.tag', `bot · ${seat.level || 'bot'}`));
     if (mine.has(s)) tags.push(h('span.tag.you', 'you'));
     if (win.has(s) && view.status === 'finished') tags.push(h('span.winner-badge', ' ★ winner'));
-    const supply = view.supply?.[s] ?? 0;
-    const sup = h('span.supply', { title: `${supply} of 7 followers in supply` });
-    for (let i = 0; i < 7; i++) sup.appendChild(meepleIcon(s, 13, i >= supply));
+    // Every figure in play: filled icons in supply, hollow ones on the board.
+    const figures = view.figures?.length ? view.figures : [{ figure: 'normal', each: 7, supply: view.supply || [] }];
+    const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} of ${f.each} ${f.figure === 'normal' ? 'followers' : `${f.figure} follower${f.each === 1 ? '' : 's'}`} in supply`).join(', ') });
+    for (const f of figures) {
+      const left = f.supply?.[s] ?? 0;
+      for (let i = 0; i < f.each; i++) sup.appendChild(meepleIcon(s, f.figure === 'big' ? 17 : 13, i >= left, f.figure));
+    }
     const score = view.final ? view.final.scores[s] : view.scores?.[s] ?? 0;
     const proj = view.projected_scores?.[s];
     t.appendChild(h('tr', { class: view.to_act === s ? 'to-act' : '', dataset: { seat: s } },
@@ -76,7 +83,7 @@ function logText(view, e) {
     case 'tile_drawn': return ['Drew ', h('b', e.tile)];
     case 'tile_placed': return [...who(e.seat), ` placed ${e.tile} at ${at(e.at)}${e.rot ? `, turned ${e.rot}°` : ''}`];
     case 'tile_discarded': return [...who(e.seat), ` discarded ${e.tile}: it fits nowhere`];
-    case 'follower_deployed': return [...who(e.seat), ` put a ${featureWords(e.feature)} at ${at(e.at)}`];
+    case 'follower_deployed': return [...who(e.seat), ` put a ${featureWords(e.feature, e.figure)} at ${at(e.at)}`];
     case 'ferry_placed': return [...who(e.seat), ` placed a ferry on ${e.ferry} at ${at(e.at)}`];
     case 'ferry_moved': return [...who(e.seat), ` moved the ferry at ${at(e.at)} from ${e.from} to ${e.to}`];
     case 'follower_returned': return [...who(e.seat), `’s follower returns from ${e.feature} at ${at(e.at)}`];
@@ -168,4 +175,4 @@ function renderFinalCompact(view) {
   return h('div.final', table);
 }
 
-export function colourName(seat) { return PLAYER_NAMES_OF_COLOURS[seat % 5]; }
+export function colourName(seat) { return PLAYER_NAMES_OF_COLOURS[seat % PLAYER_NAMES_OF_COLOURS.length]; }

@@ -161,7 +161,7 @@ export class ReplayPage {
       case 'draw': return `${who} draws ${act.tile}.`;
       case 'place': return `${who} places the tile at ${at(act.at)}${act.rot ? `, turned ${act.rot}°` : ''}.`;
       case 'discard': return `${who} discards the tile (it fits nowhere).`;
-      case 'deploy': return `${who} deploys a follower on ${act.meeple}.`;
+      case 'deploy': return `${who} deploys a ${act.figure === 'big' ? 'big follower' : 'follower'} on ${act.meeple}.`;
       case 'pass': return `${who} passes.`;
       case 'ferry': return `${who} places the ferry on ${act.ferry}.`;
       case 'move': return `${who} moves the ferry at ${at(act.at)} to ${act.ferry}.`;

@@ -90,7 +90,7 @@ function roadGeometry(def, f) {
   }
   if (s.length === 1) {
     const side = s[0];
-    const e = roadEndDistance(def);
+    const e = f.end ?? roadEndDistance(def);
     const [dx, dy] = SIDE_DIR[side];
     const end = [50 + dx * e, 50 + dy * e];
     const spot = [50 + dx * (e + (50 - e) * 0.5), 50 + dy * (e + (50 - e) * 0.5)];
@@ -110,15 +110,47 @@ function cityGeometry(f) {
  * block), flood-fill from each field's half-edges and take the free point
  * farthest from anything drawn.
  */
-function fieldSpots(def, geo) {
-  const N = 50, STEP = 2; // 50x50 grid of 2-unit cells
-  const blocked = new Uint8Array(N * N);
-  let ctx = null;
+let pathCtx;
+/** A 2D canvas context to ask whether points lie in paths (null without one). */
+function pathContext() {
+  if (pathCtx !== undefined) return pathCtx;
   try {
     const c = document.createElement('canvas');
     c.width = 4; c.height = 4;
-    ctx = c.getContext('2d');
-  } catch (_) { ctx = null; }
+    pathCtx = typeof Path2D !== 'undefined' ? c.getContext('2d') : null;
+  } catch (_) { pathCtx = null; }
+  return pathCtx;
+}
+
+/** Whether the point lies in one of the tile's cities (geometry at rotation 0). */
+function inCity(cities, x, y) {
+  const ctx = pathContext();
+  if (!ctx) return false;
+  for (const c of cities) {
+    const [ux, uy] = rotatePoint([x, y], (360 - c.rot) % 360);
+    if (ctx.isPointInPath(new Path2D(c.shape.fill), ux, uy)) return true;
+  }
+  return false;
+}
+
+/**
+ * How far from the centre a road from `side` ends when it runs into a city
+ * on its way in (Inns & Cathedrals has roads that end at a city wall);
+ * undefined when it reaches the middle.
+ */
+function roadEndAtCity(side, cities) {
+  if (!cities.length) return undefined;
+  const [mx, my] = SIDE_MID[side], [dx, dy] = SIDE_DIR[side];
+  for (let t = 4; t < 46; t++) {
+    if (inCity(cities, mx - dx * t, my - dy * t)) return 50 - t + 3;
+  }
+  return undefined;
+}
+
+function fieldSpots(def, geo) {
+  const N = 50, STEP = 2; // 50x50 grid of 2-unit cells
+  const blocked = new Uint8Array(N * N);
+  const ctx = pathContext();
   const cityPaths = [], roadPaths = [];
   if (ctx && typeof Path2D !== 'undefined') {
     for (const g of geo.cities) cityPaths.push({ p: new Path2D(g.shape.fill), rot: g.rot });
@@ -188,6 +220,8 @@ function fieldSpots(def, geo) {
   for (const f of def.features) {
     if (f.kind !== 'field') continue;
     const labels = new Set();
+    // A field inside the tile, touching no edge (Inns & Cathedrals): the middle's.
+    if (!f.halves.length && !blocked[cellOf([50, 50])]) labels.add(label[cellOf([50, 50])]);
     for (const h of f.halves) {
       // Try points along the half-edge, two cells in, until a free one.
       const [ax, ay] = HALF_ANCHOR[h];
@@ -209,6 +243,7 @@ function fieldSpots(def, geo) {
       const score = Math.min(dist[k], 9) * 10 - Math.hypot(x - cx, y - cy) * 0.3;
       if (score > bestScore) { bestScore = score; best = k; }
     }
+    if (!f.halves.length) { cx = 50; cy = 50; }
     if (best >= 0) spots.set(f.index, [(best % N) * STEP + 1, ((best / N) | 0) * STEP + 1]);
     else {
       // Fallback: the average of its half-edge anchors pulled to the middle.
@@ -232,28 +267,39 @@ export class Catalogue {
   get(id) { return this.byId.get(id); }
 
   geometry(def) {
-    const geo = { roads: [], cities: [], spots: new Map(), monastery: false, village: false };
+    const geo = { roads: [], cities: [], spots: new Map(), marks: [], monastery: false, village: false };
     geo.monastery = def.features.some((f) => f.kind === 'monastery');
-    const singleRoads = def.features.filter((f) => f.kind === 'road' && f.sides.length === 1);
-    geo.village = !def.lake && !geo.monastery && singleRoads.length >= 2 &&
-      !def.features.some((f) => f.kind === 'city' && f.sides.length >= 3);
     for (const f of def.features) {
-      if (f.kind === 'road') {
-        const g = roadGeometry(def, f);
-        g.index = f.index; g.jetty = !!f.jetty; g.sides = f.sides;
-        geo.roads.push(g);
-        geo.spots.set(f.index, g.spot);
-      } else if (f.kind === 'city') {
-        const g = cityGeometry(f);
-        if (g) {
-          g.index = f.index; g.pennants = f.pennants || 0;
-          geo.cities.push(g);
-          geo.spots.set(f.index, g.spot);
-        }
-      } else if (f.kind === 'monastery') {
-        geo.spots.set(f.index, [50, 50]);
+      if (f.kind !== 'city') continue;
+      const g = cityGeometry(f);
+      if (!g) continue;
+      g.index = f.index; g.pennants = f.pennants || 0;
+      geo.cities.push(g);
+      let spot = g.spot;
+      if (f.mark === 'cathedral') {
+        // The cathedral stands where a knight would: the knight steps aside.
+        geo.marks.push({ kind: 'cathedral', at: g.spot });
+        spot = [g.spot[0] + 17, g.spot[1] + 9];
+      }
+      geo.spots.set(f.index, spot);
+    }
+    let middleRoads = 0;
+    for (const f of def.features) {
+      if (f.kind !== 'road') continue;
+      const end = f.sides.length === 1 && !def.lake && !geo.monastery ? roadEndAtCity(f.sides[0], geo.cities) : undefined;
+      if (f.sides.length === 1 && end === undefined) middleRoads++;
+      const g = roadGeometry(def, { ...f, end });
+      g.index = f.index; g.jetty = !!f.jetty; g.sides = f.sides;
+      geo.roads.push(g);
+      geo.spots.set(f.index, g.spot);
+      if (f.mark === 'inn') {
+        // The inn stands beside the road, across from where a traveller walks.
+        const [dx, dy] = SIDE_DIR[f.sides[0]];
+        geo.marks.push({ kind: 'inn', at: [g.spot[0] + dy * 15, g.spot[1] - dx * 15] });
       }
     }
+    geo.village = !def.lake && !geo.monastery && middleRoads >= 2 &&
+      !def.features.some((f) => f.kind === 'city' && f.sides.length >= 3);
     for (const [i, p] of fieldSpots(def, geo)) geo.spots.set(i, p);
     return geo;
   }
@@ -353,6 +399,26 @@ export function tileGroup(def, rot = 0) {
     outer.appendChild(el('path', { d: 'M50,16 V28 M45,20 H55', class: 'monastery-cross' }));
     outer.appendChild(el('rect', { x: 46, y: 54, width: 8, height: 12, class: 'monastery-door' }));
   }
+  for (const m of geo.marks) {
+    const [x, y] = rotatePoint(m.at, rot);
+    if (m.kind === 'inn') {
+      // A small house with a red roof and a pond beside it.
+      const inn = el('g', { class: 'inn', transform: `translate(${pt([x, y])})` });
+      inn.appendChild(el('ellipse', { cx: 6, cy: 5, rx: 4, ry: 2.5, class: 'inn-pond' }));
+      inn.appendChild(el('rect', { x: -6, y: -3, width: 10, height: 8, class: 'inn-wall' }));
+      inn.appendChild(el('path', { d: 'M-8,-2 L-1,-8 L6,-2 Z', class: 'inn-roof' }));
+      inn.appendChild(el('title', {}, [document.createTextNode('inn')]));
+      outer.appendChild(inn);
+    } else if (m.kind === 'cathedral') {
+      // A church with two towers.
+      const c = el('g', { class: 'cathedral', transform: `translate(${pt([x, y])})` });
+      c.appendChild(el('path', { d: 'M-10,9 V-2 L-7,-9 L-4,-2 V-4 L0,-9 L4,-4 V-2 L7,-9 L10,-2 V9 Z', class: 'cathedral-body' }));
+      c.appendChild(el('path', { d: 'M0,-15 V-9 M-2.5,-12.5 H2.5', class: 'cathedral-cross' }));
+      c.appendChild(el('path', { d: 'M-2.5,9 V3 A2.5,2.5 0 0 1 2.5,3 V9 Z', class: 'cathedral-door' }));
+      c.appendChild(el('title', {}, [document.createTextNode('cathedral')]));
+      outer.appendChild(c);
+    }
+  }
   return outer;
 }
 
@@ -380,11 +446,16 @@ export function ferryPath(pair) {
 // A follower, drawn in a box about 24 units high centred on 0,0.
 export const MEEPLE_PATH = 'M0,-11 C3,-11 4.5,-9 4.5,-7 C4.5,-5.5 4,-4.5 3.2,-4 L9,-2 C11,-1.3 11,1.5 9,2 L5,2.8 L8,10 C8.5,11 8,11.5 7,11.5 L2,11.5 L0,7 L-2,11.5 L-7,11.5 C-8,11.5 -8.5,11 -8,10 L-5,2.8 L-9,2 C-11,1.5 -11,-1.3 -9,-2 L-3.2,-4 C-4,-4.5 -4.5,-5.5 -4.5,-7 C-4.5,-9 -3,-11 0,-11 Z';
 
-export const PLAYER_COLOURS = ['#d9342b', '#2563eb', '#eab308', '#1f2937', '#9333ea'];
-export const PLAYER_NAMES_OF_COLOURS = ['red', 'blue', 'yellow', 'black', 'purple'];
+// Six colours: Inns & Cathedrals brings a sixth player.
+export const PLAYER_COLOURS = ['#d9342b', '#2563eb', '#eab308', '#1f2937', '#9333ea', '#16a34a'];
+export const PLAYER_NAMES_OF_COLOURS = ['red', 'blue', 'yellow', 'black', 'purple', 'green'];
 
-export function meeple(seat, attrs = {}) {
-  return el('path', { d: MEEPLE_PATH, fill: PLAYER_COLOURS[seat % 5], class: 'meeple', ...attrs });
+export function colourOf(seat) { return PLAYER_COLOURS[seat % PLAYER_COLOURS.length]; }
+
+/** A figure of `seat`: the big follower (Inns & Cathedrals) is drawn larger, with a white collar. */
+export function meeple(seat, attrs = {}, figure = 'normal') {
+  const big = figure === 'big';
+  return el('path', { d: MEEPLE_PATH, fill: colourOf(seat), class: `meeple${big ? ' big' : ''}`, ...attrs });
 }
 
 /** A small standalone <svg> showing one tile (uses the shared <defs>). */

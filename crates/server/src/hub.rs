@@ -11,7 +11,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use carcassonne_bots::Bot;
 use carcassonne_engine::record::{Record, Setup};
-use carcassonne_engine::{Action, Edition, Expansion, RuleOptions, Rules};
+use carcassonne_engine::{Action, Edition, Expansion, RuleOptions, Rules, SetupError};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
@@ -269,26 +269,28 @@ impl Hub {
 
     async fn create_now(self: &Arc<Self>, req: CreateRequest, owner: Owner) -> Result<CreateResponse, ApiError> {
         let n = req.seats.len();
-        if !(2..=5).contains(&n) {
-            return Err(ApiError::InvalidSetup(format!("a game has 2 to 5 seats, not {n}")));
+        if n > carcassonne_engine::setup::MAX_PLAYERS {
+            return Err(ApiError::InvalidSetup(format!(
+                "a game has at most {} seats, not {n}",
+                carcassonne_engine::setup::MAX_PLAYERS
+            )));
         }
+        let mut expansions = Vec::with_capacity(req.expansions.len());
         for e in &req.expansions {
-            match Expansion::parse(e) {
-                Some(Expansion::Ferries) => {}
-                // The browser does not show its figures and marks yet.
-                Some(Expansion::Inns) => {
-                    return Err(ApiError::InvalidSetup(
-                        "Inns & Cathedrals is not playable in the browser yet (the command line plays it)".into(),
-                    ))
-                }
-                None => {
-                    return Err(ApiError::InvalidSetup(format!(
-                        "unknown expansion '{}' (known: ferries)",
-                        crate::error::clip(e, 20)
-                    )))
-                }
-            }
+            let x = Expansion::parse(e).ok_or_else(|| {
+                ApiError::InvalidSetup(SetupError::UnknownExpansion(crate::error::clip(e, 20)).to_string())
+            })?;
+            expansions.push(x);
         }
+        // The engine says how many seats these rules take (six with Inns & Cathedrals).
+        Rules::new(n, &expansions, Edition::default()).map_err(|e| {
+            ApiError::InvalidSetup(match e {
+                SetupError::PlayerCount { min, max, .. } => {
+                    format!("a game with these expansions has {min} to {max} seats, not {n}")
+                }
+                e => e.to_string(),
+            })
+        })?;
         if let Some(e) = &req.edition {
             if Edition::parse(e).is_none() {
                 return Err(ApiError::InvalidSetup(format!(

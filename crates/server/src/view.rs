@@ -54,6 +54,7 @@ impl Live {
                     feature: loc.to_string(),
                     piece: info.local,
                     kind: info.kind.name(),
+                    figure: f.kind.name(),
                 }
             })
             .collect();
@@ -96,6 +97,12 @@ impl Live {
             scores: s.scores().to_vec(),
             projected_scores: s.final_scores(),
             supply: s.supply().to_vec(),
+            figures: s
+                .rules()
+                .figures()
+                .into_iter()
+                .map(|(kind, each)| FigureOut { figure: kind.name(), each, supply: s.supply_of(kind).to_vec() })
+                .collect(),
             bag,
             legal,
             final_: self.is_over().then(|| self.final_breakdown()),
@@ -178,6 +185,7 @@ struct View<'a> {
     scores: Vec<u32>,
     projected_scores: Vec<u32>,
     supply: Vec<u8>,
+    figures: Vec<FigureOut>,
     bag: BagOut,
     legal: Vec<ActionOut>,
     #[serde(rename = "final")]
@@ -207,6 +215,15 @@ struct FollowerOut {
     feature: String,
     piece: u8,
     kind: &'static str,
+    figure: &'static str,
+}
+
+/// A figure in play: how many each player starts with and has in supply.
+#[derive(Serialize)]
+struct FigureOut {
+    figure: &'static str,
+    each: u8,
+    supply: Vec<u8>,
 }
 
 #[derive(Serialize)]

@@ -202,15 +202,47 @@ impl ScoringOut {
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventOut {
-    TileDrawn { tile: &'static str },
-    TilePlaced { seat: usize, tile: &'static str, at: [i32; 2], rot: u16 },
-    TileDiscarded { seat: usize, tile: &'static str },
-    FollowerDeployed { seat: usize, at: [i32; 2], feature: String },
-    FerryPlaced { seat: usize, at: [i32; 2], ferry: String },
-    FerryMoved { seat: usize, at: [i32; 2], from: String, to: String },
+    TileDrawn {
+        tile: &'static str,
+    },
+    TilePlaced {
+        seat: usize,
+        tile: &'static str,
+        at: [i32; 2],
+        rot: u16,
+    },
+    TileDiscarded {
+        seat: usize,
+        tile: &'static str,
+    },
+    FollowerDeployed {
+        seat: usize,
+        at: [i32; 2],
+        feature: String,
+        /// The figure, when not the normal follower.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        figure: Option<&'static str>,
+    },
+    FerryPlaced {
+        seat: usize,
+        at: [i32; 2],
+        ferry: String,
+    },
+    FerryMoved {
+        seat: usize,
+        at: [i32; 2],
+        from: String,
+        to: String,
+    },
     Scored(ScoringOut),
-    FollowerReturned { seat: usize, at: [i32; 2], feature: String },
-    GameEnded { scores: Vec<u32> },
+    FollowerReturned {
+        seat: usize,
+        at: [i32; 2],
+        feature: String,
+    },
+    GameEnded {
+        scores: Vec<u32>,
+    },
 }
 
 impl EventOut {
@@ -224,9 +256,12 @@ impl EventOut {
                 rot: placement.rot.degrees(),
             },
             Event::TileDiscarded { player, tile } => EventOut::TileDiscarded { seat: *player, tile: tile.id() },
-            Event::FollowerDeployed { player, at, location, .. } => {
-                EventOut::FollowerDeployed { seat: *player, at: xy(*at), feature: location.to_string() }
-            }
+            Event::FollowerDeployed { player, at, location, figure } => EventOut::FollowerDeployed {
+                seat: *player,
+                at: xy(*at),
+                feature: location.to_string(),
+                figure: (*figure != FollowerKind::Normal).then(|| figure.name()),
+            },
             Event::FerryPlaced { player, at, ferry } => {
                 EventOut::FerryPlaced { seat: *player, at: xy(*at), ferry: ferry.to_string() }
             }
@@ -284,6 +319,9 @@ struct FeatureOut {
     halves: Vec<&'static str>,
     pennants: u8,
     jetty: bool,
+    /// `inn` on a road, `cathedral` in a city (Inns & Cathedrals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mark: Option<&'static str>,
     borders: Vec<usize>,
 }
 
@@ -305,7 +343,9 @@ fn build_catalogue() -> String {
                     let name = match f.kind {
                         FeatureKind::Road => sides.first().map(|s| Location::Road(*s)),
                         FeatureKind::City => sides.first().map(|s| Location::City(*s)),
-                        FeatureKind::Field => halves.first().map(|h| Location::Field(*h)),
+                        FeatureKind::Field => {
+                            Some(halves.first().map_or(Location::InnerField, |h| Location::Field(*h)))
+                        }
                         FeatureKind::Monastery => Some(Location::Monastery),
                     };
                     FeatureOut {
@@ -316,6 +356,10 @@ fn build_catalogue() -> String {
                         halves: halves.iter().map(|h| h.name()).collect(),
                         pennants: f.pennants,
                         jetty: f.jetty,
+                        mark: f.mark.then_some(match f.kind {
+                            FeatureKind::Road => "inn",
+                            _ => "cathedral",
+                        }),
                         borders: (0..16).filter(|b| f.borders & (1 << b) != 0).collect(),
                     }
                 })

@@ -189,7 +189,8 @@ async fn setups_are_checked() {
     let cases = [
         json!({"seats": [human]}),
         json!({"seats": [human, human, human, human, human, human]}),
-        json!({"seats": [human, human], "expansions": ["inns"]}),
+        json!({"seats": [human, human, human, human, human, human, human], "expansions": ["inns"]}),
+        json!({"seats": [human, human], "expansions": ["tunnels"]}),
         json!({"seats": [human, human], "expansions": ["ferries", "ferries"]}),
         json!({"seats": [human, human], "edition": "c9"}),
         json!({"seats": [human, {"type": "bot", "level": "godlike"}]}),
@@ -223,6 +224,61 @@ async fn setups_are_checked() {
 }
 
 #[tokio::test]
+async fn an_inns_and_cathedrals_game_seats_six_and_deploys_the_big_follower() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let seats: Vec<Value> = (0..6).map(|i| json!({"type": "human", "name": format!("P{i}")})).collect();
+    // Six seats need Inns & Cathedrals.
+    let r = client.post("/api/games", &json!({"seats": seats, "expansions": ["ferries"]})).await;
+    assert_eq!((r.status, r.code()), (400, "invalid_setup"));
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("2 to 5 seats"), "{}", r.body);
+    let created = client.create(json!({"seats": seats, "expansions": ["ferries", "inns"]})).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    let view = client.view(&game).await;
+    assert_eq!(view["setup"]["expansions"], json!(["ferries", "inns"]));
+    assert_eq!(view["bag"]["total"], 71 + 8 + 18 - 1);
+    assert_eq!(
+        view["figures"],
+        json!([
+            {"figure": "normal", "each": 7, "supply": [7, 7, 7, 7, 7, 7]},
+            {"figure": "big", "each": 1, "supply": [1, 1, 1, 1, 1, 1]}
+        ])
+    );
+    // Play until a big follower may be deployed, then deploy it (by its fields).
+    let mut pick = Pick::new(9);
+    let mut v = view;
+    let big = loop {
+        assert_eq!(v["status"], "active", "no big follower could be deployed in a whole game");
+        let legal = v["legal"].as_array().unwrap();
+        if let Some(a) = legal.iter().find(|a| a["type"] == "deploy" && a["figure"] == "big") {
+            break a.clone();
+        }
+        v = play(&client, &game, &tokens, &mut pick, 1).await;
+    };
+    assert!(big["text"].as_str().unwrap().starts_with("deploy big on "), "{big}");
+    let seat = v["to_act"].as_u64().unwrap() as usize;
+    let version = v["version"].as_u64().unwrap();
+    let action = json!({"type": "deploy", "meeple": big["meeple"], "figure": "big"});
+    let r = client.act(&game, seat, &tokens[seat], version, &action).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let after = &r.body["view"];
+    let at = after["last_placed"]["at"].clone();
+    assert!(after["followers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["figure"] == "big" && f["seat"] == seat && f["at"] == at && f["feature"] == big["meeple"]));
+    assert_eq!(after["figures"][1]["supply"][seat], 0);
+    let deployed = after["log"].as_array().unwrap().iter().rev().find(|e| e["type"] == "follower_deployed").unwrap();
+    assert_eq!(deployed["figure"], "big");
+    // The record names the figure.
+    let record = client.get(&format!("/api/games/{game}/record")).await;
+    assert!(record.body.to_string().contains("deploy big on"), "{}", record.body);
+}
+
+#[tokio::test]
 async fn the_catalogue_and_the_ui_are_served() {
     let (_dir, db) = temp_db();
     let server = TestServer::start(&db);
@@ -235,6 +291,16 @@ async fn the_catalogue_and_the_ui_are_served() {
     let c = tiles.iter().find(|t| t["id"] == "C").unwrap();
     assert_eq!(c["features"][0]["pennants"], 1);
     assert_eq!(c["features"][0]["sides"], json!(["N", "E", "S", "W"]));
+    assert!(c["features"][0].get("mark").is_none());
+    // Inns & Cathedrals: the marks, and the field inside I3 named as the notation names it.
+    let i1 = tiles.iter().find(|t| t["id"] == "I1").unwrap();
+    assert_eq!((i1["expansion"].clone(), i1["features"][0]["mark"].clone()), (json!("inns"), json!("cathedral")));
+    let i15 = tiles.iter().find(|t| t["id"] == "I15").unwrap();
+    assert_eq!(i15["features"][0]["kind"], "road");
+    assert_eq!(i15["features"][0]["mark"], "inn");
+    let i3 = tiles.iter().find(|t| t["id"] == "I3").unwrap();
+    let inner = i3["features"].as_array().unwrap().iter().find(|f| f["kind"] == "field").unwrap();
+    assert_eq!(inner["name"], "field:inner");
 
     let r = client.http.get(server.url("/")).send().await.unwrap();
     assert_eq!(r.status(), 200);
@@ -257,6 +323,13 @@ async fn bot_seats_play_by_themselves() {
     let game = created["game"].as_str().unwrap().to_string();
     let tokens = tokens(&created);
     let mut pick = Pick::new(11);
+    // A bot turn for every turn the human hands over (a discard does not:
+    // the human draws again).
+    let bot_turns = |v: &Value| {
+        let log = v["log"].as_array().unwrap();
+        log.iter().filter(|e| e["seat"] == 1 && (e["type"] == "tile_placed" || e["type"] == "tile_discarded")).count()
+    };
+    let mut handed_over = 0;
     for _ in 0..5 {
         let view = client.wait_for(&game, "the human's turn", |v| v["to_act"] == 0 || v["status"] == "finished").await;
         let turn = view["turn"].as_u64().unwrap();
@@ -267,10 +340,12 @@ async fn bot_seats_play_by_themselves() {
             assert_eq!(r.status, 200, "{}", r.body);
             v = r.body["view"].clone();
         }
+        if v["current"] == 1 {
+            handed_over += 1;
+        }
     }
-    let view = client.wait_for(&game, "the bot's turn to pass", |v| v["to_act"] == 0).await;
-    assert!(view["turn"].as_u64().unwrap() >= 10);
-    assert!(view["log"].as_array().unwrap().iter().any(|e| e["type"] == "tile_placed" && e["seat"] == 1));
+    assert!(handed_over > 0, "the human never ended a turn by handing over");
+    client.wait_for(&game, "the bot's turns", |v| v["to_act"] == 0 && bot_turns(v) >= handed_over).await;
 
     // Bots alone play a whole game.
     let created = client

@@ -298,7 +298,7 @@ pub(crate) const NORMAL_STRENGTH: u8 = base::FOLLOWER_STRENGTH;
 /// The kinds after the normal follower belong to the coming expansions;
 /// each module will give its own kinds' strength here.
 #[inline]
-pub(crate) fn strength(kind: FollowerKind, totals: &Totals) -> u8 {
+pub fn strength(kind: FollowerKind, totals: &Totals) -> u8 {
     match kind {
         FollowerKind::Normal => base::FOLLOWER_STRENGTH,
         // Inns & Cathedrals: the big follower counts twice.
