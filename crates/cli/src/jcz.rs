@@ -1,6 +1,7 @@
 //! `carcassonne import-jcz FILE.jcz [-o RECORD.json]` and
 //! `carcassonne export-jcz RECORD.json [-o FILE.jcz]`: JCloisterZone saved
-//! games to and from game records (see `docs/jcz.md`).
+//! games to and from game records (see `docs/jcz.md`): the base game, The
+//! Ferries and Inns & Cathedrals.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -22,7 +23,7 @@ pub struct ImportArgs {
 
 #[derive(clap::Args)]
 pub struct ExportArgs {
-    /// The game record (JSON, format carcassonne-record/1); `-` reads standard input.
+    /// The game record (JSON, format carcassonne-record/1 or /2); `-` reads standard input.
     file: PathBuf,
     /// Write the saved game to this file instead of standard output (nothing
     /// is written if the record cannot be exported).

@@ -30,7 +30,11 @@ fn stderr(out: &Output) -> String {
 #[test]
 fn imported_games_replay_with_the_hand_worked_scores() {
     let dir = folder("jcz-import");
-    for (file, scores, finals) in [("base-scoring.jcz", "[11,2]", "[18,10]"), ("ferries.jcz", "[7,2]", "[8,9]")] {
+    for (file, scores, finals) in [
+        ("base-scoring.jcz", "[11,2]", "[18,10]"),
+        ("ferries.jcz", "[7,2]", "[8,9]"),
+        ("inns-ferries.jcz", "[0,0,10,0,0,0]", "[6,0,10,3,2,0]"),
+    ] {
         let record = dir.join(file.replace(".jcz", ".json"));
         let out = carcassonne(&["import-jcz", &data(file), "-o", record.to_str().unwrap()]);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -63,6 +67,33 @@ fn import_without_output_prints_the_record_and_export_reads_it_back() {
     assert!(out.status.success(), "{}", stderr(&out));
     let again: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(again, record);
+}
+
+/// A game with big followers is a version-2 record; it exports with the
+/// set, elements and meeple ids of Inns & Cathedrals, and reads back the same.
+#[test]
+fn inns_and_cathedrals_round_trip() {
+    let dir = folder("jcz-inns");
+    let record = dir.join("inns.json");
+    let out = carcassonne(&["import-jcz", &data("inns-ferries.jcz"), "-o", record.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(first["format"], "carcassonne-record/2");
+    assert_eq!(first["setup"]["expansions"], serde_json::json!(["ferries", "inns"]));
+
+    let out = carcassonne(&["export-jcz", record.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    let jcz: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(jcz["setup"]["sets"]["inns-and-cathedrals:1"], 1);
+    assert_eq!(jcz["setup"]["elements"]["big-follower"], 1);
+    assert!(jcz["replay"].as_array().unwrap().iter().any(|m| m["payload"]["meepleId"] == "5.big.1"));
+    let saved = dir.join("again.jcz");
+    std::fs::write(&saved, &out.stdout).unwrap();
+    let out = carcassonne(&["import-jcz", saved.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again, first);
 }
 
 #[test]

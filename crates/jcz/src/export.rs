@@ -75,9 +75,7 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
     let entries = record.actions().map_err(|e| illegal("", e.to_string()))?;
     let rules = record.setup.rules().map_err(|e| illegal("", e.to_string()))?;
     let ferries = rules.has(Expansion::Ferries);
-    if rules.has(Expansion::Inns) {
-        return Err(unsupported("setup.expansions", "exporting Inns & Cathedrals is not supported yet"));
-    }
+    let inns = rules.has(Expansion::Inns);
     let mut warnings = Vec::new();
     if ferries {
         check_lake_counts(record, rules.edition(), &mut warnings)?;
@@ -88,7 +86,7 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
         replay: Vec::new(),
         draw_order: Vec::new(),
         clock: 0,
-        meeples: vec![BTreeSet::new(); record.setup.players.len()],
+        meeples: BTreeSet::new(),
         on_board: BTreeMap::new(),
         last_deployed: 0,
     };
@@ -105,6 +103,13 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
 
     let mut sets = json!({"basic:1": 1});
     let mut elements = json!({"small-follower": 7, "farmers": true});
+    if inns {
+        // As JCloisterZone writes the expansion's set and its three elements.
+        sets["inns-and-cathedrals:1"] = json!(1);
+        elements["big-follower"] = json!(1);
+        elements["cathedral"] = json!(true);
+        elements["inn"] = json!(true);
+    }
     if ferries {
         sets["ferries"] = json!(1);
         elements["ferry"] = json!(1);
@@ -170,12 +175,14 @@ struct Writer {
     replay: Vec<Value>,
     draw_order: Vec<&'static str>,
     clock: u64,
-    /// Each player's meeple numbers (1 to 7) on the board.
-    meeples: Vec<BTreeSet<u8>>,
-    /// Meeple number of the follower on each piece.
-    on_board: BTreeMap<PieceId, u8>,
-    /// Meeple number of the follower deployed last (it may be back in
-    /// supply already, if its feature scored at once).
+    /// The meeples on the board: player, figure and number (JCloisterZone
+    /// numbers each player's figures of a kind from 1: `0.small.1` to
+    /// `0.small.7`, `0.big.1`).
+    meeples: BTreeSet<(usize, FollowerKind, u8)>,
+    /// The meeple on each piece (a piece holds one at most).
+    on_board: BTreeMap<PieceId, (usize, FollowerKind, u8)>,
+    /// Number of the meeple deployed last (it may be back in supply
+    /// already, if its feature scored at once).
     last_deployed: u8,
 }
 
@@ -191,17 +198,18 @@ impl Writer {
         self.game.play_with(action, &mut events).map_err(|e| illegal(at, e.to_string()))?;
         for e in events {
             match e {
-                Event::FollowerDeployed { player, at: pos, location, .. } => {
+                Event::FollowerDeployed { player, figure, at: pos, location } => {
                     let piece = self.piece(pos, location);
-                    let free = (1..=7).find(|n| !self.meeples[player].contains(n)).expect("a follower in supply");
-                    self.meeples[player].insert(free);
-                    self.on_board.insert(piece, free);
+                    let free =
+                        (1..=u8::MAX).find(|n| !self.meeples.contains(&(player, figure, *n))).expect("few figures");
+                    self.meeples.insert((player, figure, free));
+                    self.on_board.insert(piece, (player, figure, free));
                     self.last_deployed = free;
                 }
-                Event::FollowerReturned { player, at: pos, location } => {
+                Event::FollowerReturned { at: pos, location, .. } => {
                     let piece = self.piece(pos, location);
-                    if let Some(n) = self.on_board.remove(&piece) {
-                        self.meeples[player].remove(&n);
+                    if let Some(meeple) = self.on_board.remove(&piece) {
+                        self.meeples.remove(&meeple);
                     }
                 }
                 _ => {}
@@ -240,22 +248,27 @@ impl Writer {
                     );
                     placed = Some(pos);
                 }
-                Action::Deploy(FollowerKind::Normal, loc) => {
+                Action::Deploy(figure @ (FollowerKind::Normal | FollowerKind::Big), loc) => {
                     let tile = *self.game.state().placed_tile().expect("a follower goes on the tile just placed");
                     self.play(action, &at)?;
                     let (feature, location) = location::to_jcz(tile.kind, tile.rot, loc);
                     let n = self.last_deployed;
+                    // JCloisterZone's figure classes SmallFollower and BigFollower.
+                    let class = if figure == FollowerKind::Big { "big" } else { "small" };
                     self.message(
                         "DEPLOY_MEEPLE",
                         json!({
                             "pointer": {"position": [tile.pos.x, tile.pos.y], "feature": feature, "location": location},
-                            "meepleId": format!("{player}.small.{n}"),
+                            "meepleId": format!("{player}.{class}.{n}"),
                         }),
                         player,
                     );
                 }
                 Action::Deploy(figure, _) => {
-                    return Err(unsupported(&at, format!("exporting a {} is not supported yet", figure.noun())))
+                    return Err(unsupported(
+                        &at,
+                        format!("a {} cannot be exported (only followers and big followers can)", figure.noun()),
+                    ))
                 }
                 Action::Pass if self.game.state().step() == Step::Deploy => {
                     // JCloisterZone has no follower step to pass when it offers no follower.

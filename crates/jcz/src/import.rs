@@ -2,9 +2,10 @@
 
 use serde_json::{Map, Value};
 
-use carcassonne_engine::record::{Setup, FORMAT_V1};
+use carcassonne_engine::record::{Setup, FORMAT_V1, FORMAT_V2};
 use carcassonne_engine::{
-    Action, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation, RuleOptions, Step, TileKind,
+    Action, Expansion, FollowerKind, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation, RuleOptions, Step,
+    TileKind,
 };
 
 use crate::error::{illegal, malformed, unsupported, JczError};
@@ -44,9 +45,16 @@ pub fn import(text: &str) -> Result<Import, JczError> {
     let draw_order = read_draw_order(top.get("gameAnnotations"), sets)?;
     let end_turn = read_end_turn(top.get("gameAnnotations"))?;
 
+    let mut expansions = Vec::new();
+    if sets.ferries {
+        expansions.push(Expansion::Ferries.name().to_string());
+    }
+    if sets.inns {
+        expansions.push(Expansion::Inns.name().to_string());
+    }
     let setup = Setup {
         players,
-        expansions: if sets.ferries { vec!["ferries".to_string()] } else { Vec::new() },
+        expansions,
         // JCloisterZone's lake tiles are those of the second edition.
         edition: Some("c2".to_string()),
         seed: None,
@@ -144,7 +152,7 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     if !setup.contains_key("sets") {
         if let Some(Value::Object(exps)) = setup.get("expansions") {
             for (name, on) in exps {
-                if enabled(on) && name != "BASIC" && name != "FERRIES" {
+                if enabled(on) && !matches!(name.as_str(), "BASIC" | "FERRIES" | "INNS_AND_CATHEDRALS") {
                     return Err(unsupported("setup.expansions", format!("expansion {name} is not supported")));
                 }
             }
@@ -169,10 +177,19 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                 sets.gardens = true;
             }
             "ferries" | "ferries:1" => sets.ferries = true,
+            "inns-and-cathedrals" | "inns-and-cathedrals:1" => sets.inns = true,
+            "inns-and-cathedrals:2" => {
+                return Err(unsupported(
+                    "setup.sets",
+                    "tile set inns-and-cathedrals:2 is not supported: its garden tiles IC/CCCCG and IC/RFr.iG belong to the abbot (only inns-and-cathedrals:1 is read)",
+                ))
+            }
             other => {
                 return Err(unsupported(
                     "setup.sets",
-                    format!("tile set {other} is not supported (only the base game and The Ferries are)"),
+                    format!(
+                        "tile set {other} is not supported (only the base game, The Ferries and Inns & Cathedrals are)"
+                    ),
                 ))
             }
         }
@@ -194,6 +211,7 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
         Some(_) => return Err(malformed("setup.elements", "not an object")),
     };
     let (mut followers, mut farmers, mut ferry) = (None, false, false);
+    let (mut big, mut inn, mut cathedral) = (None, false, false);
     for (name, value) in elements {
         if !enabled(value) {
             continue;
@@ -202,10 +220,16 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             "small-follower" => followers = number(value),
             "farmers" => farmers = true,
             "ferry" => ferry = true,
+            // A number a player (JCloisterZone allows more than one).
+            "big-follower" => big = Some(number(value).unwrap_or(f64::NAN)),
+            "inn" => inn = true,
+            "cathedral" => cathedral = true,
             other => {
                 return Err(unsupported(
                     format!("setup.elements.{other}"),
-                    format!("game element {other} is not supported (only followers, farmers and ferries are)"),
+                    format!(
+                        "game element {other} is not supported (only followers, farmers, ferries, big followers, inns and cathedrals are)"
+                    ),
                 ))
             }
         }
@@ -226,6 +250,7 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     if sets.ferries && !ferry {
         return Err(unsupported("setup.elements.ferry", "lake tiles without ferries are not supported"));
     }
+    check_inns_elements(sets, big, inn, cathedral)?;
 
     let mut options = RuleOptions::default();
     if let Some(rules) = setup.get("rules") {
@@ -271,6 +296,51 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
         }
     }
     Ok((sets, options))
+}
+
+/// Inns & Cathedrals is played here with all its parts: each player's one
+/// big follower, inns and cathedrals. JCloisterZone lets a setup switch each
+/// off (an inn or cathedral then scores as a plain road or city), which our
+/// rules cannot play, so such a file is refused rather than scored otherwise.
+/// Without the expansion's tiles, `inn` and `cathedral` name nothing on any
+/// tile and are ignored; a big follower has no place in our base game.
+fn check_inns_elements(sets: Sets, big: Option<f64>, inn: bool, cathedral: bool) -> Result<(), JczError> {
+    if !sets.inns {
+        return match big {
+            Some(_) => Err(unsupported(
+                "setup.elements.big-follower",
+                "big followers without the tiles of Inns & Cathedrals (inns-and-cathedrals:1) are not supported",
+            )),
+            None => Ok(()),
+        };
+    }
+    match big {
+        Some(1.0) => {}
+        Some(n) if n.is_finite() => {
+            return Err(unsupported(
+                "setup.elements.big-follower",
+                format!("{n} big followers a player are not supported (Inns & Cathedrals gives 1)"),
+            ))
+        }
+        Some(_) => return Err(malformed("setup.elements.big-follower", "not a number of big followers")),
+        None => {
+            return Err(unsupported(
+                "setup.elements.big-follower",
+                "Inns & Cathedrals without the big follower is not supported (it gives each player one)",
+            ))
+        }
+    }
+    for (on, name, what) in [(inn, "inn", "inns"), (cathedral, "cathedral", "cathedrals")] {
+        if !on {
+            return Err(unsupported(
+                format!("setup.elements.{name}"),
+                format!(
+                    "Inns & Cathedrals with its {what} switched off is not supported (JCloisterZone would score them as plain features; here they always count)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn read_players(v: Option<&Value>) -> Result<Vec<String>, JczError> {
@@ -487,9 +557,24 @@ impl Reader {
     fn deploy(&mut self, at: &str, payload: &Value) -> Result<(), JczError> {
         let meeple = payload.get("meepleId").and_then(Value::as_str).unwrap_or("");
         let parts: Vec<&str> = meeple.split('.').collect();
-        if parts.len() >= 2 && parts[1] != "small" {
-            return Err(unsupported(at, format!("meeple {meeple} is not supported (only small followers are)")));
-        }
+        // `player.small.n` or `player.big.n`; a file without a type is read
+        // as a small follower, as before.
+        let figure = match parts.get(1) {
+            None | Some(&"small") => FollowerKind::Normal,
+            Some(&"big") if self.sets.inns => FollowerKind::Big,
+            Some(&"big") => {
+                return Err(illegal(
+                    at,
+                    format!("meeple {meeple} is a big follower, and this game has none (no Inns & Cathedrals)"),
+                ))
+            }
+            Some(_) => {
+                return Err(unsupported(
+                    at,
+                    format!("meeple {meeple} is not supported (only small and big followers are)"),
+                ))
+            }
+        };
         let turn = self.open_turn(at, "DEPLOY_MEEPLE")?;
         if turn.acted {
             return Err(illegal(at, "a second follower step in one turn"));
@@ -513,7 +598,7 @@ impl Reader {
         let tile = *self.game.state().board().tile_at(pos).expect("the tile was placed");
         let feature = pointer.get("feature").and_then(Value::as_str);
         let loc = location::to_ours(tile.kind, tile.rot, feature, jcz, text).map_err(|e| illegal(at, e))?;
-        self.play(Action::Deploy(carcassonne_engine::FollowerKind::Normal, loc), at)?;
+        self.play(Action::Deploy(figure, loc), at)?;
         self.turn.as_mut().expect("open").acted = true;
         Ok(())
     }
@@ -664,7 +749,8 @@ impl Reader {
             ));
         }
         let record = self.game.record().clone();
-        debug_assert_eq!(record.format, FORMAT_V1);
+        // Version 2 once a figure other than the small follower is deployed.
+        debug_assert!(record.format == FORMAT_V1 || record.format == FORMAT_V2);
         Game::replay(&record).map_err(|e| illegal("", format!("the converted record does not replay: {e}")))?;
         Ok(Import { record, warnings: self.warnings })
     }

@@ -1,6 +1,7 @@
 //! Conversion between JCloisterZone 5.x saved games (`.jcz`) and game
-//! records (`carcassonne-record/1`), for the base game with or without
-//! The Ferries.
+//! records (`carcassonne-record/1`, or `/2` once a big follower is
+//! deployed), for the base game with The Ferries, Inns & Cathedrals, both
+//! or neither.
 //!
 //! The crate is pure: it reads and writes text, and checks every game with
 //! the engine. [`import`] turns a saved game into a record (refusing, with

@@ -70,11 +70,17 @@ pub(crate) const GARDEN_TILES: &[(&str, &str)] = &[
     ("BA/RrG", "V"),
 ];
 
+/// The garden tiles of JCloisterZone's set `inns-and-cathedrals:2`, which
+/// is not read (see `import::read_setup`).
+pub(crate) const INNS_GARDEN_TILES: &[&str] = &["IC/CCCCG", "IC/RFr.iG"];
+
 /// Which tile sets a saved game plays with.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Sets {
     pub ferries: bool,
     pub gardens: bool,
+    /// Inns & Cathedrals (`inns-and-cathedrals:1`).
+    pub inns: bool,
 }
 
 /// Our tile kind for a JCloisterZone tile id, or why there is none.
@@ -85,13 +91,18 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
         None => match GARDEN_TILES.iter().find(|(j, _)| *j == id) {
             Some((_, o)) if sets.gardens => o,
             Some(_) => return Err(format!("tile {id} belongs to the set basic:2, which the setup does not name")),
+            None if INNS_GARDEN_TILES.contains(&id) => {
+                return Err(format!(
+                    "tile {id} is not supported: it is a garden tile of the set inns-and-cathedrals:2 (only inns-and-cathedrals:1 is read)"
+                ))
+            }
             None => {
                 return Err(match id.split_once('/') {
-                    Some(("BA", _)) | Some(("FR", _)) => {
-                        format!("there is no tile {id} in JCloisterZone's base game or The Ferries")
+                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) => {
+                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries or Inns & Cathedrals")
                     }
                     Some((set, _)) => format!(
-                        "tile {id} is not supported: its set {set} is not the base game (BA) or The Ferries (FR)"
+                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR) or Inns & Cathedrals (IC)"
                     ),
                     None => format!("'{id}' is not a JCloisterZone tile id such as BA/RCr"),
                 })
@@ -101,9 +112,10 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
     if id.starts_with("FR/") && !sets.ferries {
         return Err(format!("tile {id} is a lake tile of The Ferries, which the setup does not name"));
     }
-    if id.starts_with("IC/") {
-        // Importing Inns & Cathedrals (its figures and setup) is not done yet.
-        return Err(format!("tile {id} is not supported: importing Inns & Cathedrals is not supported yet"));
+    if id.starts_with("IC/") && !sets.inns {
+        return Err(format!(
+            "tile {id} is a tile of Inns & Cathedrals, whose set inns-and-cathedrals:1 the setup does not name"
+        ));
     }
     Ok(TileKind::parse(ours).expect("the table names tiles of the catalogue"))
 }
@@ -217,10 +229,24 @@ mod tests {
 
     #[test]
     fn garden_tiles_need_the_second_base_set() {
-        let plain = Sets { ferries: false, gardens: false };
+        let plain = Sets { ferries: false, gardens: false, inns: false };
         assert!(to_ours("BA/CcG", plain).unwrap_err().contains("basic:2"));
         assert_eq!(to_ours("BA/CcG", Sets { gardens: true, ..plain }).unwrap().id(), "N");
         assert!(to_ours("FR/RRR", plain).unwrap_err().contains("The Ferries"));
         assert!(to_ours("AM/A", plain).unwrap_err().contains("AM"));
+    }
+
+    #[test]
+    fn inns_tiles_need_their_set_and_its_gardens_are_refused() {
+        let plain = Sets::default();
+        let inns = Sets { inns: true, ..plain };
+        assert!(to_ours("IC/RRR.i", plain).unwrap_err().contains("inns-and-cathedrals:1"));
+        assert_eq!(to_ours("IC/RRR.i", inns).unwrap().id(), "I14");
+        assert_eq!(to_ours("IC/CCCC", inns).unwrap().id(), "I3");
+        for garden in INNS_GARDEN_TILES {
+            let err = to_ours(garden, inns).unwrap_err();
+            assert!(err.contains("garden tile of the set inns-and-cathedrals:2"), "{err}");
+        }
+        assert!(to_ours("IC/XYZ", inns).unwrap_err().starts_with("there is no tile IC/XYZ"));
     }
 }

@@ -5,30 +5,33 @@
 //! exactly where JCloisterZone has one, that is where the player has a
 //! follower in supply and the tile just placed a feature free of followers,
 //! worked out here from the engine's state. The only other PASS ends the
-//! ferry moves. Every exported game must also import back unchanged.
+//! ferry moves. Every exported game must also import back unchanged, to the
+//! same state.
 
 use std::path::PathBuf;
 
 use carcassonne_engine::geometry::{HalfEdge, Side};
 use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::Setup;
-use carcassonne_engine::{Action, FeatureKind, Game, Location, Record, RuleOptions, State, Step, TileKind};
+use carcassonne_engine::{Action, FeatureKind, FollowerKind, Game, Location, Record, RuleOptions, State, Step};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::Value;
 
 /// Whether a feature of the tile just placed holds no follower (counting
-/// every tile it spans), for a player with a follower in supply.
+/// every tile it spans), for a player with a follower or a big follower in
+/// supply.
 fn follower_step_exists(state: &State) -> bool {
     let t = state.placed_tile().expect("a tile was placed");
-    if state.supply()[state.current_player()] == 0 {
+    let p = state.current_player();
+    if state.supply()[p] == 0 && state.supply_of(FollowerKind::Big)[p] == 0 {
         return false;
     }
     let locations = Side::ALL
         .into_iter()
         .flat_map(|s| [Location::Road(s), Location::City(s)])
         .chain(HalfEdge::ALL.into_iter().map(Location::Field))
-        .chain([Location::Monastery]);
+        .chain([Location::Monastery, Location::InnerField]);
     locations.filter_map(|l| state.feature_at(t.pos, l)).any(|f| f.followers == 0)
 }
 
@@ -36,7 +39,7 @@ fn kind(m: &Value) -> &str {
     m["type"].as_str().unwrap_or("?")
 }
 
-/// Walks the exported messages beside the record's turns.
+/// Walks the exported messages beside the record's actions.
 fn check_export(record: &Record, text: &str) -> Result<(), String> {
     if text.contains("CLOISTER") {
         return Err("CLOISTER in the file".into());
@@ -44,6 +47,7 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
     let doc: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let msgs = doc["replay"].as_array().ok_or("no replay")?;
     let ferries = record.setup.expansions.iter().any(|e| e == "ferries");
+    let entries = record.actions().map_err(|e| e.to_string())?;
     let mut state = State::new(record.setup.rules().map_err(|e| e.to_string())?);
     let mut k = 0;
     let next = |k: &mut usize, want: &[&str], why: &str| -> Result<Value, String> {
@@ -54,55 +58,68 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
         *k += 1;
         Ok(m)
     };
-    for (i, turn) in record.turns.iter().enumerate() {
+    for (i, actions) in entries.iter().enumerate() {
         let at = format!("turn {}", i + 1);
         let play = |state: &mut State, a: Action| state.play(a).map_err(|e| format!("{at}: {e}"));
-        play(&mut state, Action::Draw(TileKind::parse(&turn.tile).unwrap()))?;
-        if turn.discard {
-            play(&mut state, Action::Discard)?;
-            continue;
-        }
-        let [x, y] = turn.at.unwrap();
-        let placement = carcassonne_engine::Placement {
-            pos: carcassonne_engine::Pos::new(x as i32, y as i32),
-            rot: carcassonne_engine::Rotation::from_degrees(turn.rot.unwrap()).unwrap(),
-        };
-        next(&mut k, &["PLACE_TILE"], &at)?;
-        play(&mut state, Action::Place(placement))?;
-        let step = follower_step_exists(&state);
-        // The engine agrees on where a follower may go.
-        let engine = state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(..)));
-        assert_eq!(step, engine, "{at}");
-        match &turn.meeple {
-            Some(m) => {
-                let msg = next(&mut k, &["DEPLOY_MEEPLE"], &at)?;
-                if msg["payload"]["pointer"]["feature"] == "Monastery" && msg["payload"]["pointer"]["location"] != "I" {
-                    return Err(format!("{at}: the monastery is {}", msg["payload"]["pointer"]["location"]));
+        let player = state.current_player();
+        let mut placed = None;
+        // Whether a ferry could still move when the player ended the moves.
+        let mut waiting = false;
+        for &action in actions {
+            match action {
+                Action::Place(p) => {
+                    next(&mut k, &["PLACE_TILE"], &at)?;
+                    play(&mut state, action)?;
+                    placed = Some(p.pos);
+                    let step = follower_step_exists(&state);
+                    // The engine agrees on where a follower may go.
+                    let engine = state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(..)));
+                    assert_eq!(step, engine, "{at}");
+                    if !step {
+                        // No message: JCloisterZone skips the step.
+                        continue;
+                    }
                 }
-                play(&mut state, Action::Deploy(carcassonne_engine::FollowerKind::Normal, m.parse().unwrap()))?;
-            }
-            None => {
-                if step {
-                    next(&mut k, &["PASS"], &format!("{at}: JCloisterZone offers a follower step"))?;
+                Action::Deploy(figure, _) => {
+                    let msg = next(&mut k, &["DEPLOY_MEEPLE"], &at)?;
+                    let pointer = &msg["payload"]["pointer"];
+                    if pointer["feature"] == "Monastery" && pointer["location"] != "I" {
+                        return Err(format!("{at}: the monastery is {}", pointer["location"]));
+                    }
+                    let class = match figure {
+                        FollowerKind::Normal => "small",
+                        FollowerKind::Big => "big",
+                        other => return Err(format!("{at}: a {other} in the record")),
+                    };
+                    let id = msg["payload"]["meepleId"].as_str().unwrap_or("");
+                    if !id.starts_with(&format!("{player}.{class}.")) {
+                        return Err(format!("{at}: meeple {id} for a {figure} of player {player}"));
+                    }
+                    play(&mut state, action)?;
                 }
-                play(&mut state, Action::Pass)?;
+                Action::Pass if state.step() == Step::Deploy => {
+                    if follower_step_exists(&state) {
+                        next(&mut k, &["PASS"], &format!("{at}: JCloisterZone offers a follower step"))?;
+                    }
+                    play(&mut state, action)?;
+                }
+                Action::PlaceFerry(_) | Action::MoveFerry { .. } => {
+                    next(&mut k, &["PLACE_TOKEN"], &at)?;
+                    play(&mut state, action)?;
+                }
+                Action::Pass => {
+                    waiting = state.legal_action_list().iter().any(|a| matches!(a, Action::MoveFerry { .. }));
+                    play(&mut state, action)?;
+                }
+                Action::Draw(_) | Action::Discard => play(&mut state, action)?,
             }
         }
-        if let Some(f) = &turn.ferry {
-            next(&mut k, &["PLACE_TOKEN"], &at)?;
-            play(&mut state, Action::PlaceFerry(f.parse().unwrap()))?;
-        }
-        for m in &turn.moves {
-            next(&mut k, &["PLACE_TOKEN"], &at)?;
-            let pos = carcassonne_engine::Pos::new(m.at[0] as i32, m.at[1] as i32);
-            play(&mut state, Action::MoveFerry { at: pos, ferry: m.ferry.parse().unwrap() })?;
-        }
+        let Some(pos) = placed else { continue };
         // A PASS after the ferry moves: only where a ferry could still move,
         // which needs a road on the tile just placed; and always where the
         // engine itself still offers one (JCloisterZone offers at least that).
-        let waiting = state.legal_action_list().iter().any(|a| matches!(a, Action::MoveFerry { .. }));
         let has_road = {
-            let t = state.board().tile_at(placement.pos).unwrap();
+            let t = state.board().tile_at(pos).unwrap();
             t.kind.info().def.features.iter().any(|f| f.kind == FeatureKind::Road)
         };
         let pass = msgs.get(k).is_some_and(|m| kind(m) == "PASS");
@@ -115,8 +132,8 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
         if pass {
             k += 1;
         }
-        if state.step() == Step::MoveFerries {
-            play(&mut state, Action::Pass)?;
+        if !matches!(state.step(), Step::Draw | Step::GameOver) {
+            return Err(format!("{at}: the turn is not over"));
         }
         next(&mut k, &["COMMIT"], &at)?;
     }
@@ -127,18 +144,27 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
 }
 
 /// Random games played by the engine, with every player count, both
-/// expansions, followers running out and the tiny-city variant.
+/// expansions alone and together (six players with Inns & Cathedrals),
+/// followers and big followers running out, and the tiny-city variant.
 fn random_games() -> Vec<Record> {
     let mut out = Vec::new();
-    for seed in 0..32u64 {
-        let players = 2 + (seed % 4) as usize;
+    for seed in 0..48u64 {
         let ferries = seed % 2 == 1;
+        let inns = seed % 3 != 0;
+        let players = 2 + (seed % if inns { 5 } else { 4 }) as usize;
+        let mut expansions = Vec::new();
+        if ferries {
+            expansions.push("ferries".to_string());
+        }
+        if inns {
+            expansions.push("inns".to_string());
+        }
         let setup = Setup {
             players: (0..players).map(|i| format!("P{i}")).collect(),
-            expansions: if ferries { vec!["ferries".into()] } else { vec![] },
+            expansions,
             edition: Some("c2".into()),
             seed: None,
-            rules: RuleOptions { tiny_city_scoring: (seed % 3 == 0).then_some(2) },
+            rules: RuleOptions { tiny_city_scoring: (seed % 5 == 0).then_some(2) },
         };
         let mut game = Game::new(setup).unwrap();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -174,8 +200,8 @@ fn jcloisterzone_games() -> Vec<Record> {
 #[test]
 fn exports_follow_jcloisterzone_and_import_back() {
     let games: Vec<Record> = reference_games().into_iter().chain(jcloisterzone_games()).chain(random_games()).collect();
-    assert_eq!(games.len(), 40 + 24 + 32);
-    let (mut failures, mut skipped, mut passes) = (Vec::new(), 0, 0);
+    assert_eq!(games.len(), 40 + 24 + 48);
+    let (mut failures, mut skipped, mut passes, mut big, mut sixth) = (Vec::new(), 0, 0, 0, 0);
     for (i, record) in games.iter().enumerate() {
         let text = match carcassonne_jcz::export(record) {
             Ok(e) => e.text,
@@ -188,13 +214,18 @@ fn exports_follow_jcloisterzone_and_import_back() {
             failures.push(format!("game {i}: {e}"));
         }
         match carcassonne_jcz::import(&text) {
-            Ok(back) if back.record == *record && back.warnings.is_empty() => {}
+            Ok(back) if back.record == *record && back.warnings.is_empty() => {
+                let (a, b) = (Game::replay(record).unwrap(), Game::replay(&back.record).unwrap());
+                assert!(a.state() == b.state(), "game {i}: the same record, another state");
+            }
             Ok(back) => failures.push(format!("game {i}: imports back changed, warnings {:?}", back.warnings)),
             Err(e) => failures.push(format!("game {i}: does not import back: {e}")),
         }
         let doc: Value = serde_json::from_str(&text).unwrap();
         let msgs = doc["replay"].as_array().unwrap();
         passes += msgs.iter().filter(|m| kind(m) == "PASS").count();
+        big += msgs.iter().filter(|m| m["payload"]["meepleId"].as_str().is_some_and(|id| id.contains(".big."))).count();
+        sixth += msgs.iter().filter(|m| m["player"] == 5).count();
         skipped += msgs
             .windows(2)
             .filter(|w| kind(&w[0]) == "PLACE_TILE" && matches!(kind(&w[1]), "COMMIT" | "PLACE_TOKEN"))
@@ -203,6 +234,8 @@ fn exports_follow_jcloisterzone_and_import_back() {
     assert!(failures.is_empty(), "{} failures in {} games:\n{}", failures.len(), games.len(), failures.join("\n"));
     // Both kinds of turn occur often enough to mean something.
     assert!(skipped > 500 && passes > 200, "{skipped} skipped steps, {passes} passes");
+    // Big followers are deployed, and sixth players play.
+    assert!(big > 20 && sixth > 100, "{big} big followers deployed, {sixth} messages of sixth players");
 }
 
 /// The check above refuses what the old exports wrote.

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use carcassonne_engine::{Game, Record, Summary};
+use carcassonne_engine::{Action, FollowerKind, Game, Location, Record, Summary};
 use carcassonne_jcz::{export, import, JczErrorKind};
 use serde_json::{json, Value};
 
@@ -213,8 +213,14 @@ fn other_expansions_and_rule_variants_are_refused() {
     assert_refusal(&e, JczErrorKind::Unsupported, "replay[0]: tile AM/A is not supported");
     let e = refused("ferries.jcz", |d| d["replay"][2]["payload"]["token"] = json!("BRIDGE"));
     assert_refusal(&e, JczErrorKind::Unsupported, "replay[2]: token BRIDGE is not supported");
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.builder.1"));
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "replay[1]: meeple 0.builder.1 is not supported (only small and big followers are)",
+    );
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.big.1"));
-    assert_refusal(&e, JczErrorKind::Unsupported, "replay[1]: meeple 0.big.1 is not supported");
+    assert_refusal(&e, JczErrorKind::Illegal, "replay[1]: meeple 0.big.1 is a big follower, and this game has none");
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["type"] = json!("MOVE_NEUTRAL_FIGURE"));
     assert_refusal(&e, JczErrorKind::Unsupported, "replay[1]: message MOVE_NEUTRAL_FIGURE is not supported");
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["pointer"]["location"] = json!("TOWER"));
@@ -345,4 +351,211 @@ fn a_drawn_tile_waiting_is_exported_as_the_next_draw() {
     assert_eq!(saved["gameAnnotations"]["drawOrder"][8], json!("BA/RrC"));
     assert_eq!(saved["replay"], serde_json::from_str::<Value>(&export(&whole).unwrap().text).unwrap()["replay"]);
     assert_eq!(import(&written.text).unwrap().record, whole);
+}
+
+/// Six players with Inns & Cathedrals and The Ferries (Ann, Bob, Cat, Dan,
+/// Eve, Fay; Fay is JCloisterZone's slot 5):
+///
+/// 1. Ann: IC/CCCC (I3) at [0, -1]; its south cap closes D's city (two
+///    tiles, nobody's: nothing scored). Her farmer on the field inside the
+///    tile (`Field` at `I`, our `field:inner`).
+/// 2. Bob: IC/RFr.i (I15, a road with an inn) at [1, 0], follower on its road.
+/// 3. Cat: FR/RRR (F3) at [-1, 0]; its east jetty road joins D's road, which
+///    Bob holds, so her **big follower** (`2.big.1`) goes on the west jetty
+///    road; her ferry W-E then joins the two: Cat 2 against Bob's 1.
+/// 4. Dan: A turned 90 at [2, 0] ends the road at its monastery, monk. The
+///    ferry at [-1, 0] could move: a PASS ends the moves.
+/// 5. Eve: A turned 270 at [-2, 0] closes the road A-F3-D-I15-A: 5 tiles
+///    with an inn, 5 x 2 = 10 for Cat alone. Monk; PASS ends the moves.
+/// 6. Fay: IC/Cccc.c (I1) at [0, -2] on I3's north cap, her big follower
+///    (`5.big.1`) on the cathedral city.
+/// 7. Ann again: E turned 270 at [1, -1] closes I3's east cap (two tiles,
+///    nobody's). She passes.
+///
+/// During the game: Cat 10. At the end: Ann's farmer borders four caps, two
+/// of them in completed cities: 6. Dan's monk has E and I15 around it
+/// (1 + 2 = 3), Eve's has F3 (1 + 1 = 2). Fay's cathedral city is open: 0.
+/// Bob: 0. Followers in supply: Ann 6, Dan and Eve 6, the others 7; Cat's
+/// big follower is back, Fay's is on the board.
+#[test]
+fn inns_with_ferries_and_six_players() {
+    let got = import(&data("inns-ferries.jcz")).expect("imports");
+    assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+    let r = &got.record;
+    assert_eq!(r.setup.players, ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]);
+    assert_eq!(r.setup.expansions, ["ferries", "inns"]);
+    // A big follower needs version 2: its turns list their actions.
+    assert_eq!(r.format, "carcassonne-record/2");
+    let tiles: Vec<&str> = r.turns.iter().map(|t| t.tile.as_str()).collect();
+    assert_eq!(tiles, ["I3", "I15", "F3", "A", "A", "I1", "E"]);
+    let deploys: Vec<(usize, Action)> = r
+        .turns
+        .iter()
+        .flat_map(|t| t.actions.iter().filter(|a| matches!(a, Action::Deploy(..))).map(|a| (t.player.unwrap(), *a)))
+        .collect();
+    let deploy = |kind, loc: &str| Action::Deploy(kind, loc.parse::<Location>().unwrap());
+    assert_eq!(
+        deploys,
+        [
+            (0, deploy(FollowerKind::Normal, "field:inner")),
+            (1, deploy(FollowerKind::Normal, "road:E")),
+            (2, deploy(FollowerKind::Big, "road:W")),
+            (3, deploy(FollowerKind::Normal, "monastery")),
+            (4, deploy(FollowerKind::Normal, "monastery")),
+            (5, deploy(FollowerKind::Big, "city:N")),
+        ]
+    );
+    assert_eq!(r.turns[2].actions[2].to_string(), "ferry E-W");
+    let s = summary(r);
+    assert_eq!(figures(&s), (7, vec![0, 0, 10, 0, 0, 0], vec![6, 0, 10, 3, 2, 0], vec![6, 7, 7, 6, 6, 7]));
+    let state = Game::replay(r).unwrap();
+    assert_eq!(state.state().supply_of(FollowerKind::Big), [1, 1, 1, 1, 1, 0]);
+}
+
+/// The export of an Inns & Cathedrals game with The Ferries: message for
+/// message the hand-made file above (but its random numbers), and in the
+/// shape of JCloisterZone's own Inns & Cathedrals files: the same set and
+/// elements, and every message, payload and pointer with the same fields.
+#[test]
+fn inns_export_writes_what_jcloisterzone_writes() {
+    let record = import(&data("inns-ferries.jcz")).unwrap().record;
+    let written = export(&record).unwrap();
+    assert!(written.warnings.is_empty(), "{:?}", written.warnings);
+    let saved: Value = serde_json::from_str(&written.text).unwrap();
+    let hand: Value = serde_json::from_str(&data("inns-ferries.jcz")).unwrap();
+    for (ours, theirs) in saved["replay"].as_array().unwrap().iter().zip(hand["replay"].as_array().unwrap()) {
+        assert_eq!(ours["type"], theirs["type"]);
+        assert_eq!(ours["player"], theirs["player"]);
+        if ours["type"] != "COMMIT" {
+            assert_eq!(ours["payload"], theirs["payload"]);
+        }
+    }
+    assert_eq!(saved["replay"].as_array().unwrap().len(), hand["replay"].as_array().unwrap().len());
+    assert_eq!(saved["gameAnnotations"]["drawOrder"], hand["gameAnnotations"]["drawOrder"]);
+    assert_eq!(saved["replay"][7]["payload"]["meepleId"], json!("2.big.1"));
+    assert_eq!(saved["replay"][19]["payload"]["meepleId"], json!("5.big.1"));
+    assert_eq!(
+        saved["replay"][1]["payload"]["pointer"],
+        json!({"position": [0, -1], "feature": "Field", "location": "I"})
+    );
+    assert_eq!(saved["players"][5], json!({"name": "Fay", "slot": 5}));
+
+    // JCloisterZone's own file of this expansion, beside ours.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/engine-tests/cathedrals-scoring.jcz");
+    let real: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut sets = real["setup"]["sets"].clone();
+    sets["ferries"] = json!(1);
+    assert_eq!(saved["setup"]["sets"], sets);
+    let mut elements = real["setup"]["elements"].clone();
+    elements["ferry"] = json!(1);
+    assert_eq!(saved["setup"]["elements"], elements);
+    assert_eq!(saved["setup"]["start"], real["setup"]["start"]);
+    assert_eq!(keys(&saved["players"][0]), keys(&real["players"][0]));
+    // Every top-level field of theirs but the test's own is written.
+    for k in keys(&real) {
+        assert!(k == "test" || saved.get(&k).is_some(), "{k}");
+    }
+    for k in keys(&real["setup"]) {
+        assert!(k == "options" || saved["setup"].get(&k).is_some(), "setup.{k}");
+    }
+    // Each kind of message they have, with the same fields at each level.
+    for kind in ["PLACE_TILE", "DEPLOY_MEEPLE", "PASS"] {
+        let find = |doc: &Value| doc["replay"].as_array().unwrap().iter().find(|m| m["type"] == kind).cloned().unwrap();
+        let (ours, theirs) = (find(&saved), find(&real));
+        assert_eq!(keys(&ours), keys(&theirs), "{kind}");
+        assert_eq!(keys(&ours["payload"]), keys(&theirs["payload"]), "{kind}");
+        assert_eq!(keys(&ours["payload"]["pointer"]), keys(&theirs["payload"]["pointer"]), "{kind}");
+    }
+    // JCloisterZone's file writes COMMIT {random} (5.7) and ours {random, salt}.
+    let commit = saved["replay"].as_array().unwrap().iter().find(|m| m["type"] == "COMMIT").unwrap();
+    assert!(commit["payload"].get("random").is_some());
+
+    // And back: the same record, the same game.
+    let back = import(&written.text).unwrap();
+    assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+    assert_eq!(back.record, record);
+    assert!(Game::replay(&back.record).unwrap().state() == Game::replay(&record).unwrap().state());
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+    k.sort();
+    k
+}
+
+/// What a setup of Inns & Cathedrals must have, and what is refused.
+#[test]
+fn inns_setups_we_cannot_play_are_refused() {
+    let f = "inns-ferries.jcz";
+    let e = refused(f, |d| {
+        d["setup"]["sets"].as_object_mut().unwrap().remove("inns-and-cathedrals:1");
+        d["setup"]["sets"]["inns-and-cathedrals:2"] = json!(1);
+    });
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.sets: tile set inns-and-cathedrals:2 is not supported");
+    // A garden tile of that set, in a game of the first set.
+    let e = refused(f, |d| d["replay"][3]["payload"]["tileId"] = json!("IC/RFr.iG"));
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "replay[3]: tile IC/RFr.iG is not supported: it is a garden tile of the set inns-and-cathedrals:2",
+    );
+    let e = refused(f, |d| d["gameAnnotations"]["drawOrder"][0] = json!("IC/CCCCG"));
+    assert_refusal(&e, JczErrorKind::Unsupported, "gameAnnotations.drawOrder[0]: tile IC/CCCCG is not supported");
+    for (element, what) in [("inn", "inns"), ("cathedral", "cathedrals")] {
+        for off in [json!(false), Value::Null] {
+            let e = refused(f, |d| {
+                if off.is_null() {
+                    d["setup"]["elements"].as_object_mut().unwrap().remove(element);
+                } else {
+                    d["setup"]["elements"][element] = off.clone();
+                }
+            });
+            assert_refusal(
+                &e,
+                JczErrorKind::Unsupported,
+                &format!("setup.elements.{element}: Inns & Cathedrals with its {what} switched off is not supported"),
+            );
+        }
+    }
+    let e = refused(f, |d| d["setup"]["elements"]["big-follower"] = json!(0));
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "setup.elements.big-follower: Inns & Cathedrals without the big follower is not supported",
+    );
+    let e = refused(f, |d| d["setup"]["elements"]["big-follower"] = json!(2));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.big-follower: 2 big followers a player");
+    let e = refused(f, |d| d["setup"]["elements"]["big-follower"] = json!("many"));
+    assert_refusal(&e, JczErrorKind::Malformed, "setup.elements.big-follower: not a number");
+    // Big followers need the expansion's set; its tiles too.
+    let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["big-follower"] = json!(1));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.big-follower: big followers without the tiles");
+    let e = refused("base-scoring.jcz", |d| d["replay"][0]["payload"]["tileId"] = json!("IC/RRR.i"));
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "replay[0]: tile IC/RRR.i is a tile of Inns & Cathedrals, whose set inns-and-cathedrals:1 the setup does not name",
+    );
+    // Seven players, one more than the expansion allows.
+    let e = refused(f, |d| d["players"].as_array_mut().unwrap().push(json!({"name": "Gus", "slot": 6})));
+    assert_refusal(&e, JczErrorKind::Unsupported, "players: a game has 2 to 6 players, not 7");
+    // The big follower is a figure of its own: a second one is not in supply.
+    let e = refused(f, |d| {
+        d["replay"][1]["payload"]["meepleId"] = json!("0.big.1");
+        d["replay"][22]["type"] = json!("DEPLOY_MEEPLE");
+        d["replay"][22]["payload"] = json!({"pointer": {"position": [1, -1], "feature": "Field", "location": "NL.NR.EL.ER.SL.SR"}, "meepleId": "0.big.1"});
+    });
+    assert_eq!(e.kind, JczErrorKind::Illegal, "{e}");
+    assert_eq!(e.to_string(), "replay[22]: no big follower is left in supply");
+}
+
+/// `inn` and `cathedral` without the expansion's tiles name nothing on any
+/// tile: such a setup (JCloisterZone writes none) reads as the base game.
+#[test]
+fn inns_and_cathedrals_elements_without_its_tiles_change_nothing() {
+    let plain = import(&data("base-scoring.jcz")).unwrap().record;
+    let mut doc: Value = serde_json::from_str(&data("base-scoring.jcz")).unwrap();
+    doc["setup"]["elements"]["inn"] = json!(true);
+    doc["setup"]["elements"]["cathedral"] = json!(true);
+    assert_eq!(import(&doc.to_string()).unwrap().record, plain);
 }

@@ -3,11 +3,14 @@
 //! computed) and the test games of JCloisterZone's own engine tests
 //! (`tests/data/engine-tests/`, each with the assertions JCloisterZone checks
 //! on it). Every one must import and end with JCloisterZone's figures.
+//! The Inns & Cathedrals test games are also compared, turn by turn, with
+//! the engine's own scenarios of the same games
+//! (`crates/engine/tests/scenarios/inns/`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use carcassonne_engine::{Event, Game, Record, Scoring, Summary};
+use carcassonne_engine::{Event, FeatureKind, Game, Pos, Record, Scoring, Summary};
 use carcassonne_jcz::{import, JczErrorKind};
 use serde_json::Value;
 
@@ -87,6 +90,12 @@ fn check(assertion: &str, players: &[String], scores: &[u32], scorings: &[Scorin
 /// Imports a test game and checks every assertion it carries. A game with
 /// `endTurn` was ended by JCloisterZone there: its points are the final ones.
 fn assert_engine_test(name: &str) -> Record {
+    assert_engine_test_scorings(name).0
+}
+
+/// As [`assert_engine_test`], also giving every scoring of the game (those
+/// of the end of the game too, for a game JCloisterZone ended).
+fn assert_engine_test_scorings(name: &str) -> (Record, Vec<Scoring>) {
     let text = engine_test(name);
     let doc: Value = serde_json::from_str(&text).unwrap();
     let got = import(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -114,7 +123,7 @@ fn assert_engine_test(name: &str) -> Record {
             panic!("{name}: '{a}' does not hold: {why}");
         }
     }
-    got.record
+    (got.record, scorings)
 }
 
 #[test]
@@ -150,4 +159,73 @@ fn a_one_player_test_game_is_refused() {
     let err = import(&engine_test("tiny-city-rule.jcz")).unwrap_err();
     assert_eq!(err.kind, JczErrorKind::Unsupported);
     assert_eq!(err.to_string(), "players: a game has 2 to 5 players, not 1");
+}
+
+/// The turns of one of the engine's Inns & Cathedrals scenarios.
+fn scenario_turns(name: &str) -> Vec<carcassonne_engine::record::Turn> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/scenarios/inns").join(name);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    serde_json::from_value::<Record>(doc["record"].clone()).unwrap().turns
+}
+
+/// One scoring of a game, found by its kind and a tile of it.
+fn scoring_at(scorings: &[Scoring], kind: FeatureKind, tile: Pos, end_of_game: bool) -> &Scoring {
+    let mut found =
+        scorings.iter().filter(|s| s.kind == kind && s.tiles.contains(&tile) && s.end_of_game == end_of_game);
+    let s = found.next().unwrap_or_else(|| panic!("no {kind} scored at {tile}: {scorings:?}"));
+    assert!(found.next().is_none(), "two {kind} scorings at {tile}");
+    s
+}
+
+fn sorted(mut tiles: Vec<Pos>) -> Vec<Pos> {
+    tiles.sort();
+    tiles
+}
+
+/// Alice's cathedral city of five tiles closes: 15. Bob's, open at the end
+/// of the game (JCloisterZone ends it after 5 tiles), scores 0 for him: a
+/// scoring of 0 points, not 2 a tile.
+#[test]
+fn inns_and_cathedrals_cathedrals_scoring() {
+    let (record, scorings) = assert_engine_test_scorings("cathedrals-scoring.jcz");
+    assert_eq!(record.setup.expansions, ["inns"]);
+    assert_eq!(record.turns, scenario_turns("cathedral-completed-and-open.json"));
+    let alice = scoring_at(&scorings, FeatureKind::City, Pos::new(0, -1), false);
+    assert!(alice.completed);
+    assert_eq!(alice.points, [15, 0]);
+    assert_eq!(
+        sorted(alice.tiles.clone()),
+        sorted(vec![Pos::new(0, 0), Pos::new(0, -1), Pos::new(0, -2), Pos::new(1, -1), Pos::new(-1, -1)])
+    );
+    let bob = scoring_at(&scorings, FeatureKind::City, Pos::new(2, -1), true);
+    assert!(!bob.completed);
+    assert_eq!(bob.points, [0, 0]);
+    assert_eq!(sorted(bob.tiles.clone()), [Pos::new(1, -1), Pos::new(2, -1)]);
+}
+
+/// The cathedral triples pennants too: 7 tiles and 5 pennants, 36 points, in
+/// the middle of the game (no `endTurn`). IC/CCc+ lies turned 180.
+#[test]
+fn inns_and_cathedrals_cathedrals_scoring_2() {
+    let (record, scorings) = assert_engine_test_scorings("cathedrals-scoring-2.jcz");
+    assert_eq!(record.turns, scenario_turns("cathedral-pennants-count-three.json"));
+    assert_eq!(record.turns[4].tile, "I6");
+    assert_eq!(record.turns[4].rot, Some(180));
+    let city = scoring_at(&scorings, FeatureKind::City, Pos::new(0, -1), false);
+    assert_eq!((city.completed, city.tiles.len(), city.points.clone()), (true, 7, vec![36, 0]));
+}
+
+/// Alice's road with an inn closes: 3 tiles, 6 points. Bob's road with an
+/// inn is open at the end: 0. IC/RRR.i's junction ends its three roads, so
+/// its inn is on Alice's road only.
+#[test]
+fn inns_and_cathedrals_inns_scoring() {
+    let (record, scorings) = assert_engine_test_scorings("inns-scoring.jcz");
+    assert_eq!(record.turns, scenario_turns("inn-road-completed-and-open.json"));
+    let alice = scoring_at(&scorings, FeatureKind::Road, Pos::new(0, 0), false);
+    assert_eq!((alice.completed, alice.points.clone()), (true, vec![6, 0]));
+    assert_eq!(sorted(alice.tiles.clone()), [Pos::new(-1, 0), Pos::new(0, 0), Pos::new(1, 0)]);
+    let bob = scoring_at(&scorings, FeatureKind::Road, Pos::new(-2, 0), true);
+    assert_eq!((bob.completed, bob.points.clone()), (false, vec![0, 0]));
+    assert_eq!(sorted(bob.tiles.clone()), [Pos::new(-2, 0), Pos::new(-1, 0)]);
 }

@@ -1,6 +1,8 @@
 //! Whatever a file holds, an import returns a record or a refusal naming
 //! where (a message index that exists) and why, on one line; never a panic.
-//! The files are games JCloisterZone saved (`tests/data/jcz/`), mangled.
+//! The files are games JCloisterZone saved (`tests/data/jcz/`), one of its
+//! Inns & Cathedrals test games and our hand-made game of Inns & Cathedrals
+//! with The Ferries and six players, mangled.
 
 use std::path::PathBuf;
 
@@ -8,12 +10,20 @@ use carcassonne_jcz::import;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn saved(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jcz").join(name);
+/// A saved game, by its path from this crate's folder.
+fn saved(path: &str) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-const FILES: [&str; 4] = ["basic-502-0001.jcz", "basic-505-0000.jcz", "ferries-602-0000.jcz", "ferries-605-0002.jcz"];
+const FILES: [&str; 6] = [
+    "../../tests/data/jcz/basic-502-0001.jcz",
+    "../../tests/data/jcz/basic-505-0000.jcz",
+    "../../tests/data/jcz/ferries-602-0000.jcz",
+    "../../tests/data/jcz/ferries-605-0002.jcz",
+    "tests/data/engine-tests/cathedrals-scoring.jcz",
+    "tests/data/inns-ferries.jcz",
+];
 
 /// A JSON value of any kind, to put where a field was.
 fn junk_value() -> impl Strategy<Value = Value> {
@@ -23,7 +33,26 @@ fn junk_value() -> impl Strategy<Value = Value> {
         any::<f64>().prop_map(|f| json!(f)),
         "[A-Z_./]{0,8}".prop_map(Value::String),
         prop::sample::select(
-            &["I", "CLOISTER", "NWSE", "WE", "NL.NR", "R90", "FERRY", "0.small.1", "Monastery", "Road"][..]
+            &[
+                "I",
+                "CLOISTER",
+                "NWSE",
+                "WE",
+                "NL.NR",
+                "R90",
+                "FERRY",
+                "0.small.1",
+                "0.big.1",
+                "2.big.1",
+                "1.big.2",
+                "Monastery",
+                "Road",
+                "Field",
+                "IC/Cccc.c",
+                "IC/CCCC",
+                "IC/CCCCG",
+                "FR/RRR",
+            ][..]
         )
         .prop_map(|s| json!(s)),
         (any::<i32>(), any::<i32>()).prop_map(|(x, y)| json!([x, y])),
@@ -41,6 +70,8 @@ enum Change {
     Field(usize, &'static str, Value),
     Pointer(usize, &'static str, Value),
     Top(&'static str, Value),
+    /// A set or element of the setup, set or removed (null).
+    Setup(&'static str, &'static str, Value),
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -49,6 +80,20 @@ fn change() -> impl Strategy<Value = Change> {
     let fields = prop::sample::select(&["tileId", "rotation", "position", "pointer", "meepleId", "token"][..]);
     let pointer = prop::sample::select(&["position", "location", "feature"][..]);
     let top = prop::sample::select(&["setup", "players", "replay", "gameAnnotations", "appVersion"][..]);
+    let section = prop::sample::select(&["sets", "elements"][..]);
+    let setup_key = prop::sample::select(
+        &[
+            "basic:1",
+            "ferries",
+            "inns-and-cathedrals:1",
+            "inns-and-cathedrals:2",
+            "small-follower",
+            "big-follower",
+            "inn",
+            "cathedral",
+            "ferry",
+        ][..],
+    );
     prop_oneof![
         i.clone().prop_map(Change::Remove),
         i.clone().prop_map(Change::Duplicate),
@@ -57,12 +102,24 @@ fn change() -> impl Strategy<Value = Change> {
         (i.clone(), fields, junk_value()).prop_map(|(a, f, v)| Change::Field(a, f, v)),
         (i, pointer, junk_value()).prop_map(|(a, f, v)| Change::Pointer(a, f, v)),
         (top, junk_value()).prop_map(|(f, v)| Change::Top(f, v)),
+        (section, setup_key, prop_oneof![Just(Value::Null), Just(json!(1)), Just(json!(true)), junk_value()])
+            .prop_map(|(s, k, v)| Change::Setup(s, k, v)),
     ]
 }
 
 fn apply(doc: &mut Value, c: &Change) {
     if let Change::Top(f, v) = c {
         doc.as_object_mut().expect("a saved game").insert(f.to_string(), v.clone());
+        return;
+    }
+    if let Change::Setup(section, key, v) = c {
+        if let Some(map) = doc.get_mut("setup").and_then(|s| s.get_mut(*section)).and_then(Value::as_object_mut) {
+            if v.is_null() {
+                map.remove(*key);
+            } else {
+                map.insert(key.to_string(), v.clone());
+            }
+        }
         return;
     }
     let Some(replay) = doc["replay"].as_array_mut() else { return };
@@ -122,9 +179,13 @@ proptest! {
     }
 
     #[test]
-    fn cut_files_import_or_are_refused(cut in 0usize..60_000, junk in "[\\[\\]{}:,\"0-9A-Z_ -]{0,12}") {
-        let text = saved("ferries-602-0000.jcz").to_string();
-        let mut cut = cut.min(text.len());
+    fn cut_files_import_or_are_refused(
+        file in prop::sample::select(&[FILES[2], FILES[5]][..]),
+        at in 0.0f64..1.0,
+        junk in "[\\[\\]{}:,\"0-9A-Z_ -]{0,12}",
+    ) {
+        let text = saved(file).to_string();
+        let mut cut = ((text.len() as f64 * at) as usize).min(text.len());
         while !text.is_char_boundary(cut) {
             cut -= 1;
         }
