@@ -331,7 +331,9 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
           await once('big-follower-spots');
         }
         const offered = big ? bigs : deploys.filter((a) => !a.figure);
-        const a = pickRandom(offered);
+        // The big follower goes on a field when it can: there it stays on the board to be seen.
+        const fields = offered.filter((a) => a.kind === 'field');
+        const a = pickRandom(big && fields.length ? fields : offered);
         if (turns % 2) await page.click(`.spot[data-meeple="${a.meeple}"][data-figure="${big ? 'big' : 'normal'}"]`);
         else await page.click(`button.opt[data-n="${offered.indexOf(a) + 1}"]`);
         stats.deployed++;
@@ -339,8 +341,10 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         if (big) {
           const after = await api(base, `/api/games/${gameId}/view?version=${version + 1}`);
           const [x, y] = view.last_placed.at;
-          assert(after.followers.some((f) => f.figure === 'big' && f.seat === 0 && f.at[0] === x && f.at[1] === y && f.feature === a.meeple),
-            `the big follower stands on ${a.meeple} at (${x}, ${y})`);
+          const deployed = (after.log || []).filter((e) => e.type === 'follower_deployed').pop();
+          assert(deployed && deployed.figure === 'big' && deployed.seat === 0 && deployed.at[0] === x && deployed.at[1] === y && deployed.feature === a.meeple,
+            `the big follower was deployed on ${a.meeple} at (${x}, ${y})`);
+          stats.bigOnBoard = after.followers.some((f) => f.figure === 'big' && f.seat === 0 && f.at[0] === x && f.at[1] === y);
           stats.bigDeployed++;
         }
       } else {
@@ -348,7 +352,8 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         else await page.keyboard.press('n');
         await waitVersionPast(page, version);
       }
-      if (stats.bigDeployed === 1 && big) {
+      // Unless the tile completed its feature at once (it went back), the board draws it.
+      if (stats.bigDeployed === 1 && big && stats.bigOnBoard) {
         assert(await page.locator('.layer-followers .meeple.big').count() >= 1, 'the board draws the big follower');
         await once('big-follower-deployed');
       }

@@ -16,7 +16,7 @@
 //! plain ANSI escape codes (16-colour palette), left out when not wanted.
 
 use carcassonne_engine::tile::{EdgeKind, FeatureKind, NO_PIECE};
-use carcassonne_engine::{HalfEdge, JettyPair, Location, Pos, Rotation, Side, State, TileKind};
+use carcassonne_engine::{Corner, HalfEdge, JettyPair, Location, Pos, Rotation, Side, State, TileKind};
 
 /// One character and its colours (0: the terminal's default).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -221,6 +221,14 @@ pub fn location_spot(loc: Location) -> (usize, usize) {
         },
         // The middle: a monastery, or a field between cities (never both).
         Location::Monastery | Location::InnerField => (1, 2),
+        // A second field between cities (Abbey & Mayor's crossing cities).
+        Location::InnerField2 => (1, 3),
+        Location::Corner(c) => match c {
+            Corner::Nw => (0, 0),
+            Corner::Ne => (0, 4),
+            Corner::Se => (2, 4),
+            Corner::Sw => (2, 0),
+        },
     }
 }
 

@@ -43,6 +43,9 @@ pub fn event(e: &Event, names: &[String]) -> String {
             let who = if scorers.is_empty() { "nobody scores".to_string() } else { scorers.join(", ") };
             format!("{when}{what} of {} tile(s): {who}", s.tiles.len())
         }
+        Event::WagonMoved { player, from, from_location, at, location } => {
+            format!("{}'s wagon moved from {from_location} at {from} to {location} at {at}", name(names, *player))
+        }
         Event::FollowerReturned { player, at, location } => {
             format!("{}'s follower on {location} at {at} returns", name(names, *player))
         }

@@ -132,7 +132,7 @@ fn bad_input_gets_a_one_line_error() {
         (&["simulate", "--players", "mcts:iters=lots,greedy"], "mcts option iters=lots"),
         (&["simulate", "--players", "mcts:depth=3,greedy"], "unknown mcts option 'depth'"),
         (&["simulate", "--players", "greedy"], "2 to 5 players"),
-        (&["simulate", "--players", "greedy,random", "--expansions", "abbey"], "unknown expansion 'abbey'"),
+        (&["simulate", "--players", "greedy,random", "--expansions", "tunnels"], "unknown expansion 'tunnels'"),
         (&["simulate", "--players", "greedy,random", "--edition", "c9"], "unknown edition 'c9'"),
         (&["simulate", "--players", "greedy,random", "--games", "0"], "--games"),
         (&["bench", "--seconds", "-1"], "--seconds"),

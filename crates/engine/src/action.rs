@@ -21,7 +21,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
 use crate::board::Placement;
-use crate::geometry::{HalfEdge, Pos, Rotation, Side};
+use crate::geometry::{Corner, HalfEdge, Pos, Rotation, Side};
 use crate::state::FollowerKind;
 use crate::tile::{FeatureKind, TileKind};
 
@@ -74,11 +74,16 @@ pub enum Step {
     MoveFerries,
     /// The bag is empty and the last turn is over.
     GameOver,
+    /// Abbey & Mayor: before drawing, the player may place their abbey in a
+    /// hole instead (and, after the last tile, once more).
+    Abbey,
+    /// Abbey & Mayor: after scoring, a wagon's owner may move it on.
+    MoveWagon,
 }
 
 impl Step {
     /// How many steps there are.
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 8;
 
     pub const fn name(self) -> &'static str {
         match self {
@@ -88,6 +93,8 @@ impl Step {
             Step::PlaceFerry => "place a ferry",
             Step::MoveFerries => "move ferries",
             Step::GameOver => "game over",
+            Step::Abbey => "place an abbey or draw",
+            Step::MoveWagon => "move a wagon",
         }
     }
 }
@@ -108,8 +115,9 @@ pub enum Actor {
 }
 
 /// A feature of the tile just placed, named as it lies on the board
-/// (`road:E`, `city:N`, `field:SSE`, `monastery`, and `field:inner` for a
-/// field inside a tile that touches no edge, between its cities).
+/// (`road:E`, `city:N`, `field:SSE`, `monastery`; `field:inner` and
+/// `field:inner2` for fields inside a tile that touch no edge, between its
+/// cities; `corner:NW` for the field corner a barn stands on).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Location {
     Road(Side),
@@ -117,6 +125,10 @@ pub enum Location {
     Field(HalfEdge),
     Monastery,
     InnerField,
+    /// The second field inside a tile (Abbey & Mayor's crossing cities have two).
+    InnerField2,
+    /// Abbey & Mayor: a corner of the tile where four fields meet, for a barn.
+    Corner(Corner),
 }
 
 impl Location {
@@ -124,7 +136,9 @@ impl Location {
         match self {
             Location::Road(_) => FeatureKind::Road,
             Location::City(_) => FeatureKind::City,
-            Location::Field(_) | Location::InnerField => FeatureKind::Field,
+            Location::Field(_) | Location::InnerField | Location::InnerField2 | Location::Corner(_) => {
+                FeatureKind::Field
+            }
             Location::Monastery => FeatureKind::Monastery,
         }
     }
@@ -138,6 +152,8 @@ impl fmt::Display for Location {
             Location::Field(h) => write!(f, "field:{h}"),
             Location::Monastery => f.write_str("monastery"),
             Location::InnerField => f.write_str("field:inner"),
+            Location::InnerField2 => f.write_str("field:inner2"),
+            Location::Corner(c) => write!(f, "corner:{c}"),
         }
     }
 }
@@ -146,10 +162,12 @@ impl FromStr for Location {
     type Err = NotationError;
 
     fn from_str(s: &str) -> Result<Location, NotationError> {
-        let bad = || NotationError::new(s, "a feature name (road:E, city:N, field:SSE, field:inner or monastery)");
+        let bad =
+            || NotationError::new(s, "a feature name (road:E, city:N, field:SSE, field:inner, monastery or corner:NW)");
         match s {
             "monastery" => return Ok(Location::Monastery),
             "field:inner" => return Ok(Location::InnerField),
+            "field:inner2" => return Ok(Location::InnerField2),
             _ => {}
         }
         let (kind, at) = s.split_once(':').ok_or_else(bad)?;
@@ -157,6 +175,7 @@ impl FromStr for Location {
             "road" => Side::parse(at).map(Location::Road).ok_or_else(bad),
             "city" => Side::parse(at).map(Location::City).ok_or_else(bad),
             "field" => HalfEdge::parse(at).map(Location::Field).ok_or_else(bad),
+            "corner" => Corner::parse(at).map(Location::Corner).ok_or_else(bad),
             _ => Err(bad()),
         }
     }
@@ -228,7 +247,14 @@ pub enum Action {
     PlaceFerry(JettyPair),
     /// The Ferries: put the ferry of the lake at `at` on other jetties.
     MoveFerry { at: Pos, ferry: JettyPair },
-    /// Skip an optional step: deploy no follower, or move no more ferries.
+    /// Abbey & Mayor: place the player's abbey in the hole at this cell,
+    /// instead of drawing.
+    PlaceAbbey(Pos),
+    /// Abbey & Mayor: move the wagon whose feature was scored onto this
+    /// feature of the tile at `at`.
+    MoveWagon { at: Pos, to: Location },
+    /// Skip an optional step: deploy no follower, move no more ferries,
+    /// draw instead of placing an abbey, or take a wagon back.
     Pass,
 }
 
@@ -242,13 +268,15 @@ impl fmt::Display for Action {
             Action::Deploy(kind, l) => write!(f, "deploy {kind} on {l}"),
             Action::PlaceFerry(p) => write!(f, "ferry {p}"),
             Action::MoveFerry { at, ferry } => write!(f, "move ferry at {at} to {ferry}"),
+            Action::PlaceAbbey(at) => write!(f, "abbey at {at}"),
+            Action::MoveWagon { at, to } => write!(f, "move wagon to {to} at {at}"),
             Action::Pass => f.write_str("pass"),
         }
     }
 }
 
 const ACTION: &str = "an action (draw U, place at [1, 0] turned 90, discard, deploy on road:E, deploy big on city:N, \
-                      ferry E-W, move ferry at [1, 0] to S-W or pass)";
+                      ferry E-W, move ferry at [1, 0] to S-W, abbey at [1, 1], move wagon to road:E at [1, 0] or pass)";
 
 impl FromStr for Action {
     type Err = NotationError;
@@ -283,6 +311,11 @@ impl FromStr for Action {
         } else if let Some(rest) = s.strip_prefix("move ferry at ") {
             let (at, p) = rest.split_once(" to ").ok_or_else(bad)?;
             Ok(Action::MoveFerry { at: pos(at).ok_or_else(bad)?, ferry: p.parse()? })
+        } else if let Some(at) = s.strip_prefix("abbey at ") {
+            Ok(Action::PlaceAbbey(pos(at).ok_or_else(bad)?))
+        } else if let Some(rest) = s.strip_prefix("move wagon to ") {
+            let (to, at) = rest.split_once(" at ").ok_or_else(bad)?;
+            Ok(Action::MoveWagon { at: pos(at).ok_or_else(bad)?, to: to.parse()? })
         } else {
             Err(bad())
         }
@@ -311,6 +344,10 @@ mod tests {
             Action::PlaceFerry(JettyPair::new(Side::E, Side::W).unwrap()),
             Action::MoveFerry { at: Pos::new(1, 0), ferry: JettyPair::new(Side::S, Side::W).unwrap() },
             Action::Pass,
+            Action::PlaceAbbey(Pos::new(-1, 2)),
+            Action::MoveWagon { at: Pos::new(0, -1), to: Location::Monastery },
+            Action::Deploy(FollowerKind::Barn, Location::Corner(Corner::Se)),
+            Action::Deploy(FollowerKind::Normal, Location::InnerField2),
         ];
         for a in all {
             assert_eq!(a.to_string().parse::<Action>(), Ok(a), "{a}");
@@ -321,6 +358,9 @@ mod tests {
         assert_eq!(all[1].to_string(), "place at [-3, 12] turned 270");
         assert_eq!(all[8].to_string(), "move ferry at [1, 0] to S-W");
         assert_eq!(all[5].to_string(), "deploy big on city:N");
+        assert_eq!(all[10].to_string(), "abbey at [-1, 2]");
+        assert_eq!(all[11].to_string(), "move wagon to monastery at [0, -1]");
+        assert_eq!(all[12].to_string(), "deploy barn on corner:SE");
     }
 
     #[test]
@@ -343,6 +383,11 @@ mod tests {
             "move-ferry 1 0",
             "move-ferry x 0 E-W",
             "PASS",
+            "abbey at 1 1",
+            "abbey [1, 1]",
+            "move wagon to road:E",
+            "move wagon to corner:XX at [1, 0]",
+            "deploy barn on corner:N",
         ] {
             assert!(text.parse::<Action>().is_err(), "{text:?}");
         }

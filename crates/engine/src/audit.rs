@@ -6,7 +6,8 @@ use crate::rules;
 use crate::state::{FollowerKind, State};
 use crate::tile::FeatureKind;
 
-/// Checks that every figure is in supply or on the board (once), that each
+/// Checks that every figure is in supply, on the board (once) or waiting
+/// to move on (a wagon after its feature scored), that each
 /// feature counts exactly the figures standing on it, and that every ferry
 /// joins two jetties of its own lake. Says what is broken.
 pub fn check(state: &State) -> Result<(), String> {
@@ -16,7 +17,11 @@ pub fn check(state: &State) -> Result<(), String> {
     for kind in FollowerKind::ALL {
         for p in 0..players {
             let on_board = state.followers().iter().filter(|f| f.kind == kind && f.player as usize == p).count();
-            let total = state.supply_of(kind)[p] as usize + on_board;
+            let waiting = match kind {
+                FollowerKind::Wagon => state.abbey_mayor().waiting.iter().filter(|w| w.player as usize == p).count(),
+                _ => 0,
+            };
+            let total = state.supply_of(kind)[p] as usize + on_board + waiting;
             if total != owned[kind as usize] {
                 return Err(format!("player {p} has {total} {kind} figures, not {}", owned[kind as usize]));
             }

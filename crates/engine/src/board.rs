@@ -43,6 +43,13 @@ pub struct OpenCell {
 }
 
 impl OpenCell {
+    /// Whether a tile lies on each of its four sides (a hole, where an
+    /// abbey may go).
+    #[inline]
+    pub fn surrounded(&self) -> bool {
+        self.mask == 0xFF
+    }
+
     #[inline]
     pub fn accepts(&self, signature: u8) -> bool {
         (signature ^ self.required) & self.mask == 0

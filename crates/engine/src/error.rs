@@ -75,6 +75,16 @@ pub enum PlayError {
     FerryMovedAlready(Pos),
     #[error("the ferry at {at} already joins {ferry}: putting it back is no move (F8)")]
     SameJetties { at: Pos, ferry: JettyPair },
+    #[error("an abbey goes only into a hole: {0} must be empty with a tile on each of its four sides")]
+    NotAHole(Pos),
+    #[error("a {} may not stand on {location}: {why}", .figure.noun())]
+    WrongFeatureForFigure { figure: FollowerKind, location: Location, why: &'static str },
+    #[error("a barn goes on a corner where four fields meet, and {0} of the tile just placed is not one")]
+    NotAFieldCorner(Location),
+    #[error("the farm at {0} already has a barn: a farm takes one barn")]
+    FarmHasBarn(Location),
+    #[error("the wagon may not move to {to} at {at}: {why}")]
+    WagonMove { at: Pos, to: Location, why: &'static str },
 }
 
 impl PlayError {
@@ -99,6 +109,11 @@ impl PlayError {
             PlayError::FerryNotMovable(_) => "ferry-not-movable",
             PlayError::FerryMovedAlready(_) => "ferry-moved-already",
             PlayError::SameJetties { .. } => "same-jetties",
+            PlayError::NotAHole(_) => "not-a-hole",
+            PlayError::WrongFeatureForFigure { .. } => "wrong-feature-for-figure",
+            PlayError::NotAFieldCorner(_) => "not-a-field-corner",
+            PlayError::FarmHasBarn(_) => "farm-has-barn",
+            PlayError::WagonMove { .. } => "wagon-move",
         }
     }
 
@@ -112,7 +127,9 @@ impl PlayError {
             | PlayError::FerryMovedAlready(at)
             | PlayError::EdgeMismatch { at, .. }
             | PlayError::NotJettiesOf { at, .. }
-            | PlayError::SameJetties { at, .. } => Some(*at),
+            | PlayError::SameJetties { at, .. }
+            | PlayError::NotAHole(at)
+            | PlayError::WagonMove { at, .. } => Some(*at),
             _ => None,
         }
     }

@@ -42,6 +42,15 @@ pub enum Event {
     },
     /// A feature was scored, during the game or at its end.
     Scored(Scoring),
+    /// Abbey & Mayor: a wagon whose feature was scored moved on, from
+    /// `from_location` of the tile at `from` to `location` of the tile at `at`.
+    WagonMoved {
+        player: usize,
+        from: Pos,
+        from_location: Location,
+        at: Pos,
+        location: Location,
+    },
     /// A follower went back to its owner's supply.
     FollowerReturned {
         player: usize,

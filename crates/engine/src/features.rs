@@ -197,6 +197,14 @@ impl Features {
         self.nodes[small as usize].next = next_big;
     }
 
+    /// Closes one open edge of `p`'s feature without joining it to anything
+    /// (an abbey ends the roads and cities that reach it).
+    pub fn close_edge(&mut self, p: PieceId) {
+        let r = self.find_mut(p);
+        let t = &mut self.nodes[r as usize].totals;
+        t.open = t.open.saturating_sub(1);
+    }
+
     /// Records a follower deployed on piece `p`.
     pub fn add_follower(&mut self, p: PieceId) {
         let r = self.find_mut(p);

@@ -162,6 +162,62 @@ written_names!(HalfEdge {
     Sse => "SSE", Ssw => "SSW", Wsw => "WSW", Wnw => "WNW",
 });
 
+/// A corner of a tile, where four cells meet (Abbey & Mayor's barn stands
+/// on one).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Corner {
+    Nw = 0,
+    Ne = 1,
+    Se = 2,
+    Sw = 3,
+}
+
+impl Corner {
+    pub const ALL: [Corner; 4] = [Corner::Nw, Corner::Ne, Corner::Se, Corner::Sw];
+
+    /// The two half-edges that meet at this corner of a tile, clockwise.
+    #[inline]
+    pub const fn halves(self) -> [HalfEdge; 2] {
+        match self {
+            Corner::Nw => [HalfEdge::Wnw, HalfEdge::Nnw],
+            Corner::Ne => [HalfEdge::Nne, HalfEdge::Ene],
+            Corner::Se => [HalfEdge::Ese, HalfEdge::Sse],
+            Corner::Sw => [HalfEdge::Ssw, HalfEdge::Wsw],
+        }
+    }
+
+    /// The four cells around this corner of the tile at `at`, each with
+    /// the corner of its own that touches it: the tile itself first, then
+    /// clockwise around the corner.
+    pub fn cells(self, at: Pos) -> [(Pos, Corner); 4] {
+        let (dx, dy) = match self {
+            Corner::Nw => (-1, -1),
+            Corner::Ne => (1, -1),
+            Corner::Se => (1, 1),
+            Corner::Sw => (-1, 1),
+        };
+        let diagonal = Pos::new(at.x + dx, at.y + dy);
+        let across_x = Pos::new(at.x + dx, at.y);
+        let across_y = Pos::new(at.x, at.y + dy);
+        // A corner seen from the cell across an edge is mirrored on that axis.
+        let flip_x = |c: Corner| match c {
+            Corner::Nw => Corner::Ne,
+            Corner::Ne => Corner::Nw,
+            Corner::Se => Corner::Sw,
+            Corner::Sw => Corner::Se,
+        };
+        let flip_y = |c: Corner| match c {
+            Corner::Nw => Corner::Sw,
+            Corner::Sw => Corner::Nw,
+            Corner::Ne => Corner::Se,
+            Corner::Se => Corner::Ne,
+        };
+        [(at, self), (across_x, flip_x(self)), (diagonal, flip_x(flip_y(self))), (across_y, flip_y(self))]
+    }
+}
+
+written_names!(Corner { Nw => "NW", Ne => "NE", Se => "SE", Sw => "SW" });
+
 /// A clockwise turn of a tile: 0, 90, 180 or 270 degrees.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Rotation(u8);

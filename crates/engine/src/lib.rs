@@ -40,7 +40,7 @@ pub use bag::Bag;
 pub use board::{Board, PlacedTile, Placement};
 pub use error::{PlayError, SetupError};
 pub use event::{Event, EventSink, NoEvents, Scoring};
-pub use geometry::{HalfEdge, Pos, Rotation, Side};
+pub use geometry::{Corner, HalfEdge, Pos, Rotation, Side};
 pub use record::{Game, Record, RecordError, RuleOptions, Summary, TurnError};
 pub use rules::ferries::Ferry;
 pub use setup::{Edition, Expansion, Rules};

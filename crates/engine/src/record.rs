@@ -367,14 +367,14 @@ pub struct Game {
 
 impl Game {
     /// A new game from a setup (its turns, if any, are ignored), recorded
-    /// in version 1.
+    /// in version 1 while its decisions fit there. A game whose turns may
+    /// begin with a decision before the draw (Abbey & Mayor's abbey) is
+    /// recorded in version 2 from the start.
     pub fn new(setup: Setup) -> Result<Game, RecordError> {
         let rules = setup.rules()?;
-        Ok(Game {
-            state: State::new(rules),
-            record: Record { format: FORMAT_V1.to_string(), setup, turns: Vec::new() },
-            log: Vec::new(),
-        })
+        let state = State::new(rules);
+        let format = if state.turn_plan()[0] == Step::Draw { FORMAT_V1 } else { FORMAT_V2 };
+        Ok(Game { state, record: Record { format: format.to_string(), setup, turns: Vec::new() }, log: Vec::new() })
     }
 
     /// Plays a whole record, checking every turn. The game's record keeps
@@ -506,6 +506,8 @@ impl Game {
                 t.moves.push(FerryMove { at: [at.x as i64, at.y as i64], ferry: ferry.to_string() })
             }
             Action::Pass => {}
+            // Version 1 has no abbey and no wagon.
+            Action::PlaceAbbey(_) | Action::MoveWagon { .. } => return false,
         }
         true
     }

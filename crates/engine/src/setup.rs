@@ -19,13 +19,15 @@ pub enum Expansion {
     Ferries,
     /// Inns & Cathedrals: inns, cathedrals, the big follower, a sixth player.
     Inns,
+    /// Abbey & Mayor: abbeys, the mayor, the wagon and the barn.
+    Abbey,
 }
 
 impl Expansion {
-    pub const ALL: [Expansion; 2] = [Expansion::Ferries, Expansion::Inns];
+    pub const ALL: [Expansion; 3] = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey];
 }
 
-written_names!(Expansion { Ferries => "ferries", Inns => "inns" });
+written_names!(Expansion { Ferries => "ferries", Inns => "inns", Abbey => "abbey" });
 
 /// Which tile distribution is used.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]

@@ -104,6 +104,11 @@ pub const fn city_with_pennant(sides: &[Side]) -> FeatureDef {
     FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), pennants: 1, ..EMPTY }
 }
 
+/// A city piece with `n` coats of arms.
+pub const fn city_with_pennants(sides: &[Side], n: u8) -> FeatureDef {
+    FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), pennants: n, ..EMPTY }
+}
+
 /// A field touching `halves`, bordering the city pieces `borders` (piece
 /// indices). A field touching no half-edge lies inside the tile between
 /// its cities (`field:inner`) and joins no other.
@@ -202,6 +207,11 @@ pub struct KindInfo {
     pub monastery: u8,
     /// Piece index of a field touching no edge (`field:inner`), or [`NO_PIECE`].
     pub inner_field: u8,
+    /// Piece index of a second such field (`field:inner2`), or [`NO_PIECE`].
+    pub inner_field2: u8,
+    /// An abbey (Abbey & Mayor): a tile with nothing but a monastery, whose
+    /// edges match anything and end the roads and cities that reach them.
+    pub abbey: bool,
     /// Whether it has a lake with jetties (The Ferries).
     pub lake: bool,
     /// Bit mask of sides with a jetty, at rotation 0.
@@ -231,6 +241,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
     let mut half_piece = [NO_PIECE; 8];
     let mut monastery = NO_PIECE;
     let mut inner_field = NO_PIECE;
+    let mut inner_field2 = NO_PIECE;
     let mut jetties = 0;
     for (i, f) in def.features.iter().enumerate() {
         for s in Side::ALL {
@@ -256,8 +267,12 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
             monastery = i as u8;
         }
         if f.kind == FeatureKind::Field && f.halves == 0 {
-            assert_eq!(inner_field, NO_PIECE, "tile {}: two inner fields", def.id);
-            inner_field = i as u8;
+            if inner_field == NO_PIECE {
+                inner_field = i as u8;
+            } else {
+                assert_eq!(inner_field2, NO_PIECE, "tile {}: three inner fields", def.id);
+                inner_field2 = i as u8;
+            }
         }
     }
     let mut oriented = [Oriented { signature: 0, side_piece, half_piece }; 4];
@@ -273,7 +288,20 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
             }
         }
     }
-    KindInfo { def, expansion, counts, edges, oriented, monastery, inner_field, lake: jetties != 0, jetties }
+    let abbey = def.features.len() == 1 && monastery == 0;
+    KindInfo {
+        def,
+        expansion,
+        counts,
+        edges,
+        oriented,
+        monastery,
+        inner_field,
+        inner_field2,
+        abbey,
+        lake: jetties != 0,
+        jetties,
+    }
 }
 
 static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
@@ -312,8 +340,9 @@ mod tests {
 
     #[test]
     fn every_half_edge_of_a_field_or_road_edge_has_a_field() {
-        // A road edge has fields on both halves; a city edge has none.
-        for k in &catalogue().kinds {
+        // A road edge has fields on both halves; a city edge has none (an
+        // abbey's edges are neither: they match anything).
+        for k in catalogue().kinds.iter().filter(|k| !k.abbey) {
             for s in Side::ALL {
                 for h in s.halves() {
                     let has_field = k.oriented[0].half_piece[h.index()] != NO_PIECE;

@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
+use carcassonne_engine::geometry::{Corner, HalfEdge, Pos, Rotation, Side};
 use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::tile::{EdgeKind, FeatureKind};
@@ -111,14 +111,21 @@ fn naive_features(state: &State) -> NaiveFeatures {
             adjacency.entry((i, j)).or_default();
             for s in rotated_sides(t, f.sides) {
                 if let Some(ni) = board.tile_index(t.pos.step(s)) {
+                    *matched.entry((i, j)).or_default() += 1;
+                    // An abbey ends what reaches it and continues nothing.
+                    if board.tile(ni).kind.info().abbey {
+                        continue;
+                    }
                     let other = piece_at_side(board.tile(ni), s.opposite(), f.kind)
                         .expect("matching edges continue the feature");
                     adjacency.entry((i, j)).or_default().push((ni, other));
-                    *matched.entry((i, j)).or_default() += 1;
                 }
             }
             for h in rotated_halves(t, f.halves) {
                 if let Some(ni) = board.tile_index(t.pos.step(h.side())) {
+                    if board.tile(ni).kind.info().abbey {
+                        continue;
+                    }
                     let other = field_at_half(board.tile(ni), h.facing()).expect("fields meet fields");
                     adjacency.entry((i, j)).or_default().push((ni, other));
                 }
@@ -188,13 +195,21 @@ fn naive_final_scores(state: &State) -> Vec<u32> {
     for (c, nodes) in &members {
         let (open, pennants, _, _, _, marks) = naive.totals[*c];
         let mut strength = vec![0u32; scores.len()];
+        let mut barns = vec![false; scores.len()];
         for f in state.followers() {
             if nodes.iter().any(|n| piece_id(state, *n) == f.piece) {
-                strength[f.player as usize] += if f.kind == FollowerKind::Big { 2 } else { 1 };
+                strength[f.player as usize] += match f.kind {
+                    FollowerKind::Big => 2,
+                    FollowerKind::Mayor => pennants as u32,
+                    FollowerKind::Barn => 0,
+                    _ => 1,
+                };
+                barns[f.player as usize] |= f.kind == FollowerKind::Barn;
             }
         }
         let best = strength.iter().copied().max().unwrap_or(0);
-        if best == 0 {
+        let barn_farm = barns.contains(&true);
+        if best == 0 && !barn_farm {
             continue;
         }
         let (tile0, piece0) = nodes[0];
@@ -226,13 +241,23 @@ fn naive_final_scores(state: &State) -> Vec<u32> {
                         }
                     }
                 }
-                3 * cities.len() as u32
+                cities.len() as u32
             }
         };
         let _ = open;
-        for (s, st) in scores.iter_mut().zip(&strength) {
-            if *st == best {
+        // A farm scores 3 a completed city; with a barn, 1 to its farmers
+        // and 4 to each player with a barn there.
+        let (points, barn_points) = match (kind, barn_farm) {
+            (FeatureKind::Field, true) => (points, 4 * points),
+            (FeatureKind::Field, false) => (3 * points, 0),
+            _ => (points, 0),
+        };
+        for ((s, st), barn) in scores.iter_mut().zip(&strength).zip(&barns) {
+            if best > 0 && *st == best {
                 *s += points;
+            }
+            if *barn {
+                *s += barn_points;
             }
         }
     }
@@ -324,15 +349,35 @@ fn key(a: &Action) -> String {
 /// A deploy action names a feature; any of its edges will do, so compare
 /// by the canonical name.
 fn canonical(state: &State, a: Action) -> Action {
-    if let Action::Deploy(kind, loc) = a {
-        if state.step() == Step::Deploy {
-            let tile = state.board().tiles().len() - 1;
-            if let Some(p) = state.resolve(tile, loc) {
-                return Action::Deploy(kind, state.piece_location(p).1);
+    match a {
+        // A barn's corner is its own name.
+        Action::Deploy(_, Location::Corner(_)) => a,
+        Action::Deploy(kind, loc) if state.step() == Step::Deploy => {
+            let tile = state.placed_tile().and_then(|t| state.board().tile_index(t.pos));
+            match tile.and_then(|t| state.resolve(t, loc)) {
+                Some(p) => Action::Deploy(kind, state.piece_location(p).1),
+                None => a,
             }
         }
+        Action::MoveWagon { at, to } => match state.board().tile_index(at).and_then(|t| state.resolve(t, to)) {
+            Some(p) if !matches!(to, Location::Corner(_)) => Action::MoveWagon { at, to: state.piece_location(p).1 },
+            _ => a,
+        },
+        _ => a,
     }
-    a
+}
+
+fn location(rng: &mut Xoshiro256PlusPlus) -> Location {
+    let side = Side::ALL[rng.random_range(0..4)];
+    match rng.random_range(0..7) {
+        0 => Location::Road(side),
+        1 => Location::City(side),
+        2 => Location::Field(HalfEdge::ALL[rng.random_range(0..8)]),
+        3 => Location::InnerField,
+        4 => Location::InnerField2,
+        5 => Location::Corner(Corner::ALL[rng.random_range(0..4)]),
+        _ => Location::Monastery,
+    }
 }
 
 fn junk_action(state: &State, rng: &mut Xoshiro256PlusPlus) -> Action {
@@ -345,16 +390,9 @@ fn junk_action(state: &State, rng: &mut Xoshiro256PlusPlus) -> Action {
         0 => Action::Draw(TileKind::all().nth(rng.random_range(0..TileKind::all().count())).unwrap()),
         1 | 2 => Action::Place(Placement { pos: near(rng), rot: Rotation::ALL[rng.random_range(0..4)] }),
         3 => Action::Discard,
-        4 => Action::Deploy(
-            FollowerKind::ALL[rng.random_range(0..3)],
-            match rng.random_range(0..5) {
-                0 => Location::Road(side(rng)),
-                1 => Location::City(side(rng)),
-                2 => Location::Field(HalfEdge::ALL[rng.random_range(0..8)]),
-                3 => Location::InnerField,
-                _ => Location::Monastery,
-            },
-        ),
+        4 => Action::Deploy(FollowerKind::ALL[rng.random_range(0..FollowerKind::COUNT)], location(rng)),
+        7 if rng.random_range(0..2) == 0 => Action::PlaceAbbey(near(rng)),
+        7 if rng.random_range(0..2) == 0 => Action::MoveWagon { at: near(rng), to: location(rng) },
         5 => Action::PlaceFerry(
             JettyPair::new(side(rng), side(rng)).unwrap_or(JettyPair::new(Side::N, Side::S).unwrap()),
         ),
@@ -383,6 +421,7 @@ fn figures(state: &State, kind: FollowerKind) -> usize {
     match kind {
         FollowerKind::Normal => 7,
         FollowerKind::Big if state.rules().has(Expansion::Inns) => 1,
+        FollowerKind::Mayor | FollowerKind::Wagon | FollowerKind::Barn if state.rules().has(Expansion::Abbey) => 1,
         _ => 0,
     }
 }
@@ -392,20 +431,39 @@ fn check_conservation(state: &State, start: &Totals, discarded: usize) {
     for p in 0..n {
         for kind in FollowerKind::ALL {
             let on_board = state.followers().iter().filter(|f| f.player as usize == p && f.kind == kind).count();
+            let waiting = state.abbey_mayor().waiting.iter().filter(|w| w.player as usize == p).count();
+            let waiting = if kind == FollowerKind::Wagon { waiting } else { 0 };
             assert_eq!(
-                state.supply_of(kind)[p] as usize + on_board,
+                state.supply_of(kind)[p] as usize + on_board + waiting,
                 figures(state, kind),
                 "player {p}'s {kind} figures are conserved"
             );
         }
     }
-    let in_play =
-        state.bag().total() as usize + state.board().tiles().len() + discarded + state.drawn().is_some() as usize;
+    // Abbeys come from the players' hands, not the bag.
+    let abbeys = if state.rules().has(Expansion::Abbey) {
+        n - state.abbeys().iter().map(|a| *a as usize).sum::<usize>()
+    } else {
+        0
+    };
+    let in_play = state.bag().total() as usize + state.board().tiles().len() - abbeys
+        + discarded
+        + state.drawn().is_some() as usize;
     let placed_this_turn = state.drawn().is_some() && state.step() != Step::Place;
     assert_eq!(in_play - placed_this_turn as usize, start.tiles, "tiles are conserved");
 }
 
-fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
+/// Decisions of the expansions seen in the random games, to show they are exercised.
+#[derive(Default, Debug)]
+struct Seen {
+    abbeys: usize,
+    wagon_moves: usize,
+    barns: usize,
+    mayors: usize,
+    big: usize,
+}
+
+fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> usize {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut game = Game::new(setup).unwrap();
     let start = Totals { tiles: game.state().bag().total() as usize + 1 };
@@ -463,8 +521,14 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool) -> usize {
             _ => {}
         }
         let Some(action) = random_action(&state, &mut rng, &mut buf) else { break };
-        if action == Action::Discard {
-            discarded += 1;
+        match action {
+            Action::Discard => discarded += 1,
+            Action::PlaceAbbey(_) => seen.abbeys += 1,
+            Action::MoveWagon { .. } => seen.wagon_moves += 1,
+            Action::Deploy(FollowerKind::Barn, _) => seen.barns += 1,
+            Action::Deploy(FollowerKind::Mayor, _) => seen.mayors += 1,
+            Action::Deploy(FollowerKind::Big, _) => seen.big += 1,
+            _ => {}
         }
         let mut on_clone = state.clone();
         on_clone.play(action).unwrap();
@@ -515,12 +579,20 @@ fn setup(players: usize, expansions: &[&str], edition: &str) -> Setup {
 
 fn run_games(games: u64, expansions: &[&str], edition: &str) {
     let mut positions = 0;
+    let mut seen = Seen::default();
     let most = if expansions.contains(&"inns") { 6 } else { 5 };
     for seed in 0..games {
         let players = 2 + (seed % (most - 1)) as usize;
-        positions += play_checked_game(setup(players, expansions, edition), seed, seed % 10 == 0);
+        positions += play_checked_game(setup(players, expansions, edition), seed, seed % 10 == 0, &mut seen);
     }
-    eprintln!("{games} games, {positions} placement positions cross-checked");
+    eprintln!("{games} games, {positions} placement positions cross-checked, {seen:?}");
+    // The random games reach every decision of the expansions in play.
+    if expansions.contains(&"abbey") {
+        assert!(seen.abbeys > 0 && seen.wagon_moves > 0 && seen.barns > 0 && seen.mayors > 0, "{seen:?}");
+    }
+    if expansions.contains(&"inns") {
+        assert!(seen.big > 0, "{seen:?}");
+    }
 }
 
 #[test]
@@ -546,6 +618,21 @@ fn random_inns_games_keep_every_invariant() {
 #[test]
 fn random_inns_and_ferries_games_keep_every_invariant() {
     run_games(100, &["inns", "ferries"], "c3");
+}
+
+#[test]
+fn random_abbey_games_keep_every_invariant() {
+    run_games(80, &["abbey"], "c3");
+}
+
+#[test]
+fn random_abbey_and_ferries_games_keep_every_invariant() {
+    run_games(80, &["abbey", "ferries"], "c3");
+}
+
+#[test]
+fn random_games_with_every_expansion_keep_every_invariant() {
+    run_games(80, &["ferries", "inns", "abbey"], "c2");
 }
 
 /// Perft-style counts: the number of legal placements summed over the

@@ -76,6 +76,9 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
     let rules = record.setup.rules().map_err(|e| illegal("", e.to_string()))?;
     let ferries = rules.has(Expansion::Ferries);
     let inns = rules.has(Expansion::Inns);
+    if rules.has(Expansion::Abbey) {
+        return Err(unsupported("setup.expansions", "exporting Abbey & Mayor is not supported yet"));
+    }
     let mut warnings = Vec::new();
     if ferries {
         check_lake_counts(record, rules.edition(), &mut warnings)?;
@@ -269,6 +272,9 @@ impl Writer {
                         &at,
                         format!("a {} cannot be exported (only followers and big followers can)", figure.noun()),
                     ))
+                }
+                Action::PlaceAbbey(_) | Action::MoveWagon { .. } => {
+                    return Err(unsupported(&at, "exporting Abbey & Mayor's abbeys and wagons is not supported yet"))
                 }
                 Action::Pass if self.game.state().step() == Step::Deploy => {
                     // JCloisterZone has no follower step to pass when it offers no follower.

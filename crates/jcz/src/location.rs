@@ -154,6 +154,9 @@ pub(crate) fn to_jcz(kind: TileKind, rot: Rotation, loc: Location) -> (&'static 
     match loc {
         Location::Monastery => ("Monastery", "I".to_string()),
         Location::InnerField => ("Field", "I".to_string()),
+        Location::InnerField2 => ("Field", "II".to_string()),
+        // A barn's corner: JCloisterZone names the field of the tile there.
+        Location::Corner(c) => to_jcz(kind, rot, Location::Field(c.halves()[0])),
         Location::Road(s) | Location::City(s) => {
             let piece = o.side_piece[s.index()];
             let whole = Side::ALL.into_iter().filter(|t| o.side_piece[t.index()] == piece).fold(0, |m, t| m | t.bit());

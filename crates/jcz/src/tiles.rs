@@ -7,8 +7,9 @@
 
 use carcassonne_engine::TileKind;
 
-/// `(JCloisterZone id, our id)` for the base game, The Ferries and Inns &
-/// Cathedrals (set `inns-and-cathedrals:1`).
+/// `(JCloisterZone id, our id)` for the base game, The Ferries, Inns &
+/// Cathedrals (set `inns-and-cathedrals:1`) and Abbey & Mayor (set
+/// `abbey-and-mayor:1`, and its abbey).
 pub(crate) const TILES: &[(&str, &str)] = &[
     ("BA/LR", "A"),
     ("BA/L", "B"),
@@ -54,6 +55,19 @@ pub(crate) const TILES: &[(&str, &str)] = &[
     ("IC/RFr.i", "I15"),
     ("IC/Rr.i", "I16"),
     ("IC/RrRr", "I17"),
+    ("AM/C++", "M1"),
+    ("AM/CCcc+", "M2"),
+    ("AM/CCc+", "M3"),
+    ("AM/CCRR", "M4"),
+    ("AM/LRRRR", "M5"),
+    ("AM/RC", "M6"),
+    ("AM/CRr", "M7"),
+    ("AM/RrC", "M8"),
+    ("AM/C!+", "M9"),
+    ("AM/R", "M10"),
+    ("AM/Rrr", "M11"),
+    ("AM/CRcr+", "M12"),
+    ("AM/A", "AB"),
 ];
 
 /// The tiles with a garden of JCloisterZone's `basic:2` set (its third
@@ -111,6 +125,10 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
     };
     if id.starts_with("FR/") && !sets.ferries {
         return Err(format!("tile {id} is a lake tile of The Ferries, which the setup does not name"));
+    }
+    if id.starts_with("AM/") {
+        // Importing Abbey & Mayor (its figures, abbeys and setup) is not done yet.
+        return Err(format!("tile {id} is not supported: importing Abbey & Mayor is not supported yet"));
     }
     if id.starts_with("IC/") && !sets.inns {
         return Err(format!(
@@ -184,21 +202,37 @@ mod tests {
         ("IC/RFr.i", "road:WE(inn) field:NL.NR.EL.WR field:ER.SL.SR.WL"),
         ("IC/Rr.i", "road:SW(inn) field:NL.NR.EL.ER.SL.WR field:SR.WL"),
         ("IC/RrRr", "road:NW road:SE field:NL.WR field:ER.SL field:NR.EL.SR.WL"),
+        ("AM/C++", "city++:NWSE"),
+        ("AM/CCcc+", "city+:NS city:WE field:I field:II"),
+        ("AM/CCc+", "city+:N city:WE field:I field:SL.SR"),
+        ("AM/CCRR", "city:N city:W road:E road:S field:EL field:SR field:ER.SL"),
+        ("AM/LRRRR", "monastery road:N road:W road:S road:E field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
+        ("AM/RC", "city:N road:W field:WR field:EL.ER.SL.SR.WL"),
+        ("AM/CRr", "city:N road:SE field:SR.WL.WR field:EL field:ER.SL"),
+        ("AM/RrC", "city:N road:SW field:EL.ER.SL field:WR field:SR.WL"),
+        ("AM/C!+", "city+:W field:NL.NR field:EL.ER field:SL.SR"),
+        ("AM/R", "road:S field:NL.NR.EL.ER.SL.SR.WL.WR"),
+        ("AM/Rrr", "road:_S field:NL.WR field:NR.EL field:ER.SL.SR.WL"),
+        ("AM/CRcr+", "city+:WE road:NS field:SL.SR field:NL field:NR"),
+        ("AM/A", "monastery"),
     ];
 
     fn describe(kind: TileKind) -> Vec<String> {
-        let mut out: Vec<String> = kind
-            .info()
+        let info = kind.info();
+        let mut out: Vec<String> = info
             .def
             .features
             .iter()
-            .map(|f| match f.kind {
+            .enumerate()
+            .map(|(i, f)| match f.kind {
                 FeatureKind::Monastery => "monastery".to_string(),
                 FeatureKind::Road if f.mark => format!("road:{}(inn)", side_name(f.sides)),
                 FeatureKind::Road => format!("road:{}", side_name(f.sides)),
                 FeatureKind::City if f.mark => format!("city:{}(cathedral)", side_name(f.sides)),
+                FeatureKind::City if f.pennants > 1 => format!("city++:{}", side_name(f.sides)),
                 FeatureKind::City if f.pennants > 0 => format!("city+:{}", side_name(f.sides)),
                 FeatureKind::City => format!("city:{}", side_name(f.sides)),
+                FeatureKind::Field if f.halves == 0 && i as u8 == info.inner_field2 => "field:II".to_string(),
                 FeatureKind::Field if f.halves == 0 => "field:I".to_string(),
                 FeatureKind::Field => format!("field:{}", halves_name(f.halves)),
             })

@@ -107,6 +107,10 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
                     next(&mut k, &["PLACE_TOKEN"], &at)?;
                     play(&mut state, action)?;
                 }
+                // The export refuses Abbey & Mayor, so its games are never generated here.
+                Action::PlaceAbbey(_) | Action::MoveWagon { .. } => {
+                    return Err(format!("{at}: {action} in the record"))
+                }
                 Action::Pass => {
                     waiting = state.legal_action_list().iter().any(|a| matches!(a, Action::MoveFerry { .. }));
                     play(&mut state, action)?;

@@ -65,6 +65,9 @@ fn step_name(step: Step) -> &'static str {
         Step::PlaceFerry => "place-ferry",
         Step::MoveFerries => "move-ferries",
         Step::GameOver => "game-over",
+        // Abbey & Mayor's steps: never reached in the expansions this package plays.
+        Step::Abbey => "abbey",
+        Step::MoveWagon => "move-wagon",
     }
 }
 

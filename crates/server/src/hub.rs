@@ -280,6 +280,12 @@ impl Hub {
             let x = Expansion::parse(e).ok_or_else(|| {
                 ApiError::InvalidSetup(SetupError::UnknownExpansion(crate::error::clip(e, 20)).to_string())
             })?;
+            // The browser does not show abbeys, wagons and barns yet.
+            if x == Expansion::Abbey {
+                return Err(ApiError::InvalidSetup(
+                    "Abbey & Mayor is not playable in the browser yet (the command line plays it)".into(),
+                ));
+            }
             expansions.push(x);
         }
         // The engine says how many seats these rules take (six with Inns & Cathedrals).

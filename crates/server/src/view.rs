@@ -154,6 +154,8 @@ pub fn step_name(s: Step) -> &'static str {
         Step::Deploy => "deploy",
         Step::PlaceFerry => "place_ferry",
         Step::MoveFerries => "move_ferries",
+        Step::Abbey => "abbey",
+        Step::MoveWagon => "move_wagon",
         Step::GameOver => "game_over",
     }
 }

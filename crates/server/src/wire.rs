@@ -54,6 +54,13 @@ pub enum ActionFields {
         at: [i64; 2],
         ferry: String,
     },
+    Abbey {
+        at: [i64; 2],
+    },
+    Wagon {
+        at: [i64; 2],
+        to: String,
+    },
 }
 
 fn pos_of(at: [i64; 2]) -> Result<Pos, ApiError> {
@@ -93,6 +100,10 @@ impl ActionIn {
             ActionFields::Ferry { ferry } => Action::PlaceFerry(ferry.parse::<JettyPair>().map_err(malformed)?),
             ActionFields::Move { at, ferry } => {
                 Action::MoveFerry { at: pos_of(*at)?, ferry: ferry.parse::<JettyPair>().map_err(malformed)? }
+            }
+            ActionFields::Abbey { at } => Action::PlaceAbbey(pos_of(*at)?),
+            ActionFields::Wagon { at, to } => {
+                Action::MoveWagon { at: pos_of(*at)?, to: to.parse::<Location>().map_err(malformed)? }
             }
         })
     }
@@ -135,6 +146,13 @@ pub enum FieldsOut {
         at: [i32; 2],
         ferry: String,
     },
+    Abbey {
+        at: [i32; 2],
+    },
+    Wagon {
+        at: [i32; 2],
+        to: String,
+    },
 }
 
 pub fn xy(p: Pos) -> [i32; 2] {
@@ -157,6 +175,8 @@ impl ActionOut {
             Action::Pass => FieldsOut::Pass,
             Action::PlaceFerry(f) => FieldsOut::Ferry { ferry: f.to_string() },
             Action::MoveFerry { at, ferry } => FieldsOut::Move { at: xy(at), ferry: ferry.to_string() },
+            Action::PlaceAbbey(at) => FieldsOut::Abbey { at: xy(at) },
+            Action::MoveWagon { at, to } => FieldsOut::Wagon { at: xy(at), to: to.to_string() },
         };
         ActionOut { fields, text: a.to_string() }
     }
@@ -235,6 +255,13 @@ pub enum EventOut {
         to: String,
     },
     Scored(ScoringOut),
+    WagonMoved {
+        seat: usize,
+        from: [i32; 2],
+        from_feature: String,
+        at: [i32; 2],
+        feature: String,
+    },
     FollowerReturned {
         seat: usize,
         at: [i32; 2],
@@ -269,6 +296,13 @@ impl EventOut {
                 EventOut::FerryMoved { seat: *player, at: xy(*at), from: from.to_string(), to: to.to_string() }
             }
             Event::Scored(s) => EventOut::Scored(ScoringOut::of(s)),
+            Event::WagonMoved { player, from, from_location, at, location } => EventOut::WagonMoved {
+                seat: *player,
+                from: xy(*from),
+                from_feature: from_location.to_string(),
+                at: xy(*at),
+                feature: location.to_string(),
+            },
             Event::FollowerReturned { player, at, location } => {
                 EventOut::FollowerReturned { seat: *player, at: xy(*at), feature: location.to_string() }
             }

@@ -246,13 +246,15 @@ async fn an_inns_and_cathedrals_game_seats_six_and_deploys_the_big_follower() {
             {"figure": "big", "each": 1, "supply": [1, 1, 1, 1, 1, 1]}
         ])
     );
-    // Play until a big follower may be deployed, then deploy it (by its fields).
+    // Play until a big follower may be deployed on a field (where it stays:
+    // a road or city the tile completes would send it back at once), then
+    // deploy it (by its fields).
     let mut pick = Pick::new(9);
     let mut v = view;
     let big = loop {
         assert_eq!(v["status"], "active", "no big follower could be deployed in a whole game");
         let legal = v["legal"].as_array().unwrap();
-        if let Some(a) = legal.iter().find(|a| a["type"] == "deploy" && a["figure"] == "big") {
+        if let Some(a) = legal.iter().find(|a| a["type"] == "deploy" && a["figure"] == "big" && a["kind"] == "field") {
             break a.clone();
         }
         v = play(&client, &game, &tokens, &mut pick, 1).await;
@@ -286,8 +288,8 @@ async fn the_catalogue_and_the_ui_are_served() {
     let r = client.get("/api/tiles").await;
     assert_eq!(r.status, 200);
     let tiles = r.body["tiles"].as_array().unwrap();
-    // The base game's, The Ferries' and Inns & Cathedrals' kinds.
-    assert_eq!(tiles.len(), 24 + 3 + 17);
+    // The base game's, The Ferries', Inns & Cathedrals' and Abbey & Mayor's kinds (its abbey too).
+    assert_eq!(tiles.len(), 24 + 3 + 17 + 12 + 1);
     let c = tiles.iter().find(|t| t["id"] == "C").unwrap();
     assert_eq!(c["features"][0]["pennants"], 1);
     assert_eq!(c["features"][0]["sides"], json!(["N", "E", "S", "W"]));

@@ -40,6 +40,8 @@ pub(super) fn parse(line: &str, state: &State, legal: &[Action]) -> Input {
         "m" | "meeple" | "deploy" | "follower" => deploy(rest),
         "f" | "ferry" => ferry(rest),
         "mv" | "move" => move_ferry(rest),
+        "abbey" | "a" => abbey(rest),
+        "wagon" | "w" => wagon(rest),
         _ => {
             let example = match state.step() {
                 Step::Place => "p 1 0 90",
@@ -53,6 +55,29 @@ pub(super) fn parse(line: &str, state: &State, legal: &[Action]) -> Input {
                 legal.len()
             ))
         }
+    }
+}
+
+/// `abbey X Y`: the abbey into the hole at that cell.
+fn abbey(rest: &str) -> Input {
+    let w = words(rest);
+    match (w.len(), w.first().zip(w.get(1)).and_then(|(x, y)| cell(x, y))) {
+        (2, Some(pos)) => Input::Act(Action::PlaceAbbey(pos)),
+        _ => Input::Bad("abbey takes a cell: abbey X Y, such as abbey 1 1".to_string()),
+    }
+}
+
+/// `wagon FEATURE X Y`: the waiting wagon onto that feature of the tile at X Y.
+fn wagon(rest: &str) -> Input {
+    let usage = || Input::Bad("wagon takes a feature and a cell: wagon road:E 1 0".to_string());
+    let w = words(rest);
+    if w.len() != 3 {
+        return usage();
+    }
+    match (w[0].parse::<Location>(), cell(&w[1], &w[2])) {
+        (Ok(to), Some(at)) => Input::Act(Action::MoveWagon { at, to }),
+        (Err(e), _) => Input::Bad(e.to_string()),
+        _ => usage(),
     }
 }
 

@@ -388,6 +388,15 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 "move a ferry that the new tile's roads reach (each once a turn), or pass".to_string(),
                 "mv X Y A-B, pass",
             ),
+            Step::Abbey => (
+                format!("place your abbey in a hole ({} of them), or pass to draw a tile", legal.len() - 1),
+                "abbey X Y, pass",
+            ),
+            Step::MoveWagon => (
+                "move your wagon to a free unfinished feature on its tile or one of the eight around, or pass to take it back"
+                    .to_string(),
+                "wagon FEATURE X Y, pass",
+            ),
             Step::Draw | Step::GameOver => (step.to_string(), ""),
         };
         text.push_str(&format!("{who}: {}:\n", board_art::bold(&title, 0, self.colour)));

@@ -26,7 +26,7 @@ const CITY_POINTS: u32 = 2;
 /// Points a completed monastery scores.
 const MONASTERY_POINTS: u32 = 9;
 /// Points a farm scores per completed city.
-const FARM_POINTS: u32 = 3;
+pub(crate) const FARM_POINTS: u32 = 3;
 
 pub(crate) fn completed_points(rules: &Rules, f: &Feature) -> u32 {
     match f.kind {

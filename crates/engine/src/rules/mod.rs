@@ -19,6 +19,7 @@
 //! expansions meet (ruling F12), [`interactions`] decides. The base game
 //! names no expansion. docs/engine.md shows how to add one.
 
+pub mod abbey;
 pub mod base;
 pub mod ferries;
 pub mod inns;
@@ -35,17 +36,27 @@ use crate::state::{Follower, FollowerKind};
 use crate::tile::{FeatureKind, TileSet};
 
 /// Every module's tiles, base game first: the catalogue's order.
-pub(crate) static TILE_SETS: [&TileSet; 3] = [&base::TILES, &ferries::TILES, &inns::TILES];
+pub(crate) static TILE_SETS: [&TileSet; 4] = [&base::TILES, &ferries::TILES, &inns::TILES, &abbey::TILES];
 
 /// What each expansion in play keeps in the state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Extensions {
     pub ferries: ferries::Ferries,
+    pub abbey: abbey::AbbeyMayor,
 }
 
 impl Extensions {
+    pub(crate) fn new(rules: &Rules) -> Extensions {
+        let mut ext = Extensions::default();
+        if rules.has(Expansion::Abbey) {
+            ext.abbey = abbey::AbbeyMayor::new(rules.players());
+        }
+        ext
+    }
+
     pub(crate) fn clone_from(&mut self, source: &Extensions) {
         self.ferries.clone_from(&source.ferries);
+        self.abbey.clone_from(&source.abbey);
     }
 }
 
@@ -103,7 +114,11 @@ impl TurnPlan {
             after: [0; Step::COUNT],
             deploy_follows_place: false,
         };
-        // No module has a step before the draw yet; one would be pushed here.
+        if rules.has(Expansion::Abbey) {
+            for &s in abbey::STEPS_BEFORE_DRAW {
+                plan.push(s);
+            }
+        }
         for &s in base::STEPS {
             plan.push(s);
         }
@@ -164,6 +179,31 @@ pub(crate) fn figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
         for &(kind, n) in inns::FIGURES {
             f(kind, n);
         }
+    }
+    if rules.has(Expansion::Abbey) {
+        for &(kind, n) in abbey::FIGURES {
+            f(kind, n);
+        }
+    }
+}
+
+/// Figures that stand only on some features or corners (the mayor, the
+/// wagon, the barn), in the rules in play; [`stands_on`] says where.
+#[inline]
+pub(crate) fn figures_apart(rules: &Rules) -> &'static [FollowerKind] {
+    if rules.has(Expansion::Abbey) {
+        &[FollowerKind::Mayor, FollowerKind::Wagon, FollowerKind::Barn]
+    } else {
+        &[]
+    }
+}
+
+/// Whether a figure of `kind` may stand on a feature of kind `on`, or why not.
+#[inline]
+pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'static str> {
+    match kind {
+        FollowerKind::Normal | FollowerKind::Big => Ok(()),
+        kind => abbey::stands_on(kind, on),
     }
 }
 
@@ -255,12 +295,14 @@ impl Touched {
 /// Whether a turn touched features beyond the tile placed (most turns do
 /// not: then nothing needs collecting).
 #[inline]
-pub(crate) fn touched_any(ext: &Extensions) -> bool {
+pub(crate) fn touched_any(rules: &Rules, ext: &Extensions, view: View) -> bool {
     ferries::touched_any(&ext.ferries)
+        || (rules.has(Expansion::Abbey) && view.board.tile(view.placed).kind.info().abbey)
 }
 
 pub(crate) fn touched(ext: &Extensions, view: View, out: &mut Touched) {
     ferries::touched(&ext.ferries, view, out);
+    abbey::touched(view, out);
 }
 
 /// Points of a completed feature.
@@ -326,6 +368,19 @@ pub(crate) fn game_over(bag: &Bag) -> bool {
 /// Scoring at the end of the game beyond its open features.
 #[inline]
 pub(crate) fn end_of_game(_rules: &Rules, _scores: &mut [u32]) {}
+
+/// What a farm scores at the end per completed city it borders: to its
+/// followers' majority, and to each player with a barn there (once,
+/// however many barns they have there). A farm with no barn scores as the
+/// base game has it.
+#[inline]
+pub(crate) fn farm_points_per_city(barns: bool) -> (u32, u32) {
+    if barns {
+        (abbey::BARN_JOINED_FARM_POINTS, abbey::BARN_END_POINTS)
+    } else {
+        (base::FARM_POINTS, 0)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -103,7 +103,8 @@ impl State {
     /// the first player about to draw.
     pub fn new(rules: Rules) -> State {
         let bag = Bag::for_rules(&rules);
-        let pieces = (bag.total() as usize + 1) * catalogue().max_pieces;
+        // Every tile of the bag, the start tile and the abbeys (one a player at most).
+        let pieces = (bag.total() as usize + 1 + MAX_PLAYERS) * catalogue().max_pieces;
         assert!(pieces <= PieceSet::CAPACITY, "piece sets hold every piece of a game");
         let mut supply = [[0; MAX_PLAYERS]; FollowerKind::COUNT];
         let mut figures = 0;
@@ -128,7 +129,7 @@ impl State {
             drawn: None,
             placed: 0,
             turns: 0,
-            ext: Extensions::default(),
+            ext: Extensions::new(&rules),
         };
         let start = Bag::start_tile();
         state.put_tile(start, Placement { pos: Pos::ORIGIN, rot: Rotation::R0 });
@@ -178,7 +179,8 @@ impl State {
 
     /// The tile placed this turn, during the steps after placing.
     pub fn placed_tile(&self) -> Option<&PlacedTile> {
-        (!matches!(self.step, Step::Draw | Step::Place | Step::GameOver)).then(|| self.board.tile(self.placed))
+        (!matches!(self.step, Step::Draw | Step::Place | Step::GameOver | Step::Abbey))
+            .then(|| self.board.tile(self.placed))
     }
 
     /// Points of each player so far, without end-of-game scoring.
@@ -220,6 +222,22 @@ impl State {
         &self.ext.ferries
     }
 
+    /// What Abbey & Mayor keeps: abbeys in hand, barns, wagons waiting to move.
+    pub fn abbey_mayor(&self) -> &crate::rules::abbey::AbbeyMayor {
+        &self.ext.abbey
+    }
+
+    /// Abbeys each player still holds (Abbey & Mayor; none otherwise).
+    pub fn abbeys(&self) -> &[u8] {
+        &self.ext.abbey.abbeys[..self.rules.players()]
+    }
+
+    /// Where a barn stands: the tile and its corner, as on the board.
+    pub fn barn_at(&self, piece: PieceId) -> Option<(Pos, crate::geometry::Corner)> {
+        let b = self.ext.abbey.barns.iter().find(|b| b.piece == piece)?;
+        Some((self.board.tile(b.tile as usize).pos, b.corner))
+    }
+
     /// The ferry on the lake at `at`, if any.
     pub fn ferry_at(&self, at: Pos) -> Option<crate::rules::ferries::Ferry> {
         self.ext.ferries.on(self.board.tile_index(at)?)
@@ -249,6 +267,16 @@ impl State {
             Location::Field(h) => o.half_piece[h.index()],
             Location::Monastery => k.monastery,
             Location::InnerField => k.inner_field,
+            Location::InnerField2 => k.inner_field2,
+            // A barn's corner: the one field that holds both its halves.
+            Location::Corner(c) => {
+                let [a, b] = c.halves();
+                let p = o.half_piece[a.index()];
+                if p != o.half_piece[b.index()] {
+                    return None;
+                }
+                p
+            }
         };
         if local == NO_PIECE || k.def.features[local as usize].kind != loc.kind() {
             return None;

@@ -103,7 +103,8 @@ pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
                 Location::City(s)
             }
         }
-        FeatureKind::Field if f.halves == 0 => Location::InnerField,
+        FeatureKind::Field if f.halves == 0 && local == t.kind.info().inner_field => Location::InnerField,
+        FeatureKind::Field if f.halves == 0 => Location::InnerField2,
         FeatureKind::Field => {
             Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
         }
@@ -139,10 +140,12 @@ pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follow
         let sides = piece_sides(board, features, p);
         for s in Side::ALL {
             if sides & s.bit() != 0 {
-                if let Some(q) = piece_across(board, tile, s) {
-                    if p < q {
-                        features.join(p, q, Joint::Edge);
-                    }
+                match piece_across(board, tile, s) {
+                    Some(q) if p < q => features.join(p, q, Joint::Edge),
+                    Some(_) => {}
+                    // A tile there without a piece across is an abbey: it ends this piece.
+                    None if board.tile_index(board.tile(tile).pos.step(s)).is_some() => features.close_edge(p),
+                    None => {}
                 }
             }
         }
@@ -179,6 +182,12 @@ impl State {
             if mine != NO_PIECE {
                 let theirs = no.side_piece[s.opposite().index()];
                 self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, Joint::Edge);
+            } else if info.abbey {
+                // An abbey's edges match anything and end what reaches them.
+                let theirs = no.side_piece[s.opposite().index()];
+                if theirs != NO_PIECE {
+                    self.features.close_edge(n.first_piece + theirs as PieceId);
+                }
             }
             for h in s.halves() {
                 let mine = o.half_piece[h.index()];

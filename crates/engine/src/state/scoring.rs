@@ -5,11 +5,12 @@
 use crate::event::{Event, EventSink, Scoring};
 use crate::features::{PieceId, PieceSet, NONE};
 use crate::geometry::Pos;
+use crate::rules::abbey::{self, WaitingWagon};
 use crate::rules::{self, Feature};
-use crate::setup::MAX_PLAYERS;
+use crate::setup::{Expansion, MAX_PLAYERS};
 use crate::tile::FeatureKind;
 
-use super::State;
+use super::{FollowerKind, State};
 
 /// Tiles spanned by a feature, each once.
 #[derive(Default)]
@@ -130,12 +131,24 @@ impl State {
                 points: won[..self.rules.players()].to_vec(),
             }));
         }
+        self.return_figures(root, events);
+    }
+
+    /// Takes the figures on the feature of `root` off the board, back to
+    /// their owners; barns stay, and a wagon waits to move on (Abbey & Mayor).
+    fn return_figures<E: EventSink>(&mut self, root: PieceId, events: &mut E) {
         let mut i = 0;
         while i < self.followers.len() {
             let f = self.followers[i];
-            if self.features.find(f.piece) == root {
+            if f.kind != FollowerKind::Barn && self.features.find(f.piece) == root {
                 self.followers.swap_remove(i);
                 self.features.remove_follower(f.piece);
+                if f.kind == FollowerKind::Wagon {
+                    let (_, location) = self.piece_location(f.piece);
+                    let tile = self.features.info(f.piece).tile;
+                    self.ext.abbey.waiting.push(WaitingWagon { player: f.player, tile, location });
+                    continue;
+                }
                 self.supply[f.kind as usize][f.player as usize] += 1;
                 if E::ENABLED {
                     let (at, location) = self.piece_location(f.piece);
@@ -145,6 +158,53 @@ impl State {
                 i += 1;
             }
         }
+    }
+
+    /// Abbey & Mayor, after the turn's other scoring: a barn placed this
+    /// turn scores its farm's farmers at once; farmers the new tile joined
+    /// to a farm with a barn score too. Either way they go back.
+    pub(super) fn score_barns<E: EventSink>(&mut self, events: &mut E) {
+        if let Some(p) = self.ext.abbey.new_barn.take() {
+            let root = self.features.find_mut(p);
+            self.score_farm_now(root, abbey::BARN_PLACED_FARM_POINTS, events);
+        }
+        if self.ext.abbey.barns.is_empty() {
+            return;
+        }
+        let t = *self.board.tile(self.placed);
+        let n = t.kind.info().pieces() as PieceId;
+        for p in t.first_piece..t.first_piece + n {
+            if self.features.info(p).kind == FeatureKind::Field && abbey::has_barn(&self.features, &self.followers, p) {
+                let root = self.features.find_mut(p);
+                self.score_farm_now(root, abbey::BARN_JOINED_FARM_POINTS, events);
+            }
+        }
+    }
+
+    /// Scores the farm of `root` now, at `per_city` a completed city, to
+    /// its farmers' majority, if it holds any figure but barns; they go back.
+    fn score_farm_now<E: EventSink>(&mut self, root: PieceId, per_city: u32, events: &mut E) {
+        let farmers =
+            self.followers.iter().any(|f| f.kind != FollowerKind::Barn && self.features.find(f.piece) == root);
+        if !farmers {
+            return;
+        }
+        let cities = self.completed_cities_bordered(root);
+        let won = self.won(root, FeatureKind::Field, per_city * cities);
+        for (s, w) in self.scores.iter_mut().zip(won) {
+            *s += w;
+        }
+        if E::ENABLED {
+            let tiles = self.feature_tiles(root);
+            events.push(Event::Scored(Scoring {
+                kind: FeatureKind::Field,
+                completed: false,
+                end_of_game: false,
+                tiles: self.tile_positions(&tiles),
+                points: won[..self.rules.players()].to_vec(),
+            }));
+        }
+        self.return_figures(root, events);
     }
 
     fn tile_positions(&self, tiles: &TileSet) -> Vec<Pos> {
@@ -226,9 +286,13 @@ impl State {
                     TileSet::default()
                 }
             };
-            let won = self.won(root, kind, rules::open_points(&self.rules, &feature));
-            for (s, w) in scores.iter_mut().zip(won) {
-                *s += w;
+            let mut won = if kind == FeatureKind::Field && self.rules.has(Expansion::Abbey) {
+                self.farm_with_barns(root, feature.cities)
+            } else {
+                self.won(root, kind, rules::open_points(&self.rules, &feature))
+            };
+            for (s, w) in scores.iter_mut().zip(&mut won) {
+                *s += *w;
             }
             if let Some(report) = report.as_mut() {
                 let tiles = if kind == FeatureKind::Field { self.feature_tiles(root) } else { tiles };
@@ -243,6 +307,26 @@ impl State {
         }
         rules::end_of_game(&self.rules, &mut scores);
         scores
+    }
+
+    /// What a farm scores at the end with Abbey & Mayor in play: as in the
+    /// base game without a barn; with one, its farmers' majority scores at
+    /// the joined rate and each player with a barn there scores once.
+    fn farm_with_barns(&self, root: PieceId, cities: u32) -> [u32; MAX_PLAYERS] {
+        let mut owners = [false; MAX_PLAYERS];
+        for f in &self.followers {
+            if f.kind == FollowerKind::Barn && self.features.find(f.piece) == root {
+                owners[f.player as usize] = true;
+            }
+        }
+        let (farmers, barns) = rules::farm_points_per_city(owners.contains(&true));
+        let mut won = self.won(root, FeatureKind::Field, farmers * cities);
+        for (w, owner) in won.iter_mut().zip(owners) {
+            if owner {
+                *w += barns * cities;
+            }
+        }
+        won
     }
 
     /// Completed cities that the field of `root` borders, each once.

@@ -1,12 +1,15 @@
 //! The turn: legal actions, checks and playing, step by step along the
 //! turn plan the rules in play give.
 
-use crate::action::{Action, Step};
-use crate::board::Misfit;
+use crate::action::{Action, Location, Step};
+use crate::board::{Misfit, Placement};
 use crate::error::PlayError;
 use crate::event::{Event, EventSink, NoEvents};
 use crate::features::PieceId;
+use crate::geometry::{Corner, Pos, Rotation};
 use crate::rules;
+use crate::rules::abbey;
+use crate::setup::Expansion;
 use crate::tile::FeatureKind;
 
 use super::{FollowerKind, State};
@@ -35,6 +38,35 @@ impl State {
                         self.for_each_deployment(|l| out.push(Action::Deploy(kind, l)));
                     }
                 }
+                for &kind in rules::figures_apart(&self.rules) {
+                    if self.supply[kind as usize][seat] == 0 {
+                        continue;
+                    }
+                    if kind == FollowerKind::Barn {
+                        for c in Corner::ALL {
+                            if self.barn_check(Location::Corner(c)).is_ok() {
+                                out.push(Action::Deploy(kind, Location::Corner(c)));
+                            }
+                        }
+                    } else {
+                        self.for_each_deployment(|l| {
+                            if rules::stands_on(kind, l.kind()).is_ok() {
+                                out.push(Action::Deploy(kind, l));
+                            }
+                        });
+                    }
+                }
+                out.push(Action::Pass);
+            }
+            Step::Abbey => {
+                out.extend(abbey::holes(&self.board).map(Action::PlaceAbbey));
+                out.push(Action::Pass);
+            }
+            Step::MoveWagon => {
+                let w = self.ext.abbey.waiting[0];
+                abbey::wagon_targets(&self.board, &self.features, w.tile as usize, |at, to, _| {
+                    out.push(Action::MoveWagon { at, to })
+                });
                 out.push(Action::Pass);
             }
             step => rules::legal_actions(step, &self.ext, self.view(), out),
@@ -103,13 +135,40 @@ impl State {
                         kind => PlayError::NoFigureInSupply(kind),
                     });
                 }
+                if kind == FollowerKind::Barn {
+                    return self.barn_check(loc);
+                }
+                if let Location::Corner(_) = loc {
+                    let why = "only a barn stands on a corner";
+                    return Err(PlayError::WrongFeatureForFigure { figure: kind, location: loc, why });
+                }
                 let p = self.resolve(self.placed, loc).ok_or(PlayError::NoSuchFeature(loc))?;
+                rules::stands_on(kind, loc.kind()).map_err(|why| PlayError::WrongFeatureForFigure {
+                    figure: kind,
+                    location: loc,
+                    why,
+                })?;
                 if self.features.totals(p).followers > 0 {
                     return Err(PlayError::FeatureOccupied(loc));
                 }
                 Ok(())
             }
-            Action::Pass if self.step == Step::Deploy => Ok(()),
+            Action::Pass if matches!(self.step, Step::Deploy | Step::Abbey | Step::MoveWagon) => Ok(()),
+            Action::PlaceAbbey(at) => {
+                if self.step != Step::Abbey {
+                    return Err(wrong("place an abbey"));
+                }
+                if !abbey::is_hole(&self.board, at) {
+                    return Err(PlayError::NotAHole(at));
+                }
+                Ok(())
+            }
+            Action::MoveWagon { at, to } => {
+                if self.step != Step::MoveWagon {
+                    return Err(wrong("move a wagon"));
+                }
+                self.wagon_check(at, to)
+            }
             _ => rules::check(action, self.step, &self.ext, self.view()).map_err(|e| match e {
                 PlayError::WrongStep { tried, .. } => wrong(tried),
                 e => e,
@@ -172,13 +231,18 @@ impl State {
                 // The same player draws again, if anything is left to draw.
                 self.step = Step::Draw;
                 if rules::game_over(&self.bag) {
-                    self.end_game(events);
+                    self.after_last_tile(events);
                 }
             }
             Action::Deploy(figure, loc) => {
                 let p = self.resolve(self.placed, loc).expect("deployment was checked");
                 let player = self.acting as usize;
                 self.deploy(figure, p);
+                if let Location::Corner(corner) = loc {
+                    let barn = abbey::Barn { player: player as u8, tile: self.placed as u16, corner, piece: p };
+                    self.ext.abbey.barns.push(barn);
+                    self.ext.abbey.new_barn = Some(p);
+                }
                 if E::ENABLED {
                     events.push(Event::FollowerDeployed {
                         player,
@@ -190,6 +254,53 @@ impl State {
                 self.next_step(Step::Deploy, events);
             }
             Action::Pass if self.step == Step::Deploy => self.next_step(Step::Deploy, events),
+            Action::PlaceAbbey(pos) => {
+                self.ext.abbey.abbeys[self.acting as usize] -= 1;
+                let kind = abbey::abbey_tile();
+                let placement = Placement { pos, rot: Rotation::R0 };
+                self.placed = self.put_tile(kind, placement);
+                self.drawn = None;
+                if E::ENABLED {
+                    events.push(Event::TilePlaced { player: self.current as usize, tile: kind, placement });
+                }
+                // The turn goes on as after placing a tile.
+                self.next_step(Step::Place, events);
+            }
+            Action::Pass if self.step == Step::Abbey => {
+                if self.ext.abbey.final_round.is_some() {
+                    // After the last tile there is nothing to draw: the turn is over.
+                    self.finish_turn(events);
+                } else {
+                    self.next_step(Step::Abbey, events);
+                }
+            }
+            Action::MoveWagon { at, to } => {
+                let w = self.ext.abbey.waiting.remove(0);
+                let tile = self.board.tile_index(at).expect("the move was checked");
+                let p = self.resolve(tile, to).expect("the move was checked");
+                self.followers.push(super::Follower { player: w.player, kind: FollowerKind::Wagon, piece: p });
+                self.features.add_follower(p);
+                if E::ENABLED {
+                    let from = self.board.tile(w.tile as usize).pos;
+                    events.push(Event::WagonMoved {
+                        player: w.player as usize,
+                        from,
+                        from_location: w.location,
+                        at,
+                        location: to,
+                    });
+                }
+                self.next_wagon(events);
+            }
+            Action::Pass if self.step == Step::MoveWagon => {
+                let w = self.ext.abbey.waiting.remove(0);
+                self.supply[FollowerKind::Wagon as usize][w.player as usize] += 1;
+                if E::ENABLED {
+                    let at = self.board.tile(w.tile as usize).pos;
+                    events.push(Event::FollowerReturned { player: w.player as usize, at, location: w.location });
+                }
+                self.next_wagon(events);
+            }
             _ => {
                 let step = self.step;
                 let table = rules::Table {
@@ -226,6 +337,11 @@ impl State {
         match step {
             // Always entered: deploying is optional, so passing is always a choice.
             Step::Draw | Step::Place | Step::Deploy | Step::GameOver => true,
+            // Abbey & Mayor: offered when the player holds an abbey and there is a hole.
+            Step::Abbey => {
+                self.ext.abbey.abbeys[self.acting as usize] > 0 && abbey::holes(&self.board).next().is_some()
+            }
+            Step::MoveWagon => !self.ext.abbey.waiting.is_empty(),
             step => {
                 let view = crate::rules::View { board: &self.board, features: &self.features, placed: self.placed };
                 rules::enter(step, &self.rules, &mut self.ext, view)
@@ -243,7 +359,7 @@ impl State {
                 self.score_if_complete(p, events);
             }
         }
-        if rules::touched_any(&self.ext) {
+        if rules::touched_any(&self.rules, &self.ext, self.view()) {
             let mut touched = rules::Touched::default();
             rules::touched(&self.ext, self.view(), &mut touched);
             for p in touched.pieces() {
@@ -251,16 +367,127 @@ impl State {
             }
         }
         self.score_monasteries_around(t.pos, events);
+        if self.rules.has(Expansion::Abbey) {
+            self.score_barns(events);
+            if !self.ext.abbey.waiting.is_empty() {
+                self.order_waiting_wagons();
+                self.next_wagon(events);
+                return;
+            }
+        }
+        self.finish_turn(events);
+    }
 
+    /// Passes the turn to whoever the rules say plays next, or ends the game.
+    fn finish_turn<E: EventSink>(&mut self, events: &mut E) {
         self.turns += 1;
         self.drawn = None;
         self.current = rules::next_player(&self.rules, self.current);
         self.acting = self.current;
         if rules::game_over(&self.bag) {
-            self.end_game(events);
+            self.after_last_tile(events);
         } else {
             self.begin_turn();
         }
+    }
+
+    /// The bag is empty: the game ends, or (Abbey & Mayor) each player in
+    /// turn, from the one after the last tile's, may still place an abbey.
+    fn after_last_tile<E: EventSink>(&mut self, events: &mut E) {
+        if !self.rules.has(Expansion::Abbey) {
+            self.end_game(events);
+            return;
+        }
+        let players = self.rules.players() as u8;
+        let mut left = match self.ext.abbey.final_round {
+            None => players,
+            Some(n) => n.saturating_sub(1),
+        };
+        loop {
+            self.ext.abbey.final_round = Some(left);
+            if left == 0 {
+                self.end_game(events);
+                return;
+            }
+            if self.enter(Step::Abbey) {
+                self.step = Step::Abbey;
+                return;
+            }
+            // This player has no abbey or no hole: the next one is offered.
+            left -= 1;
+            self.current = rules::next_player(&self.rules, self.current);
+            self.acting = self.current;
+        }
+    }
+
+    /// Wagons whose features scored move in seat order from the player
+    /// whose turn it is.
+    fn order_waiting_wagons(&mut self) {
+        let (n, current) = (self.rules.players() as u8, self.current);
+        self.ext.abbey.waiting.sort_by_key(|w| (w.player + n - current) % n);
+    }
+
+    /// Asks the next waiting wagon's owner where it goes; a wagon with
+    /// nowhere to go goes back to its owner. Once none waits, the turn ends.
+    fn next_wagon<E: EventSink>(&mut self, events: &mut E) {
+        while let Some(&w) = self.ext.abbey.waiting.first() {
+            let mut any = false;
+            abbey::wagon_targets(&self.board, &self.features, w.tile as usize, |_, _, _| any = true);
+            if any {
+                self.step = Step::MoveWagon;
+                self.acting = w.player;
+                return;
+            }
+            self.ext.abbey.waiting.remove(0);
+            self.supply[FollowerKind::Wagon as usize][w.player as usize] += 1;
+            if E::ENABLED {
+                let at = self.board.tile(w.tile as usize).pos;
+                events.push(Event::FollowerReturned { player: w.player as usize, at, location: w.location });
+            }
+        }
+        self.acting = self.current;
+        self.finish_turn(events);
+    }
+
+    /// Whether a barn may stand at `loc` of the tile just placed.
+    fn barn_check(&self, loc: Location) -> Result<(), PlayError> {
+        let Location::Corner(c) = loc else {
+            let why = "a barn stands on a corner of the tile where four fields meet";
+            return Err(PlayError::WrongFeatureForFigure { figure: FollowerKind::Barn, location: loc, why });
+        };
+        let p = abbey::barn_corner(&self.board, self.placed, c).ok_or(PlayError::NotAFieldCorner(loc))?;
+        if abbey::has_barn(&self.features, &self.followers, p) {
+            return Err(PlayError::FarmHasBarn(loc));
+        }
+        Ok(())
+    }
+
+    /// Whether the waiting wagon may move to `to` at `at`, or why not.
+    fn wagon_check(&self, at: Pos, to: Location) -> Result<(), PlayError> {
+        let w = self.ext.abbey.waiting[0];
+        let bad = |why| Err(PlayError::WagonMove { at, to, why });
+        let from = self.board.tile(w.tile as usize).pos;
+        if (at.x - from.x).abs() > 1 || (at.y - from.y).abs() > 1 {
+            return bad("a wagon moves to the tile it stood on or one of the eight around it");
+        }
+        let Some(tile) = self.board.tile_index(at) else {
+            return bad("there is no tile there");
+        };
+        let Some(p) = self.resolve(tile, to) else {
+            return bad("that tile has no such feature");
+        };
+        let mut ok = false;
+        abbey::wagon_targets(&self.board, &self.features, w.tile as usize, |_, _, q| ok |= q == p);
+        if ok {
+            return Ok(());
+        }
+        if to.kind() == FeatureKind::Field {
+            return bad("a wagon goes on a road, a city or a monastery, never a field");
+        }
+        if self.features.totals(p).followers > 0 {
+            return bad("a wagon goes only where no figure stands");
+        }
+        bad("that feature is finished")
     }
 
     /// Enters the first step of the turn plan with a decision to make: a
@@ -311,5 +538,65 @@ mod tests {
         // The turn ended after placing; the next player starts before the draw.
         assert_eq!((state.step(), state.actor()), (Step::Deploy, Some(Actor::Player(1))));
         assert_eq!(state.turns(), 1);
+    }
+
+    /// The bag holding exactly these tiles.
+    fn with_bag(mut state: State, tiles: &[(&str, u8)]) -> State {
+        for kind in crate::tile::TileKind::all() {
+            let want = tiles.iter().find(|(id, _)| *id == kind.id()).map_or(0, |t| t.1);
+            while state.bag.count(kind) > want {
+                state.bag.remove(kind);
+            }
+        }
+        state
+    }
+
+    /// JCloisterZone's abbey-merge game up to its hole at [1, -1], with the
+    /// bag empty after it: the last tile is Bob's.
+    fn abbey_round(alice_takes_it: bool) -> State {
+        let rules = Rules::new(2, &[crate::setup::Expansion::Abbey], Edition::default()).unwrap();
+        let mut state = with_bag(State::new(rules), &[("D", 1), ("P", 1), ("U", 1), ("N", 3)]);
+        let turns = [
+            ("D", "place at [1, 0] turned 0", "deploy on city:N"),
+            ("P", "place at [0, -1] turned 180", "deploy on city:E"),
+            ("U", "place at [2, 0] turned 0", "pass"),
+            ("N", "place at [2, -1] turned 0", "deploy on city:N"),
+            ("N", "place at [2, -2] turned 270", "pass"),
+            ("N", "place at [1, -2] turned 180", "pass"),
+        ];
+        for (tile, place, deploy) in turns {
+            state.play(Action::Draw(crate::tile::TileKind::parse(tile).unwrap())).unwrap();
+            state.play(place.parse().unwrap()).unwrap();
+            state.play(deploy.parse().unwrap()).unwrap();
+        }
+        // The bag is empty: from the player after the last tile's, each may still place an abbey.
+        assert_eq!((state.step(), state.actor()), (Step::Abbey, Some(Actor::Player(0))));
+        assert!(!state.is_over());
+        if alice_takes_it {
+            state.play("abbey at [1, -1]".parse().unwrap()).unwrap();
+            state.play(Action::Pass).unwrap();
+        } else {
+            state.play(Action::Pass).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn after_the_last_tile_each_player_in_turn_may_place_an_abbey() {
+        // Alice fills the only hole: Bob is offered nothing, and the game ends.
+        let state = abbey_round(true);
+        assert!(state.is_over());
+        assert_eq!(state.scores(), &[2, 10]);
+        assert_eq!(state.turns(), 7);
+        // Alice passes: Bob may still place his, then the game ends.
+        let mut state = abbey_round(false);
+        assert_eq!((state.step(), state.actor()), (Step::Abbey, Some(Actor::Player(1))));
+        assert_eq!(state.legal_action_list(), vec![Action::PlaceAbbey(Pos::new(1, -1)), Action::Pass]);
+        state.play("abbey at [1, -1]".parse().unwrap()).unwrap();
+        state.play(Action::Pass).unwrap();
+        assert!(state.is_over());
+        assert_eq!(state.scores(), &[2, 10]);
+        assert_eq!(state.abbeys(), &[1, 0]);
+        assert_eq!(state.turns(), 8);
     }
 }
