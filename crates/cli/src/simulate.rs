@@ -33,8 +33,9 @@ pub struct Args {
     /// Games to play, rounded up to whole deals (one game per seating).
     #[arg(long, default_value_t = 2, value_parser = at_least_one)]
     pub games: u64,
-    /// Expansions in play, separated by commas: `ferries` (the default), or
-    /// `none` for the base game.
+    /// Expansions in play, separated by commas: `ferries` (the default),
+    /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), or `none` for
+    /// the base game.
     #[arg(long, default_value = "ferries", value_name = "LIST")]
     pub expansions: String,
     /// Tile distribution: `c3` (third edition) or `c2` (second).

@@ -118,10 +118,11 @@ fn simulate_prints_a_table() {
 fn bench_measures_every_figure() {
     let figures = json(&carcassonne(&["bench", "--seconds", "0.02", "--json"]));
     let figures = figures.as_array().unwrap();
-    // Random games of three rule sets on one and on all threads, then
+    // Random games of four rule sets on one and on all threads, then
     // legal lists (two figures) and search iterations (two).
-    assert_eq!(figures.len(), 10);
+    assert_eq!(figures.len(), 12);
     assert!(figures.iter().any(|f| f["rules"] == "inns+ferries"), "{figures:?}");
+    assert!(figures.iter().any(|f| f["rules"] == "inns+abbey+ferries"), "{figures:?}");
     assert!(figures.iter().all(|f| f["rate"].as_f64().unwrap() > 0.0), "{figures:?}");
 }
 

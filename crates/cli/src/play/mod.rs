@@ -53,8 +53,9 @@ pub struct Args {
     /// is that bot, any other is a human).
     #[arg(long, value_name = "SEATS")]
     pub players: Option<String>,
-    /// Expansions in play, separated by commas: `ferries` (the default), or
-    /// `none` for the base game.
+    /// Expansions in play, separated by commas: `ferries` (the default),
+    /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), or `none` for
+    /// the base game.
     #[arg(long, value_name = "LIST")]
     pub expansions: Option<String>,
     /// Tile distribution: `c3` (third edition, the default) or `c2` (second).
