@@ -27,9 +27,14 @@ impl Bag {
     pub fn for_rules(rules: &Rules) -> Bag {
         assert!(catalogue().kinds.len() <= MAX_KINDS, "the bag has room for every kind");
         let mut counts = [0u8; MAX_KINDS];
-        for (i, k) in catalogue().kinds.iter().enumerate() {
-            if k.expansion.is_none_or(|e| rules.has(e)) {
-                counts[i] = k.count(rules.edition());
+        // Only the sets in play are looked at: more expansions known cost
+        // a game without them nothing.
+        let kinds = &catalogue().kinds;
+        for (expansion, range) in &catalogue().sets {
+            if expansion.is_none_or(|e| rules.has(e)) {
+                for i in range.clone() {
+                    counts[i] = kinds[i].count(rules.edition());
+                }
             }
         }
         counts[Bag::start_tile().index()] -= 1;

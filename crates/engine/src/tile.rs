@@ -233,6 +233,8 @@ pub struct Catalogue {
     pub kinds: Vec<KindInfo>,
     /// The most pieces any kind has.
     pub max_pieces: usize,
+    /// Each tile set's kinds, as a range of indices, with its expansion.
+    pub sets: Vec<(Option<Expansion>, std::ops::Range<usize>)>,
 }
 
 fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) -> KindInfo {
@@ -307,13 +309,16 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
 static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
     let sets = &crate::rules::TILE_SETS;
     let mut kinds = Vec::new();
+    let mut ranges = Vec::new();
     for set in sets {
+        let start = kinds.len();
         for (def, c3, c2) in set.tiles {
             kinds.push(derive(def, set.expansion, [*c3, *c2]));
         }
+        ranges.push((set.expansion, start..kinds.len()));
     }
     let max_pieces = kinds.iter().map(|k| k.pieces()).max().unwrap_or(0);
-    Catalogue { kinds, max_pieces }
+    Catalogue { kinds, max_pieces, sets: ranges }
 });
 
 /// The catalogue of every tile kind (immutable, built on first use).

@@ -102,6 +102,8 @@ pub(crate) struct TurnPlan {
     after: [u8; Step::COUNT],
     /// Whether deploying comes right after placing.
     deploy_follows_place: bool,
+    /// Whether the rules give figures besides the normal follower.
+    other_figures: bool,
 }
 
 impl TurnPlan {
@@ -113,6 +115,7 @@ impl TurnPlan {
             len: 0,
             after: [0; Step::COUNT],
             deploy_follows_place: false,
+            other_figures: !followers_alike(rules).is_empty() || !figures_apart(rules).is_empty(),
         };
         if rules.has(Expansion::Abbey) {
             for &s in abbey::STEPS_BEFORE_DRAW {
@@ -138,6 +141,7 @@ impl TurnPlan {
             len: 0,
             after: [0; Step::COUNT],
             deploy_follows_place: false,
+            other_figures: false,
         };
         for &s in steps {
             plan.push(s);
@@ -161,6 +165,13 @@ impl TurnPlan {
     #[inline]
     pub(crate) fn deploy_follows_place(&self) -> bool {
         self.deploy_follows_place
+    }
+
+    /// Whether the rules give figures besides the normal follower (the
+    /// deploy step then offers them too).
+    #[inline]
+    pub(crate) fn other_figures(&self) -> bool {
+        self.other_figures
     }
 
     /// The steps that follow `step` in the turn.

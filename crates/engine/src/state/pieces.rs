@@ -137,15 +137,20 @@ pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follow
     });
     for p in pieces.iter() {
         let tile = features.info(p).tile as usize;
+        let at = board.tile(tile).pos;
         let sides = piece_sides(board, features, p);
         for s in Side::ALL {
             if sides & s.bit() != 0 {
-                match piece_across(board, tile, s) {
-                    Some(q) if p < q => features.join(p, q, Joint::Edge),
-                    Some(_) => {}
+                let Some(ni) = board.tile_index(at.step(s)) else {
+                    continue;
+                };
+                let n = board.tile(ni);
+                let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[s.opposite().index()];
+                if local == NO_PIECE {
                     // A tile there without a piece across is an abbey: it ends this piece.
-                    None if board.tile_index(board.tile(tile).pos.step(s)).is_some() => features.close_edge(p),
-                    None => {}
+                    features.close_edge(p);
+                } else if p < n.first_piece + local as PieceId {
+                    features.join(p, n.first_piece + local as PieceId, Joint::Edge);
                 }
             }
         }
@@ -182,12 +187,6 @@ impl State {
             if mine != NO_PIECE {
                 let theirs = no.side_piece[s.opposite().index()];
                 self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, Joint::Edge);
-            } else if info.abbey {
-                // An abbey's edges match anything and end what reaches them.
-                let theirs = no.side_piece[s.opposite().index()];
-                if theirs != NO_PIECE {
-                    self.features.close_edge(n.first_piece + theirs as PieceId);
-                }
             }
             for h in s.halves() {
                 let mine = o.half_piece[h.index()];
@@ -197,7 +196,21 @@ impl State {
                 }
             }
         }
+        if info.abbey {
+            self.close_around_abbey(idx);
+        }
         idx
+    }
+
+    /// An abbey's edges match anything and end the roads and cities that
+    /// reach them, joining nothing across it.
+    #[cold]
+    fn close_around_abbey(&mut self, abbey: usize) {
+        for s in Side::ALL {
+            if let Some(p) = piece_across(&self.board, abbey, s) {
+                self.features.close_edge(p);
+            }
+        }
     }
 
     /// Deploys a figure of the acting player from supply on piece `p`.

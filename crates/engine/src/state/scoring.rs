@@ -30,12 +30,20 @@ impl TileSet {
 }
 
 impl State {
+    /// Scores the feature of `p` if it is complete and holds figures (most
+    /// features a turn touches do not: that check stays inline).
+    #[inline]
     pub(super) fn score_if_complete<E: EventSink>(&mut self, p: PieceId, events: &mut E) {
         let root = self.features.find_mut(p);
         let t = self.features.totals(root);
         if t.open > 0 || t.followers == 0 {
             return;
         }
+        self.score_completed(root, t, events);
+    }
+
+    #[inline(never)]
+    fn score_completed<E: EventSink>(&mut self, root: PieceId, t: crate::features::Totals, events: &mut E) {
         let kind = self.features.info(root).kind;
         let tiles = self.feature_tiles(root);
         let feature = Feature { kind, tiles: tiles.len(), totals: t, neighbours: 0, cities: 0 };

@@ -33,28 +33,8 @@ impl State {
                 if self.supply[FollowerKind::Normal as usize][seat] > 0 {
                     self.for_each_deployment(|l| out.push(Action::Deploy(FollowerKind::Normal, l)));
                 }
-                for &kind in rules::followers_alike(&self.rules) {
-                    if self.supply[kind as usize][seat] > 0 {
-                        self.for_each_deployment(|l| out.push(Action::Deploy(kind, l)));
-                    }
-                }
-                for &kind in rules::figures_apart(&self.rules) {
-                    if self.supply[kind as usize][seat] == 0 {
-                        continue;
-                    }
-                    if kind == FollowerKind::Barn {
-                        for c in Corner::ALL {
-                            if self.barn_check(Location::Corner(c)).is_ok() {
-                                out.push(Action::Deploy(kind, Location::Corner(c)));
-                            }
-                        }
-                    } else {
-                        self.for_each_deployment(|l| {
-                            if rules::stands_on(kind, l.kind()).is_ok() {
-                                out.push(Action::Deploy(kind, l));
-                            }
-                        });
-                    }
+                if self.plan.other_figures() {
+                    self.other_deployments(out);
                 }
                 out.push(Action::Pass);
             }
@@ -70,6 +50,35 @@ impl State {
                 out.push(Action::Pass);
             }
             step => rules::legal_actions(step, &self.ext, self.view(), out),
+        }
+    }
+
+    /// The deployments of the figures besides the normal follower.
+    #[inline(never)]
+    fn other_deployments(&self, out: &mut Vec<Action>) {
+        let seat = self.acting as usize;
+        for &kind in rules::followers_alike(&self.rules) {
+            if self.supply[kind as usize][seat] > 0 {
+                self.for_each_deployment(|l| out.push(Action::Deploy(kind, l)));
+            }
+        }
+        for &kind in rules::figures_apart(&self.rules) {
+            if self.supply[kind as usize][seat] == 0 {
+                continue;
+            }
+            if kind == FollowerKind::Barn {
+                for c in Corner::ALL {
+                    if self.barn_check(Location::Corner(c)).is_ok() {
+                        out.push(Action::Deploy(kind, Location::Corner(c)));
+                    }
+                }
+            } else {
+                self.for_each_deployment(|l| {
+                    if rules::stands_on(kind, l.kind()).is_ok() {
+                        out.push(Action::Deploy(kind, l));
+                    }
+                });
+            }
         }
     }
 
@@ -493,11 +502,18 @@ impl State {
     /// Enters the first step of the turn plan with a decision to make: a
     /// step before the draw if the rules in play have one that applies
     /// now, otherwise the draw.
+    #[inline]
     pub(super) fn begin_turn(&mut self) {
         if self.plan.steps()[0] == Step::Draw {
             self.step = Step::Draw;
             return;
         }
+        self.begin_turn_before_the_draw();
+    }
+
+    /// A turn plan with steps before the draw (Abbey & Mayor's abbey).
+    #[inline(never)]
+    fn begin_turn_before_the_draw(&mut self) {
         let plan = self.plan;
         for &step in plan.steps() {
             if step == Step::Draw || self.enter(step) {
