@@ -236,14 +236,13 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
   // Public, so that the finished game is listed for the replay check.
   if (!(await page.isChecked('#public-game'))) await page.check('#public-game');
   if (gameNo === 1) await shot(page, 'home');
+  // One click creates the game and opens it.
   await page.click('#create-game');
-  await page.waitForSelector('#open-game');
-  if (gameNo === 1) await shot(page, 'game-created');
-  const spectLink = await page.inputValue('.link-row:last-child input[type=text]');
-  await page.click('#open-game');
   await page.waitForSelector('body[data-page="game"][data-status]');
+  if (gameNo === 1) await shot(page, 'game-created');
   const gameId = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('game');
   assert(/^[0-9a-f]{16}$/.test(gameId), `game id in the URL (${gameId})`);
+  const spectLink = `${base}/#game=${gameId}`;
   log(`game ${gameNo}: ${gameId}`);
   if (spectate) await spectate(spectLink, gameId);
 
@@ -394,7 +393,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     }
     if (turns === 12 && step === 'place' && !shots.has('midgame')) {
       await once('midgame');
-      if (spectPage && gameNo === 1) {
+      if (spectate && spectPage && gameNo === 1) {
         assert(await spectPage.evaluate(() => Number(document.body.dataset.version)) > 1, 'the spectator follows the game live');
         await shot(spectPage, 'spectator-live');
       }
@@ -491,12 +490,62 @@ try {
     await shot(spect, 'spectator');
   });
 
+  let againId = null;
+  await check('play again: a new game with the same seats, opened at once; the home page lists it live', async () => {
+    // The spectator's browser shows the home page; the new public game appears there without a reload.
+    await spect.goto(`${base}/`);
+    await spect.waitForSelector('body[data-ready="1"][data-page="home"] #active-games .game-list');
+    const old = await api(base, `/api/games/${finished.gameId}`);
+    await page.click('#play-again');
+    await page.waitForFunction((g) => { const id = new URLSearchParams(location.hash.slice(1)).get('game'); return id && id !== g && document.body.dataset.status === 'active'; }, finished.gameId);
+    const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    againId = hash.get('game');
+    assert(hash.getAll('token').length === 1, 'the tester plays the same seat');
+    const fresh = await api(base, `/api/games/${againId}`);
+    const seatsOf = (v) => JSON.stringify(v.seats.map((x) => [x.name, x.type, x.level || null]));
+    assert(seatsOf(fresh) === seatsOf(old), `the same seats (${seatsOf(fresh)} vs ${seatsOf(old)})`);
+    assert(JSON.stringify(fresh.setup.expansions) === JSON.stringify(old.setup.expansions) && fresh.setup.edition === old.setup.edition, 'the same expansions and edition');
+    await page.waitForSelector('.scores tr[data-seat="0"] .tag.you');
+    await spect.waitForSelector(`#active-games li[data-game="${againId}"]`, { timeout: 15000 });
+    await shot(spect, 'home-lists-live');
+  });
+
+  await check('a game that does not exist gets a clear page with a way back', async () => {
+    await page.goto(`${base}/#game=0123456789abcdef`);
+    await page.waitForSelector('#missing');
+    assert((await page.textContent('#missing')).includes('No such game'), 'the page says so');
+    await sleep(1500);
+    assert(await page.evaluate(() => document.body.dataset.conn || '') === '', 'no connection is tried for it');
+    await shot(page, 'missing-game');
+    await page.click('#missing-home');
+    await page.waitForSelector('body[data-page="home"]');
+    await page.goto(`${base}/#replay=0123456789abcdef`);
+    await page.waitForSelector('#missing');
+  });
+
+  await check('an invited seat: its link is on the game page and joins that seat', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+    await page.selectOption('select[name="seat-1-type"]', 'invite');
+    await page.fill('input[name="seat-1-name"]', 'Invited Friend');
+    await page.click('#create-game');
+    await page.waitForSelector('#invites .link-row[data-seat="1"]');
+    const link = await page.inputValue('#invites .link-row[data-seat="1"] input');
+    const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    assert(hash.getAll('token').length === 1 && !link.includes(hash.get('token')), 'the invited seat is not played here');
+    await shot(page, 'invite-links');
+    await spect.goto(link);
+    await spect.waitForSelector('.scores tr[data-seat="1"] .tag.you');
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+    await page.selectOption('select[name="seat-1-type"]', 'bot');
+  });
+
   await check('a stale action is refused with its typed code, shown, and the board refreshed', async () => {
     // A second game; its first action is sent with a wrong version (rewritten in flight).
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-page="home"]');
     await page.click('#create-game');
-    await page.click('#open-game');
     await waitMyTurn(page);
     await page.route('**/api/games/*/actions', async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
@@ -526,7 +575,6 @@ try {
     assert(w <= 391, `home has no sideways scrolling (${w}px)`);
     await shot(p, 'phone-home');
     await p.click('#create-game');
-    await p.click('#open-game');
     await waitMyTurn(p);
     await p.tap('.cell-legal >> nth=0');
     await p.waitForSelector('[data-ghost]');
@@ -564,9 +612,9 @@ try {
     await page.selectOption('select[name="seat-1-type"]', 'human');
     await page.fill('input[name="seat-1-name"]', 'Second Seat');
     await page.click('#create-game');
-    await page.waitForSelector('#open-game');
-    assert(await page.locator('#created .link-row input[type=checkbox]').count() === 2, 'a link per human seat');
-    await page.click('#open-game');
+    await page.waitForSelector('body[data-page="game"][data-status]');
+    const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    assert(hash.getAll('token').length === 2, 'both seats are played in this browser');
     for (const seat of [0, 1]) {
       const d = await waitMyTurn(page);
       assert(d.toAct === String(seat) && d.step === 'place', `seat ${seat} is asked to place (${d.toAct}, ${d.step})`);

@@ -2,7 +2,8 @@
 // hot-seat) or watched read-only.
 import { api, ApiError, GameSocket } from './api.js';
 import { BoardView } from './board.js';
-import { h, clear, toast, showError, remember, copyText, absoluteLink } from './ui.js';
+import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink } from './ui.js';
+import { createAndOpen } from './lobby.js';
 import { miniTile } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, at } from './panels.js';
 
@@ -69,6 +70,19 @@ export class GamePage {
   async start() {
     document.body.dataset.page = 'game';
     this.ctx.setHeader(`Game ${this.gameId}`);
+    let first = null;
+    try {
+      first = await api.view(this.gameId);
+    } catch (e) {
+      if (e.code === 'not_found') {
+        // No socket for a game that is not there: say so, and the way back.
+        this.missing = true;
+        this.ctx.setConn(null);
+        renderMissing(this.root, this.gameId);
+        return;
+      }
+      showError(e, 'Loading the game');
+    }
     for (const token of this.urlTokens) {
       try {
         const j = await api.join(this.gameId, token);
@@ -78,7 +92,7 @@ export class GamePage {
         showError(e, 'Joining');
       }
     }
-    await this.refresh();
+    if (first) this.setView(first, true);
     this.socket = new GameSocket(this.gameId, {
       token: this.tokens.values().next().value,
       onView: (v) => this.setView(v),
@@ -91,6 +105,7 @@ export class GamePage {
   }
 
   destroy() {
+    clearTimeout(this.camTimer);
     if (this.socket) this.socket.close();
     document.removeEventListener('keydown', this.keyHandler);
     this.board.destroy();
@@ -440,8 +455,9 @@ export class GamePage {
     if (!v) return;
     sec.appendChild(h('h3', v.status === 'finished' ? 'Game over' : `Turn ${v.turn + 1} · ${seatName(v, v.current)}`));
     if (v.status === 'finished') {
-      sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap' },
+      sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
         h('button.primary', { onclick: () => this.openFinal(), id: 'show-final' }, 'Final scores'),
+        this.tokens.size ? h('button#play-again', { onclick: () => this.playAgain() }, 'Play again') : null,
         h('a', { href: `#replay=${v.game}`, 'data-replay': v.game }, 'Replay')));
       return;
     }
@@ -547,6 +563,21 @@ export class GamePage {
     const v = this.view;
     const sec = clear(this.linkSec);
     sec.append(h('h3', 'Links'));
+    // The links of the people this browser invited (kept when it created the game).
+    const invites = remembered()[v.game]?.invites || {};
+    const rows = Object.entries(invites).filter(([seat]) => !this.tokens.has(Number(seat)));
+    if (rows.length) {
+      const list = h('div.links#invites');
+      for (const [seat, token] of rows) {
+        const name = seatName(v, Number(seat));
+        const link = absoluteLink(`/#game=${v.game}&token=${token}`);
+        list.appendChild(h('div.link-row', { dataset: { seat } },
+          h('span', h('span.pdot', { style: `background:${colour(Number(seat))}` }), ` ${name}`),
+          h('input', { type: 'text', readonly: true, value: link, 'aria-label': `join link for ${name}`, onfocus: (e) => e.target.select() }),
+          h('button.small', { onclick: async () => toast((await copyText(link)) ? `Link for ${name} copied` : link) }, 'Copy')));
+      }
+      sec.append(h('p.muted', { style: 'font-size:.85em;margin:.2em 0 .4em' }, 'Send each invited player their link: it holds their seat’s secret token.'), list);
+    }
     const spect = absoluteLink(`/#game=${v.game}`);
     sec.append(h('div', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
       h('button.small', { onclick: async () => toast((await copyText(spect)) ? 'Spectator link copied' : spect) }, 'Copy spectator link'),
@@ -560,12 +591,37 @@ export class GamePage {
     if (!fin) return;
     clear(this.finalDialog).append(h('h2', 'Final scores'), fin,
       h('div', { style: 'display:flex;gap:.5em;margin-top:1em;justify-content:flex-end' },
-        h('a', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close() }, 'Replay this game'),
+        h('a', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close(), style: 'align-self:center' }, 'Replay this game'),
+        this.tokens.size ? h('button#play-again-final', { onclick: () => { this.finalDialog.close(); this.playAgain(); } }, 'Play again') : null,
         h('button.primary#close-final', { onclick: () => this.finalDialog.close() }, 'Close')));
     if (!this.finalDialog.open) this.finalDialog.showModal();
   }
 
   openHelp() { openHelp(); }
+
+  /**
+   * A new game with the same seats (names, people and bots, in the same
+   * order), expansions, edition and rules; this browser plays the seats it
+   * played, and the other people's new links are on the new game's page.
+   */
+  async playAgain() {
+    const v = this.view;
+    if (!v || this.again) return;
+    this.again = true;
+    const seats = (v.seats || []).map((s) => (s.type === 'bot'
+      ? { type: 'bot', level: s.level || 'easy', name: s.name }
+      : { type: 'human', name: s.name }));
+    const body = { seats, expansions: v.setup?.expansions || [], edition: v.setup?.edition || 'c3' };
+    if (v.setup?.rules && Object.keys(v.setup.rules).length) body.rules = v.setup.rules;
+    if (remembered()[v.game]?.public) body.public = true;
+    try {
+      await createAndOpen(body, new Set(this.tokens.keys()));
+    } catch (e) {
+      showError(e, 'Creating the next game');
+    } finally {
+      this.again = false;
+    }
+  }
 }
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }

@@ -2,7 +2,7 @@
 // time, from the past views the server keeps (GET /view?version=N).
 import { api } from './api.js';
 import { BoardView } from './board.js';
-import { h, clear, showError } from './ui.js';
+import { h, clear, showError, renderMissing } from './ui.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, at } from './panels.js';
 import { openHelp } from './game.js';
 import { el } from './tiles.js';
@@ -81,8 +81,9 @@ export class ReplayPage {
       const start = this.want && this.want >= 1 && this.want <= this.max ? this.want : 1;
       await this.go(start);
     } catch (e) {
+      if (e.code === 'not_found') { renderMissing(this.root, this.gameId); return; }
       showError(e, 'Loading the replay');
-      this.banner.textContent = e.code === 'not_found' ? 'No such game' : 'Could not load the game';
+      this.banner.textContent = 'Could not load the game';
     }
   }
 

@@ -115,3 +115,19 @@ export async function copyText(text) {
 export function absoluteLink(link) {
   return new URL(link, location.origin + '/').href;
 }
+
+/**
+ * The page of a game the server does not have: what happened, and the way
+ * back.
+ */
+export function renderMissing(root, id) {
+  document.body.dataset.status = 'missing';
+  const mine = remembered()[id];
+  clear(root).appendChild(h('div.card.missing#missing', { role: 'alert', style: 'margin:2em auto;max-width:34em' },
+    h('h2', 'No such game'),
+    h('p', `This server has no game with the id “${String(id).slice(0, 40)}”.`),
+    h('p.muted', 'The link may be mistyped or cut short, or the game was made on another server or before its database was reset.'),
+    h('div.form-row',
+      h('a.button.primary#missing-home', { href: '#' }, 'Back to the home page'),
+      mine ? h('button.small#missing-forget', { onclick: () => { forget(id); location.hash = ''; } }, 'Forget it in this browser') : null)));
+}
