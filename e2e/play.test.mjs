@@ -391,6 +391,15 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     } else {
       throw new Error(`unexpected step ${step}`);
     }
+    // A scoring is shown on the board for a moment, where it lies, with each scorer's points.
+    if (!shots.has('scoring-on-board') && await page.locator('[data-scoring]').count()) {
+      const pts = await page.getAttribute('[data-scoring] >> nth=0', 'data-points');
+      const now = await api(base, `/api/games/${gameId}`);
+      assert(now.log.some((e) => e.type === 'scored' && (e.points || []).join(',') === pts), `the points shown (${pts}) are a scoring of the log`);
+      const gains = await page.locator('[data-scoring] >> nth=0').locator('.score-label').count();
+      assert(gains === pts.split(',').filter((p) => Number(p) > 0).length, 'a label per scorer');
+      await once('scoring-on-board');
+    }
     if (turns === 12 && step === 'place' && !shots.has('midgame')) {
       await once('midgame');
       if (spectate && spectPage && gameNo === 1) {
@@ -405,6 +414,15 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         await page.waitForSelector('#help-dialog[open]', { state: 'detached' });
       }
     }
+  }
+  {
+    // Every scoring during the game was shown on the board (end-of-game ones are in the breakdown).
+    const end = await api(base, `/api/games/${gameId}`);
+    const want = end.log.filter((e) => e.type === 'scored' && !e.end_of_game && (e.points || []).some((p) => p > 0)).map((e) => `${e.version}:${e.points.join(',')}`);
+    const shown = new Set((await page.evaluate(() => document.body.dataset.scoringsShown || '')).split(' '));
+    const missing = want.filter((k) => !shown.has(k));
+    assert(!missing.length, `every scoring was shown on the board (missing ${missing.join(' ')})`);
+    stats.scoringsShown = want.length;
   }
   log(`game ${gameNo} over: ${JSON.stringify(stats)}`);
   return { gameId, stats };
@@ -719,6 +737,15 @@ try {
       .then(() => past.board.length, async () => page.locator('.layer-tiles use').count());
     assert(drawn === past.board.length, `the board at version ${mid} has ${past.board.length} tiles (${drawn} drawn)`);
     await shot(page, 'replay-middle');
+    // Stepping onto a scoring shows it on the board, as in the live game.
+    const sc = view.log.find((e) => e.type === 'scored' && !e.end_of_game && (e.points || []).some((p) => p > 0));
+    if (sc) {
+      await page.goto(`${base}/?at=${sc.version - 1}#replay=${finished.gameId}&v=${sc.version - 1}`);
+      await page.waitForSelector(`body[data-page="replay"][data-replay-version="${sc.version - 1}"]`);
+      await page.click('#replay-forward');
+      await page.waitForSelector(`[data-scoring="${sc.version}"]`);
+      await shot(page, 'replay-scoring');
+    }
     await page.keyboard.press('End');
     await page.waitForSelector(`body[data-replay-version="${max}"]`);
     await page.waitForSelector('.final table');

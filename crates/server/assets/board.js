@@ -1,6 +1,6 @@
 // The board: SVG drawn from the view, with pan (drag), zoom (wheel, pinch,
 // buttons, keys) and the clickable overlays of the current step.
-import { el, T, ferryPath, meeple, tileHref, colourOf } from './tiles.js';
+import { el, T, ferryPath, meeple, tileHref, colourOf, inkOn } from './tiles.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
 
@@ -20,6 +20,9 @@ export class BoardView {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.root.appendChild(this.layers[name]);
     }
+    // Scorings shown for a moment: kept across redraws.
+    this.flashLayer = el('g', { class: 'layer-flash' });
+    this.root.appendChild(this.flashLayer);
     this.svg.appendChild(this.root);
     host.appendChild(this.svg);
     this.cam = null; // {cx, cy, z}
@@ -33,7 +36,61 @@ export class BoardView {
     this.resize();
   }
 
-  destroy() { this.ro.disconnect(); this.svg.remove(); }
+  destroy() { this.ro.disconnect(); for (const t of this.flashTimers || []) clearTimeout(t); this.svg.remove(); }
+
+  /**
+   * Shows a scoring on the board for a moment: its tiles highlighted in the
+   * colour of its kind and each scorer's points, in their colour, on the
+   * feature's tile nearest its middle. `delay` staggers several scorings.
+   */
+  flashScoring(e, { delay = 0, duration = 2800 } = {}) {
+    const tiles = e.tiles || [];
+    const gains = (e.points || []).map((p, s) => [s, p]).filter(([, p]) => p > 0);
+    if (!tiles.length || !gains.length) return false;
+    this.flashTimers = this.flashTimers || [];
+    const show = () => {
+      const g = el('g', {
+        class: `scoring-flash kind-${e.kind}`, 'data-scoring': `${e.version}`, 'data-kind': e.kind,
+        'data-points': (e.points || []).join(','), style: `animation-duration:${duration}ms`,
+      });
+      for (const [x, y] of tiles) g.appendChild(el('rect', { x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6, rx: 6, class: 'scored-tile' }));
+      // The label stands on the feature's tile nearest the middle of its tiles.
+      const mx = tiles.reduce((a, t) => a + t[0], 0) / tiles.length, my = tiles.reduce((a, t) => a + t[1], 0) / tiles.length;
+      const [bx, by] = tiles.reduce((best, t) => (Math.hypot(t[0] - mx, t[1] - my) < Math.hypot(best[0] - mx, best[1] - my) ? t : best), tiles[0]);
+      const k = Math.max(1, Math.min(3, 0.9 / (this.cam?.z || 1)));
+      const labels = el('g', { transform: `translate(${bx * T + T / 2} ${by * T + T / 2}) scale(${k})` });
+      gains.forEach(([seat, p], i) => {
+        const y = (i - (gains.length - 1) / 2) * 30;
+        const lab = el('g', { class: 'score-label', transform: `translate(0 ${y})`, 'data-seat': seat, 'data-gain': p });
+        lab.appendChild(el('rect', { x: -28, y: -13, width: 56, height: 26, rx: 13, fill: colourOf(seat), class: 'score-pill' }));
+        lab.appendChild(el('text', { x: 0, y: 1, 'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: inkOn(colourOf(seat)), class: 'score-text' }, [document.createTextNode(`+${p}`)]));
+        labels.appendChild(lab);
+      });
+      g.appendChild(labels);
+      this.flashLayer.appendChild(g);
+      this.flashTimers.push(setTimeout(() => g.remove(), duration));
+    };
+    if (delay) this.flashTimers.push(setTimeout(show, delay)); else show();
+    return true;
+  }
+
+  /**
+   * Shows every scoring of `log` that happened after `fromVersion` up to
+   * `toVersion` (end-of-game ones aside); returns their keys
+   * (`version:points`), also kept on the page for tests.
+   */
+  flashScorings(log, fromVersion, toVersion) {
+    const keys = [];
+    for (const e of log || []) {
+      if (e.type !== 'scored' || e.end_of_game || e.version <= fromVersion || e.version > toVersion) continue;
+      if (this.flashScoring(e, { delay: keys.length * 700 })) keys.push(`${e.version}:${(e.points || []).join(',')}`);
+    }
+    if (keys.length) {
+      const d = document.body.dataset;
+      d.scoringsShown = [...new Set([...(d.scoringsShown || '').split(' ').filter(Boolean), ...keys])].join(' ');
+    }
+    return keys;
+  }
 
   // ---------- camera ----------
   resize() {

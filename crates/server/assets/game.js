@@ -153,6 +153,10 @@ export class GamePage {
     }
     this.render();
     if (key !== prevKey) this.revealStep();
+    // What scored since the last view, shown where it lies for a moment.
+    if (prev && v.version > prev.version) {
+      this.board.flashScorings(v.log, prev.version, v.version);
+    }
     if (v.status === 'finished' && !this.finalShown) {
       this.finalShown = true;
       if (prev) this.board.fit();

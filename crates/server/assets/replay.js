@@ -107,11 +107,16 @@ export class ReplayPage {
     let view;
     try { view = await this.fetchView(v); } catch (e) { showError(e, `Loading position ${v}`); return; }
     if (this.target !== v) return; // a later request won
+    const from = this.version;
     this.version = v;
     this.view = view;
     history.replaceState(null, '', `#replay=${this.gameId}&v=${v}`);
     this.render();
     if (refit && (view.board || []).some((t) => !this.board.visible(...t.at))) this.board.fit();
+    // Stepping forward shows what scored on the way, as in a live game (not for long jumps).
+    if (from && v > from && v - from <= 12) {
+      this.board.flashScorings(view.log, from, v);
+    }
     // Fetch the neighbours ahead of time.
     for (const n of [v + 1, v - 1]) if (n >= 1 && n <= this.max && !this.cache.has(n)) this.fetchView(n).catch(() => {});
   }
