@@ -204,6 +204,13 @@ async function api(base, p) {
   return r.json();
 }
 
+/** The view a seat sees (with its provisional decisions): POST /join with its token. */
+async function seatView(base, game, token) {
+  const r = await fetch(`${base}/api/games/${game}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) });
+  if (!r.ok) throw new Error(`POST /join: ${r.status}`);
+  return (await r.json()).view;
+}
+
 /** Wait until it is this browser's turn (or the game is over); returns the body's data. */
 async function waitMyTurn(page, timeout = 60000) {
   await page.waitForFunction(() => {
@@ -240,13 +247,18 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
   await page.click('#create-game');
   await page.waitForSelector('body[data-page="game"][data-status]');
   if (gameNo === 1) await shot(page, 'game-created');
-  const gameId = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('game');
+  const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  const gameId = hash.get('game');
+  const token = hash.get('token');
   assert(/^[0-9a-f]{16}$/.test(gameId), `game id in the URL (${gameId})`);
   const spectLink = `${base}/#game=${gameId}`;
+  const mine = () => seatView(base, gameId, token);
   log(`game ${gameNo}: ${gameId}`);
   if (spectate) await spectate(spectLink, gameId);
 
-  const stats = { placed: 0, deployed: 0, bigDeployed: 0, ferriesPlaced: 0, ferriesMoved: 0, discards: 0, done: 0, rotations: 0 };
+  const stats = { placed: 0, deployed: 0, bigDeployed: 0, ferriesPlaced: 0, ferriesMoved: 0, discards: 0, done: 0, rotations: 0, turnsEnded: 0, undone: 0 };
+  // The first game takes a follower back once: undo, before the turn is ended.
+  let undoDue = gameNo === 1 && label === 'g';
   const shots = new Set();
   const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `${label}${gameNo}-${name}`); } };
   let turns = 0;
@@ -258,9 +270,20 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     tLast = Date.now();
     if (d.status === 'finished') break;
     const version = Number(d.version);
-    const view = await api(base, `/api/games/${gameId}`);
+    const view = await mine();
     assert(view.version === version, `the page shows the current version (${version} vs ${view.version})`);
     const step = view.step;
+    if (step === 'end_turn') {
+      // The turn's decisions are the tester's alone until it ends the turn.
+      const pub = await api(base, `/api/games/${gameId}`);
+      assert(pub.version === version - view.undoable, `everyone else sees the turn's start (${pub.version}, ${version}, ${view.undoable})`);
+      if (stats.turnsEnded === 0) await once('end-turn');
+      if (stats.turnsEnded % 2) await page.keyboard.press('Enter');
+      else await page.click('#end-turn');
+      stats.turnsEnded++;
+      await page.waitForFunction((v) => document.body.dataset.step !== 'end_turn' || Number(document.body.dataset.version) > v, version, { polling: 50 });
+      continue;
+    }
     if (step === 'place') {
       turns++;
       const places = view.legal.filter((a) => a.type === 'place');
@@ -310,7 +333,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       else await page.click('#confirm');
       stats.placed++;
       await waitVersionPast(page, version);
-      const after = await api(base, `/api/games/${gameId}`);
+      const after = await mine();
       const placed = after.board.find((t) => t.at[0] === target.at[0] && t.at[1] === target.at[1]);
       assert(placed && placed.rot === target.rot && placed.tile === view.drawn, 'the server has the tile where and as it was clicked');
     } else if (step === 'deploy') {
@@ -331,12 +354,32 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         }
         const offered = big ? bigs : deploys.filter((a) => !a.figure);
         const a = pickRandom(offered);
+        if (undoDue && !big) {
+          // Deploy, see it is this seat's alone, take it back, and go on choosing.
+          undoDue = false;
+          const spectBefore = spectPage ? Number(await spectPage.evaluate(() => document.body.dataset.version)) : null;
+          await page.click(`.spot[data-meeple="${a.meeple}"][data-figure="normal"]`);
+          await waitVersionPast(page, version);
+          await page.waitForSelector('#undo');
+          const pub = await api(base, `/api/games/${gameId}`);
+          assert(pub.version < version + 1 && !pub.followers.some((f) => f.feature === a.meeple && f.at.join() === view.last_placed.at.join()), 'no one else sees the provisional follower');
+          if (spectBefore !== null) assert(Number(await spectPage.evaluate(() => document.body.dataset.version)) === spectBefore, 'the spectator saw nothing of it');
+          await shot(page, 'before-undo');
+          const v2 = Number(await page.evaluate(() => document.body.dataset.version));
+          if (Math.random() < 0.5) await page.click('#undo'); else await page.keyboard.press('u');
+          await page.waitForFunction((v) => Number(document.body.dataset.version) < v && document.body.dataset.pending === '0', v2, { polling: 50 });
+          const back = await mine();
+          assert(back.step === 'deploy' && back.version === version, `undo goes back to the deploy step (${back.step}, ${back.version})`);
+          assert(await page.evaluate(() => document.body.dataset.step) === 'deploy', 'the page shows the deploy step again');
+          stats.undone++;
+          await shot(page, 'after-undo');
+        }
         if (turns % 2) await page.click(`.spot[data-meeple="${a.meeple}"][data-figure="${big ? 'big' : 'normal'}"]`);
         else await page.click(`button.opt[data-n="${offered.indexOf(a) + 1}"]`);
         stats.deployed++;
         await waitVersionPast(page, version);
         if (big) {
-          const after = await api(base, `/api/games/${gameId}/view?version=${version + 1}`);
+          const after = await mine();
           const [x, y] = view.last_placed.at;
           assert(after.followers.some((f) => f.figure === 'big' && f.seat === 0 && f.at[0] === x && f.at[1] === y && f.feature === a.meeple),
             `the big follower stands on ${a.meeple} at (${x}, ${y})`);
@@ -354,15 +397,29 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     } else if (step === 'place_ferry') {
       const opts = view.legal.filter((a) => a.type === 'ferry');
       await once('ferry-options');
+      if (stats.ferriesPlaced === 0) {
+        // Each crossing is numbered on the lake and in the list, and previews the road it makes.
+        assert(await page.locator('.ferry-handle .handle-num').count() === opts.length, 'a numbered handle per crossing');
+        assert(opts.every((o) => Array.isArray(o.road) && o.road.length >= 1), 'the server gives each crossing its road');
+        await page.hover('button.opt[data-n="1"]');
+        await page.waitForFunction((n) => document.querySelectorAll('[data-preview]').length === n, opts[0].road.length, { timeout: 3000 });
+        const words = await page.textContent('button.opt[data-n="1"]');
+        assert(/north|east|south|west/.test(words) && words.includes('road of'), `the choice is labelled (${words})`);
+        if (opts.length > 1) {
+          await page.focus('button.opt[data-n="2"]');
+          await page.waitForFunction((n) => document.querySelectorAll('[data-preview]').length === n, opts[1].road.length, { timeout: 3000 });
+        }
+        await shot(page, `${label}${gameNo}-ferry-preview`);
+        await page.mouse.move(5, 5);
+      }
       const a = pickRandom(opts);
       const [x, y] = view.last_placed.at;
       if (stats.ferriesPlaced % 2 === 0) await page.click(`.ferry-handle[data-ferry="${a.ferry}"][data-at="${x},${y}"]`);
       else await page.click(`button.opt[data-n="${opts.indexOf(a) + 1}"]`);
       stats.ferriesPlaced++;
       await waitVersionPast(page, version);
-      // The view right after this action: once the turn ends, the bot may
-      // already have moved this ferry (F6), which is legal.
-      const after = await api(base, `/api/games/${gameId}/view?version=${version + 1}`);
+      // The seat's view right after this action (the turn is not ended yet).
+      const after = await mine();
       assert(after.ferries.some((f) => f.at[0] === x && f.at[1] === y && samePair(f.ferry, a.ferry)), 'the ferry is where it was clicked');
       if (stats.ferriesPlaced === 1) await once('ferry-placed');
     } else if (step === 'move_ferries') {
@@ -377,7 +434,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         else await page.click(`button.opt[data-n="${moves.indexOf(a) + 1}"]`);
         stats.ferriesMoved++;
         await waitVersionPast(page, version);
-        const after = await api(base, `/api/games/${gameId}`);
+        const after = await mine();
         const f = after.ferries.find((x) => x.at[0] === a.at[0] && x.at[1] === a.at[1]);
         assert(f && samePair(f.ferry, a.ferry) && !samePair(before.ferry, a.ferry), 'the ferry moved to the clicked crossing');
         const drawn = await page.getAttribute(`[data-ferry-at="${a.at[0]},${a.at[1]}"]`, 'data-ferry-pair');
@@ -394,7 +451,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     // A scoring is shown on the board for a moment, where it lies, with each scorer's points.
     if (!shots.has('scoring-on-board') && await page.locator('[data-scoring]').count()) {
       const pts = await page.getAttribute('[data-scoring] >> nth=0', 'data-points');
-      const now = await api(base, `/api/games/${gameId}`);
+      const now = await mine();
       assert(now.log.some((e) => e.type === 'scored' && (e.points || []).join(',') === pts), `the points shown (${pts}) are a scoring of the log`);
       const gains = await page.locator('[data-scoring] >> nth=0').locator('.score-label').count();
       assert(gains === pts.split(',').filter((p) => Number(p) > 0).length, 'a label per scorer');
@@ -423,6 +480,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     const missing = want.filter((k) => !shown.has(k));
     assert(!missing.length, `every scoring was shown on the board (missing ${missing.join(' ')})`);
     stats.scoringsShown = want.length;
+    if (undoDue === false && gameNo === 1 && label === 'g') assert(stats.undone === 1, 'a follower was taken back');
   }
   log(`game ${gameNo} over: ${JSON.stringify(stats)}`);
   return { gameId, stats };
@@ -648,6 +706,10 @@ try {
       if (d3.step === 'place_ferry') { await page.keyboard.press('1'); await waitVersionPast(page, Number(d3.version)); }
       const d4 = await waitMyTurn(page);
       if (d4.step === 'move_ferries') { await page.keyboard.press('n'); await waitVersionPast(page, Number(d4.version)); }
+      const d5 = await waitMyTurn(page);
+      assert(d5.step === 'end_turn', `the turn waits to be ended (${d5.step})`);
+      await page.keyboard.press('Enter');
+      await waitVersionPast(page, Number(d5.version));
       if (seat === 0) await shot(page, 'hot-seat-second-seat');
     }
     const d = await waitMyTurn(page);

@@ -225,9 +225,11 @@ export class BoardView {
       this.onPick({ type: d.pick, ...d });
     });
     svg.addEventListener('pointerover', (e) => {
+      if (!this.onHover || e.pointerType === 'touch') return;
       const t = e.target.closest('[data-hover]');
-      if (t && this.onHover) this.onHover(t.dataset.hover);
+      this.onHover(t ? t.dataset.hover : null);
     });
+    svg.addEventListener('pointerleave', () => { if (this.onHover) this.onHover(null); });
   }
 
   pinchState() {
@@ -271,6 +273,9 @@ export class BoardView {
     }
     for (const [x, y] of ix.highlight || []) {
       L.marks.appendChild(el('rect', { x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6, rx: 4, class: 'highlight-tile' }));
+    }
+    for (const [x, y] of ix.preview || []) {
+      L.marks.appendChild(el('rect', { x: x * T + 4, y: y * T + 4, width: T - 8, height: T - 8, rx: 5, class: 'road-preview', 'data-preview': `${x},${y}` }));
     }
 
     // Ferries.
@@ -354,15 +359,17 @@ export class BoardView {
         'data-pick': o.move ? 'move' : 'ferry', 'data-ferry': o.ferry, 'data-at': `${o.x},${o.y}`, 'data-n': o.n,
       };
       const g = el('g', {
-        class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data,
-        role: 'button', 'aria-label': `${o.move ? 'move ferry to' : 'ferry on'} ${o.ferry}`,
+        class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n,
+        role: 'button', 'aria-label': `${o.n}: ${o.move ? 'move ferry to' : 'ferry on'} ${o.ferry}`,
       });
       g.appendChild(el('path', { d: fp.d, class: 'hit' }));
       g.appendChild(el('path', { d: fp.d, class: 'vis' }));
       g.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
       L.options.appendChild(g);
-      const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data });
-      hg.appendChild(el('circle', { cx: fp.handle[0], cy: fp.handle[1], r: 4, class: 'handle' }));
+      // The handle carries the choice's number, as in the list.
+      const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n });
+      hg.appendChild(el('circle', { cx: fp.handle[0], cy: fp.handle[1], r: 6.5, class: 'handle' }));
+      hg.appendChild(el('text', { x: fp.handle[0], y: fp.handle[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, [document.createTextNode(String(o.n))]));
       hg.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
       handles.push(hg);
     }

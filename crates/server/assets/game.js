@@ -12,6 +12,7 @@ const STEP_WORDS = {
   deploy: 'deploy a follower, or not',
   place_ferry: 'place the ferry',
   move_ferries: 'move ferries, or finish',
+  end_turn: 'end the turn, or undo',
   game_over: 'game over',
 };
 
@@ -55,6 +56,14 @@ export class GamePage {
     this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec, this.linkSec);
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, { onPick: (p) => this.pick(p) });
+    // Pointing at a choice on the board previews it as the list's buttons do.
+    this.board.onHover = (n) => {
+      const hot = n === null || n === undefined || n === '' ? null : Number(n);
+      if (hot === this.hot) return;
+      this.hot = hot;
+      this.board.render(this.view, this.overlays());
+      this.renderHotButton();
+    };
     this.board.onCamera = (cam) => {
       clearTimeout(this.camTimer);
       this.camTimer = setTimeout(() => { try { sessionStorage.setItem(`cam.${this.gameId}`, JSON.stringify(cam)); } catch (_) { /* fine */ } }, 300);
@@ -88,14 +97,16 @@ export class GamePage {
         const j = await api.join(this.gameId, token);
         this.tokens.set(j.seat, token);
         remember(this.gameId, { seats: { [j.seat]: token } });
+        // A seat of this browser deciding its turn sees its own decisions.
+        if (j.view && j.view.seq != null) first = j.view;
       } catch (e) {
         showError(e, 'Joining');
       }
     }
     if (first) this.setView(first, true);
     this.socket = new GameSocket(this.gameId, {
-      token: this.tokens.values().next().value,
-      onView: (v) => this.setView(v),
+      tokens: [...this.tokens.values()],
+      onView: (v, fresh) => this.setView(v, fresh),
       onStatus: (s) => this.ctx.setConn(s),
       // On (re)connection, fetch the view again as well.
       onOpen: () => { if (this.view) this.refresh(true); },
@@ -114,7 +125,9 @@ export class GamePage {
 
   async refresh(quiet = false) {
     try {
-      const v = await api.view(this.gameId);
+      // A seat of this browser sees its own provisional decisions: ask with its token.
+      const seat = this.tokens.has(this.view?.to_act) ? this.view.to_act : this.tokens.keys().next().value;
+      const v = seat !== undefined ? (await api.join(this.gameId, this.tokens.get(seat))).view : await api.view(this.gameId);
       this.setView(v, true);
     } catch (e) {
       if (!quiet || e.code !== 'network') showError(e, 'Loading the game');
@@ -128,8 +141,8 @@ export class GamePage {
   // ---------- state ----------
   setView(v, force = false) {
     if (!v || v.game !== this.gameId) return;
-    if (this.view && v.version < this.view.version) return; // an older push
-    if (this.view && v.version === this.view.version && !force) return;
+    if (this.view && !force && !newer(v, this.view)) return; // an older push
+
     const prev = this.view;
     this.view = v;
     if (!prev) {
@@ -234,8 +247,8 @@ export class GamePage {
       return this.legal('deploy').filter((a) => (a.figure || 'normal') === fig)
         .map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple), kind: a.kind, figure: fig }));
     }
-    if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: `ferry ${a.ferry}` }));
-    if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)} → ${a.ferry}` }));
+    if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: ferryWords(a) }));
+    if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)}: ${ferryWords(a)}` }));
     return [];
   }
 
@@ -270,7 +283,8 @@ export class GamePage {
     const version = this.view.version;
     try {
       const res = await api.act(this.gameId, seat, this.tokens.get(seat), version, action);
-      if (res && res.view) this.setView(res.view);
+      // Taking everything back answers with everyone's view: it is this seat's too.
+      if (res && res.view) this.setView(res.view, action.type === 'undo');
     } catch (e) {
       showError(e, 'Your move was refused');
       if (e instanceof ApiError && ['stale_version', 'not_your_turn', 'game_over', 'illegal_action'].includes(e.code)) {
@@ -322,6 +336,17 @@ export class GamePage {
     this.selectCell(k);
   }
 
+  /** Takes back the last decision of this turn (games whose turns are provisional). */
+  undo() {
+    if (this.mySeat() === null || !(this.view.undoable > 0)) return;
+    this.act({ type: 'undo' });
+  }
+
+  endTurn() {
+    if (this.mySeat() === null || this.view.step !== 'end_turn') return;
+    this.act({ type: 'end_turn' });
+  }
+
   pass() {
     const v = this.view;
     if (this.mySeat() === null) return;
@@ -345,9 +370,13 @@ export class GamePage {
 
   onKey(e) {
     if (e.target.closest && e.target.closest('input, textarea, select, dialog[open]')) return;
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const v = this.view;
     if (!v) return;
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'z' || e.key === 'Z')) {
+      if (this.mySeat() !== null && !this.pending) { this.undo(); e.preventDefault(); }
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
     let done = true;
     if (k === '?') this.openHelp();
@@ -360,6 +389,8 @@ export class GamePage {
     else if (k === '0') this.board.fit();
     else if (k === 'l' || k === 'L') { if (v.last_placed) this.board.reveal(...v.last_placed.at); }
     else if (this.mySeat() === null || this.pending) done = false;
+    else if (k === 'u' || k === 'U') this.undo();
+    else if (v.step === 'end_turn' && (k === 'Enter' || k === 'e' || k === 'E')) this.endTurn();
     else if (v.step === 'place' && (k === 'r' || k === 'R')) this.rotate(e.shiftKey ? -1 : 1);
     else if (v.step === 'place' && (k === ']' || k === '.')) this.cycleCell(1);
     else if (v.step === 'place' && (k === '[' || k === ',')) this.cycleCell(-1);
@@ -405,6 +436,9 @@ export class GamePage {
   overlays() {
     const v = this.view;
     const ix = { highlight: this.highlight || [] };
+    // A ferry choice under the pointer or focus previews the road it makes.
+    const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
+    if (hot && hot.action.road) ix.preview = hot.action.road;
     const seat = this.mySeat();
     if (seat === null) return ix;
     if (v.step === 'place') {
@@ -493,7 +527,13 @@ export class GamePage {
     const dis = this.pending;
     body.appendChild(h('div.what', { id: 'step-what' }, `${this.tokens.size > 1 ? seatName(v, seat) + ': ' : ''}${cap(STEP_WORDS[v.step] || v.step)}`));
     const actions = h('div.actions');
-    if (v.step === 'place') {
+    if (v.undoable > 0) {
+      actions.append(h('button#undo', { onclick: () => this.undo(), disabled: dis, title: 'U or Ctrl+Z' }, '↶ Undo'));
+    }
+    if (v.step === 'end_turn') {
+      actions.prepend(h('button.primary#end-turn', { onclick: () => this.endTurn(), disabled: dis, title: 'Enter' }, 'End turn'));
+      body.appendChild(h('div.hint', 'The others see your turn once you end it. Until then Undo takes your choices back, one by one.'));
+    } else if (v.step === 'place') {
       const { cells, all } = this.placements();
       if (!cells.size && this.legal('discard').length) {
         body.appendChild(h('div.hint', `${v.drawn} fits nowhere on the board: it leaves the game and you draw again.`));
@@ -549,6 +589,11 @@ export class GamePage {
       body.appendChild(list);
     }
     body.appendChild(actions);
+  }
+
+  /** Marks the list's button of the choice previewed on the board. */
+  renderHotButton() {
+    for (const b of this.turnSec.querySelectorAll('button.opt')) b.classList.toggle('hot', Number(b.dataset.n) === this.hot);
   }
 
   renderLog() {
@@ -615,7 +660,7 @@ export class GamePage {
     const seats = (v.seats || []).map((s) => (s.type === 'bot'
       ? { type: 'bot', level: s.level || 'easy', name: s.name }
       : { type: 'human', name: s.name }));
-    const body = { seats, expansions: v.setup?.expansions || [], edition: v.setup?.edition || 'c3' };
+    const body = { seats, expansions: v.setup?.expansions || [], edition: v.setup?.edition || 'c3', undo: true };
     if (v.setup?.rules && Object.keys(v.setup.rules).length) body.rules = v.setup.rules;
     if (remembered()[v.game]?.public) body.public = true;
     try {
@@ -629,6 +674,28 @@ export class GamePage {
 }
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+const SIDE_WORDS = { N: 'north', E: 'east', S: 'south', W: 'west' };
+
+/** A crossing in words: the jetties it joins and the road it makes. */
+function ferryWords(a) {
+  const [x, y] = (a.ferry || '').split('-');
+  const n = (a.road || []).length;
+  return `${SIDE_WORDS[x] || x} ↔ ${SIDE_WORDS[y] || y}${n ? ` · road of ${n} tile${n === 1 ? '' : 's'}` : ''}`;
+}
+
+/**
+ * Whether view `a` comes after view `b`. A seat's own views over its
+ * provisional decisions carry `undoable` (so `version - undoable` is the
+ * stored version they build on) and `seq`, which orders them even when an
+ * undo lowers the version; everyone's views have neither.
+ */
+function newer(a, b) {
+  const base = (x) => x.version - (x.undoable || 0);
+  if (base(a) !== base(b)) return base(a) > base(b);
+  if ((a.seq || 0) !== (b.seq || 0)) return (a.seq || 0) > (b.seq || 0);
+  return a.version > b.version;
+}
 
 const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower' };
 
@@ -665,6 +732,8 @@ export function openHelp() {
         row(['Esc'], 'clear the selection'),
         row(['1', '…', '9'], 'pick a follower spot, ferry crossing or ferry move'),
         row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere'),
+        row(['U', 'Ctrl+Z'], 'take back the last choice of this turn'),
+        row(['Enter'], 'end the turn, once it is played out'),
         row(['B'], 'deploy step: switch between the follower and the big follower (Inns & Cathedrals)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
         row(['+', '−'], 'zoom (or the mouse wheel, or pinch)'),

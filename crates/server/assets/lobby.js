@@ -100,7 +100,8 @@ export class HomePage {
       ? { type: 'bot', level: s.level || 'easy' }
       : (s.name && s.name.trim() ? { type: 'human', name: s.name.trim() } : { type: 'human' }));
     const expansions = [...(this.opts.ferries ? ['ferries'] : []), ...(this.opts.inns ? ['inns'] : [])];
-    const body = { seats, expansions, edition: this.opts.edition };
+    // Turns are provisional until ended: the player may take decisions back.
+    const body = { seats, expansions, edition: this.opts.edition, undo: true };
     if (this.opts.tinyCity) body.rules = { 'tiny-city-scoring': 2 };
     if (this.opts.public) body.public = true;
     const here = new Set(this.seats.map((s, i) => (s.type === 'human' ? i : -1)).filter((i) => i >= 0));
