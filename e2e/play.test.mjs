@@ -641,26 +641,39 @@ try {
     await waitVersionPast(page, before);
   });
 
-  await check('phone width: the layout fits and the game is playable', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await check('phone width (360 px): the layout fits, touch wording, the board stays in view, dialogs fit, the game is playable', async () => {
+    const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const p = await phone.newPage();
     watchPage(p, 'phone');
     await p.goto(`${base}/`);
     await p.waitForSelector('body[data-page="home"]');
     const w = await p.evaluate(() => document.documentElement.scrollWidth);
-    assert(w <= 391, `home has no sideways scrolling (${w}px)`);
+    assert(w <= 361, `home has no sideways scrolling (${w}px)`);
     await shot(p, 'phone-home');
     await p.click('#create-game');
     await waitMyTurn(p);
+    const words = async () => p.textContent('.turn-panel');
+    const noKeys = (t) => !/click|press|follower \(N\)|Done \(N\)|tile \(N\)|\(R\)|Enter\b/i.test(t);
+    assert(/tap/i.test(await words()) && noKeys(await words()), `touch wording: "${await words()}"`);
     await p.tap('.cell-legal >> nth=0');
     await p.waitForSelector('[data-ghost]');
+    assert(/tap/i.test(await words()) && noKeys(await words()), `touch wording once selected: "${await words()}"`);
     const w2 = await p.evaluate(() => document.documentElement.scrollWidth);
-    assert(w2 <= 391, `game has no sideways scrolling (${w2}px)`);
+    assert(w2 <= 361, `game has no sideways scrolling (${w2}px)`);
     await shot(p, 'phone-game');
     const v = Number(await p.evaluate(() => document.body.dataset.version));
     await p.tap('#confirm');
     await waitVersionPast(p, v);
     await shot(p, 'phone-after-place');
+    // The choices below the board: scrolled to, the board stays in view.
+    const choice = (await p.locator('#no-follower').count()) ? '#no-follower' : '.turn-panel .actions button';
+    await p.locator(choice).first().scrollIntoViewIfNeeded();
+    await p.evaluate(() => window.scrollBy(0, 400));
+    const bb = await p.locator('.board-wrap').boundingBox();
+    assert(bb && bb.y > -5 && bb.y + bb.height > 200, `the board stays in view while choosing (${JSON.stringify(bb)})`);
+    assert(noKeys(await words()), `touch wording at the next step: "${await words()}"`);
+    await shot(p, 'phone-choosing');
+    await p.evaluate(() => window.scrollTo(0, 0));
     // Pinch (two touches spreading) zooms in; one finger pans.
     const vb = () => p.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await p.locator('svg.board').boundingBox();
@@ -679,6 +692,23 @@ try {
     const z2 = await vb();
     assert(z2[0] > z1[0] && z2[1] > z1[1], `a one-finger drag pans (${z1} -> ${z2})`);
     await shot(p, 'phone-pinched');
+    // Dialogs fit the width: the keys and the final scores of a finished game.
+    const fits = async (sel) => p.evaluate((s) => {
+      const d = document.querySelector(s);
+      const r = d.getBoundingClientRect();
+      return { left: r.left, right: r.right, scroll: d.scrollWidth, client: d.clientWidth, wide: document.documentElement.scrollWidth };
+    }, sel);
+    await p.evaluate(() => { window.scrollTo(0, 0); document.getElementById('help-btn').click(); });
+    await p.waitForSelector('#help-dialog[open]');
+    let f = await fits('#help-dialog');
+    assert(f.left >= 0 && f.right <= 360 && f.scroll <= f.client + 1, `the keys dialog fits (${JSON.stringify(f)})`);
+    await p.keyboard.press('Escape');
+    await p.goto(`${base}/#game=${finished.gameId}`);
+    await p.waitForSelector('dialog[open] .final table');
+    f = await fits('dialog[open]');
+    const table = await p.evaluate(() => document.querySelector('dialog[open] .final table').getBoundingClientRect().width);
+    assert(f.left >= 0 && f.right <= 360 && f.scroll <= f.client + 1 && table <= f.client, `the final scores dialog fits (${JSON.stringify(f)}, table ${table})`);
+    await shot(p, 'phone-final-scores');
     await phone.close();
   });
 

@@ -2,7 +2,7 @@
 // hot-seat) or watched read-only.
 import { api, ApiError, GameSocket } from './api.js';
 import { BoardView } from './board.js';
-import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink } from './ui.js';
+import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
 import { createAndOpen } from './lobby.js';
 import { miniTile } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, at } from './panels.js';
@@ -297,7 +297,7 @@ export class GamePage {
   }
 
   confirmPlace() {
-    if (!this.sel) { toast('Choose a highlighted position first (click it, or press ] ).', { key: 'hint' }); return; }
+    if (!this.sel) { toast(isTouch() ? 'Tap a highlighted position first.' : 'Choose a highlighted position first (click it, or press ] ).', { key: 'hint' }); return; }
     const [x, y] = this.sel.split(',').map(Number);
     this.act({ type: 'place', at: [x, y], rot: this.currentRot() });
   }
@@ -510,7 +510,7 @@ export class GamePage {
       svg.dataset.tile = tileId;
       svg.dataset.rot = rot;
       if (seat !== null && v.step === 'place') {
-        svg.setAttribute('title', 'rotate (R)');
+        svg.setAttribute('title', isTouch() ? 'rotate' : 'rotate (R)');
         svg.addEventListener('click', () => this.rotate(1));
       }
       drawn.append(svg, h('div.rot-label', `${tileId}${v.step === 'place' ? ` · ${rot}°` : ''}`));
@@ -525,6 +525,9 @@ export class GamePage {
       return;
     }
     const dis = this.pending;
+    // Words for the hand in use: taps and no keys on a touch screen.
+    const touch = isTouch();
+    const key = (k) => (touch ? '' : ` (${k})`);
     body.appendChild(h('div.what', { id: 'step-what' }, `${this.tokens.size > 1 ? seatName(v, seat) + ': ' : ''}${cap(STEP_WORDS[v.step] || v.step)}`));
     const actions = h('div.actions');
     if (v.undoable > 0) {
@@ -532,20 +535,20 @@ export class GamePage {
     }
     if (v.step === 'end_turn') {
       actions.prepend(h('button.primary#end-turn', { onclick: () => this.endTurn(), disabled: dis, title: 'Enter' }, 'End turn'));
-      body.appendChild(h('div.hint', 'The others see your turn once you end it. Until then Undo takes your choices back, one by one.'));
+      body.appendChild(h('div.hint', `The others see your turn once you end it. Until then Undo takes your choices back, one by one.`));
     } else if (v.step === 'place') {
       const { cells, all } = this.placements();
       if (!cells.size && this.legal('discard').length) {
         body.appendChild(h('div.hint', `${v.drawn} fits nowhere on the board: it leaves the game and you draw again.`));
-        actions.append(h('button.primary#discard', { onclick: () => this.pass(), disabled: dis }, 'Discard tile (N)'));
+        actions.append(h('button.primary#discard', { onclick: () => this.pass(), disabled: dis }, `Discard tile${key('N')}`));
       } else {
         actions.append(
           h('button#rotate', { onclick: () => this.rotate(1), disabled: dis || (this.sel ? cells.get(this.sel).length < 2 : all.length < 2), title: 'R / Shift+R' }, '↻ Rotate'),
           h('button.primary#confirm', { onclick: () => this.confirmPlace(), disabled: dis || !this.sel, title: 'Enter' }, this.sel ? `Place at (${this.sel.replace(',', ', ')})` : 'Place'),
         );
         body.appendChild(h('div.hint', this.sel
-          ? `${(cells.get(this.sel) || []).length} rotation(s) fit here. Click the tile or press R to turn it, ✓ or Enter to place.`
-          : `${cells.size} highlighted position(s). Click one (or ] / [ to step through). Bright ones fit as the tile is turned now.`));
+          ? `${(cells.get(this.sel) || []).length} rotation(s) fit here. ${touch ? 'Tap the tile to turn it, ✓ to place.' : 'Click the tile or press R to turn it, ✓ or Enter to place.'}`
+          : `${cells.size} highlighted position(s). ${touch ? 'Tap one.' : 'Click one (or ] / [ to step through).'} Bright ones fit as the tile is turned now.`));
       }
     } else {
       const opts = this.options();
@@ -575,16 +578,16 @@ export class GamePage {
           }
           body.appendChild(group);
         }
-        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, 'No follower (N)'));
-        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. Click a spot on the new tile or a choice below${figs.length > 1 ? '; B switches the figure' : ''}.`));
+        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `No follower${key('N')}`));
+        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${touch ? 'Tap' : 'Click'} a spot on the new tile or a choice below${figs.length > 1 && !touch ? '; B switches the figure' : ''}.`));
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
       } else if (v.step === 'move_ferries') {
-        actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, 'Done (N)'));
+        actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `Done${key('N')}`));
         const n = (v.movable_ferries || []).length;
         body.appendChild(h('div.hint', n
           ? `${n} ferr${n === 1 ? 'y' : 'ies'} may move (ringed). Pick a new crossing for one, or Done.`
-          : 'No other ferry may move this turn: press Done.'));
+          : `No other ferry may move this turn: ${touch ? 'tap' : 'press'} Done.`));
       }
       body.appendChild(list);
     }

@@ -36,6 +36,11 @@ function append(e, children) {
   }
 }
 
+/** A touch screen without a mouse: hints say "tap" and leave the keys out. */
+export function isTouch() {
+  try { return matchMedia('(hover: none) and (pointer: coarse)').matches; } catch (_) { return false; }
+}
+
 export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
 
 /** A message at the top of the page; errors stay until closed or replaced. */
