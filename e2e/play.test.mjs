@@ -870,6 +870,53 @@ try {
     throw new Error(`no I&C game out of ${MAX_GAMES} let the tester deploy the big follower`);
   });
 
+  await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {
+    const ctx2 = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    // The tab is put behind by the test (a headless browser has no other
+    // window to bring in front), and notifications are recorded.
+    await ctx2.addInitScript(() => {
+      window.__hidden = false;
+      window.__notes = [];
+      Object.defineProperty(document, 'visibilityState', { get: () => (window.__hidden ? 'hidden' : 'visible') });
+      Object.defineProperty(document, 'hidden', { get: () => window.__hidden });
+      function Recorded(title, options) { window.__notes.push({ title, body: options && options.body }); }
+      Recorded.permission = 'default';
+      Recorded.requestPermission = async () => { Recorded.permission = 'granted'; return 'granted'; };
+      window.Notification = Recorded;
+    });
+    const p = await ctx2.newPage();
+    watchPage(p, 'notify');
+    await p.goto(`${base}/`);
+    await p.waitForSelector('body[data-ready="1"][data-page="home"]');
+    await p.click('#create-game');
+    await waitMyTurn(p);
+    await p.click('#notify-toggle');
+    await p.waitForSelector('#notify-toggle[aria-pressed="true"]');
+    const title0 = await p.title();
+    assert(!title0.includes('Your turn'), `no call while in front (${title0})`);
+    await p.evaluate(() => { window.__hidden = true; document.dispatchEvent(new Event('visibilitychange')); });
+    // Play the turn out; the bot answers; the turn comes back while the tab is behind.
+    let d = await waitMyTurn(p);
+    const start = Number(d.version);
+    await p.keyboard.press(']');
+    await p.keyboard.press('Enter');
+    for (let i = 0; i < 12; i++) {
+      await waitVersionPast(p, Number(d.version));
+      d = await waitMyTurn(p);
+      if (d.step === 'place' && Number(d.version) > start + 1) break;
+      if (d.step === 'deploy' || d.step === 'move_ferries') await p.keyboard.press('n');
+      else if (d.step === 'place_ferry') await p.keyboard.press('1');
+      else if (d.step === 'end_turn') await p.keyboard.press('Enter');
+    }
+    await p.waitForFunction(() => document.title.startsWith('▶ Your turn'), null, { timeout: 15000 });
+    await shot(p, 'your-turn-while-behind');
+    const notes = await p.evaluate(() => window.__notes);
+    assert(notes.length === 1 && /your turn/i.test(notes[0].title), `one notification (${JSON.stringify(notes)})`);
+    await p.evaluate(() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); });
+    await p.waitForFunction(() => !document.title.includes('Your turn'));
+    await ctx2.close();
+  });
+
   await check('no script errors in any page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('; '));
   });

@@ -113,12 +113,16 @@ export class GamePage {
     });
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
+    // Back in front: the title no longer needs to call.
+    this.visHandler = () => { if (document.visibilityState === 'visible') this.ctx.setAlert(null); };
+    document.addEventListener('visibilitychange', this.visHandler);
   }
 
   destroy() {
     clearTimeout(this.camTimer);
     if (this.socket) this.socket.close();
     document.removeEventListener('keydown', this.keyHandler);
+    document.removeEventListener('visibilitychange', this.visHandler);
     this.board.destroy();
     this.finalDialog.remove();
   }
@@ -170,10 +174,30 @@ export class GamePage {
     if (prev && v.version > prev.version) {
       this.board.flashScorings(v.log, prev.version, v.version);
     }
+    this.signalTurn(prev);
     if (v.status === 'finished' && !this.finalShown) {
       this.finalShown = true;
       if (prev) this.board.fit();
       this.openFinal();
+    }
+  }
+
+  /**
+   * When this browser's turn comes while its tab is not in front: the tab's
+   * title says so and, if the player allowed it, a notification too.
+   */
+  signalTurn(prev) {
+    const seat = this.mySeat();
+    if (seat === null) { this.ctx.setAlert(null); return; }
+    const was = prev && prev.status === 'active' && this.tokens.has(prev.to_act) ? prev.to_act : null;
+    if (was === seat || document.visibilityState !== 'hidden') return;
+    const who = this.tokens.size > 1 ? `${seatName(this.view, seat)}’s turn` : 'Your turn';
+    this.ctx.setAlert(`▶ ${who}`);
+    if (notifyWanted() && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      try {
+        const n = new Notification(`Carcassonne: ${who.toLowerCase()}`, { body: `Game ${this.gameId}: ${STEP_WORDS[this.view.step] || this.view.step}`, tag: `turn-${this.gameId}` });
+        n.onclick = () => { window.focus(); n.close(); };
+      } catch (_) { /* notifications unavailable here */ }
     }
   }
 
@@ -634,7 +658,18 @@ export class GamePage {
     sec.append(h('div', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
       h('button.small', { onclick: async () => toast((await copyText(spect)) ? 'Spectator link copied' : spect) }, 'Copy spectator link'),
       h('a', { href: api.recordUrl(v.game), download: `carcassonne-${v.game}.json` }, 'Download record'),
-      h('button.small', { onclick: () => this.openHelp() }, 'Keys (?)')));
+      h('button.small', { onclick: () => this.openHelp() }, 'Keys (?)'),
+      this.tokens.size && typeof Notification !== 'undefined' ? h('button.small#notify-toggle', {
+        'aria-pressed': String(notifyWanted() && Notification.permission === 'granted'),
+        title: 'a notification when your turn comes while this tab is not in front',
+        onclick: async () => {
+          if (notifyWanted()) { setNotify(false); this.renderLinks(); return; }
+          let p = Notification.permission;
+          if (p === 'default') { try { p = await Notification.requestPermission(); } catch (_) { p = 'denied'; } }
+          if (p === 'granted') setNotify(true); else toast('This browser does not allow notifications for this page.', { key: 'notify' });
+          this.renderLinks();
+        },
+      }, notifyWanted() && Notification.permission === 'granted' ? 'Turn notifications: on' : 'Notify me of my turn') : null));
   }
 
   openFinal() {
@@ -677,6 +712,10 @@ export class GamePage {
 }
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+/** Whether the player asked for a notification when its turn comes (kept in this browser). */
+function notifyWanted() { try { return localStorage.getItem('carcassonne.notify') === '1'; } catch (_) { return false; } }
+function setNotify(on) { try { localStorage.setItem('carcassonne.notify', on ? '1' : '0'); } catch (_) { /* private mode */ } }
 
 const SIDE_WORDS = { N: 'north', E: 'east', S: 'south', W: 'west' };
 
