@@ -301,36 +301,66 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       }
       if (!target) target = pickRandom(places);
       const key = `${target.at[0]},${target.at[1]}`;
-      // Select the position: with the ] key (which brings it on screen), or by clicking its cell.
+      // Either the mouse: point at the cell (the tile snaps there), turn it
+      // with the wheel, a right-click or R, click to place; or the keys: ]
+      // selects (and brings the cell on screen), then R, the tile or the
+      // Rotate button turns it and ✓, the Place button or Enter places it.
       const cell = page.locator(`[data-cell="${key}"].cell-legal`);
       if (turns % 3 !== 0 && await cell.isVisible() && await inView(page, cell)) {
-        await cell.click();
+        const box = await cell.boundingBox();
+        const [mx, my] = [box.x + box.width / 2, box.y + box.height / 2];
+        if (!stats.floated) {
+          // Off the legal cells the tile follows the pointer.
+          const svgBox = await page.locator('svg.board').boundingBox();
+          await page.mouse.move(svgBox.x + 30, svgBox.y + svgBox.height - 30);
+          const f1 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
+          await page.mouse.move(svgBox.x + 60, svgBox.y + svgBox.height - 50);
+          const f2 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
+          if (f1 && f2) { assert(f1 !== f2, 'the floating tile follows the pointer'); stats.floated = 1; await once('tile-follows-pointer'); }
+        }
+        await page.mouse.move(mx, my);
+        await page.waitForSelector(`[data-hover-ghost="${key}"]`);
+        for (let i = 0; i < 6; i++) {
+          const rot = Number(await page.getAttribute('[data-hover-ghost]', 'data-rot'));
+          if (rot === target.rot) break;
+          const how = (turns + i) % 3;
+          if (how === 0) await page.mouse.wheel(0, 100);
+          else if (how === 1) await page.mouse.click(mx, my, { button: 'right' });
+          else await page.keyboard.press('r');
+          await page.waitForFunction((r) => Number(document.querySelector('[data-hover-ghost]')?.dataset.rot) !== r, rot, { timeout: 2000 }).catch(() => {});
+          stats.rotations++;
+        }
+        const rot = Number(await page.getAttribute('[data-hover-ghost]', 'data-rot'));
+        assert(rot === target.rot, `rotation reached under the pointer (${rot} vs ${target.rot})`);
+        if (stats.placed === 0) await once('place-under-pointer');
+        await page.mouse.click(mx, my);
+        stats.mousePlaced = (stats.mousePlaced || 0) + 1;
       } else {
         for (let i = 0; i < 400; i++) {
           const sel = await page.evaluate(() => document.querySelector('[data-ghost]')?.dataset.ghost ?? null);
           if (sel === key) break;
           await page.keyboard.press(']');
         }
-      }
-      await page.waitForSelector(`[data-ghost="${key}"]`);
-      // Turn it until the wanted rotation: the R key, the tile itself, or the Rotate button.
-      for (let i = 0; i < 5; i++) {
+        await page.waitForSelector(`[data-ghost="${key}"]`);
+        // Turn it until the wanted rotation: the R key, the tile itself, or the Rotate button.
+        for (let i = 0; i < 5; i++) {
+          const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
+          if (rot === target.rot) break;
+          const how = (turns + i) % 3;
+          if (how === 0) await page.keyboard.press('r');
+          else if (how === 1) await page.click('[data-ghost] .ghost-hit');
+          else await page.click('#rotate');
+          stats.rotations++;
+        }
         const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
-        if (rot === target.rot) break;
-        const how = (turns + i) % 3;
-        if (how === 0) await page.keyboard.press('r');
-        else if (how === 1) await page.click('[data-ghost] .ghost-hit');
-        else await page.click('#rotate');
-        stats.rotations++;
+        assert(rot === target.rot, `rotation reached (${rot} vs ${target.rot})`);
+        const shown = Number(await page.getAttribute('#drawn-tile', 'data-rot'));
+        assert(shown === rot, 'the drawn tile preview shows the same rotation');
+        if (view.drawn.startsWith('F') && !shots.has('lake-ghost')) await once('lake-ghost');
+        if (turns % 2) await page.click('[data-ghost] .confirm-btn');
+        else if (turns % 4 === 0) await page.keyboard.press('Enter');
+        else await page.click('#confirm');
       }
-      const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
-      assert(rot === target.rot, `rotation reached (${rot} vs ${target.rot})`);
-      const shown = Number(await page.getAttribute('#drawn-tile', 'data-rot'));
-      assert(shown === rot, 'the drawn tile preview shows the same rotation');
-      if (stats.placed === 0 || (view.drawn.startsWith('F') && !shots.has('lake-ghost'))) await once(view.drawn.startsWith('F') ? 'lake-ghost' : 'place-ghost');
-      if (turns % 2) await page.click('[data-ghost] .confirm-btn');
-      else if (turns % 4 === 0) await page.keyboard.press('Enter');
-      else await page.click('#confirm');
       stats.placed++;
       await waitVersionPast(page, version);
       const after = await mine();
@@ -482,6 +512,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     stats.scoringsShown = want.length;
     if (undoDue === false && gameNo === 1 && label === 'g') assert(stats.undone === 1, 'a follower was taken back');
   }
+  if (label === 'g' && gameNo === 1) assert(stats.mousePlaced > 0 && stats.floated, `tiles were placed with the mouse (${stats.mousePlaced}) and the tile followed it`);
   log(`game ${gameNo} over: ${JSON.stringify(stats)}`);
   return { gameId, stats };
 }
@@ -747,7 +778,7 @@ try {
     hotSeatGame = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
   });
 
-  await check('pan and zoom: drag, wheel, keys and buttons move the view; a drag picks nothing', async () => {
+  await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
     const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await page.locator('svg.board').boundingBox();
     const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
@@ -759,10 +790,20 @@ try {
     const b1 = await vb();
     assert(b1[0] < b0[0] - 50 && b1[1] < b0[1] - 25, `dragging pans (${b0} -> ${b1})`);
     assert(await page.locator('[data-ghost]').count() === 0, 'the drag did not select a position');
+    // Placing a tile, the wheel turns it; Ctrl+wheel zooms.
+    await page.mouse.move(cx + 140, cy + 70);
+    const r0 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    await page.mouse.wheel(0, 120);
+    await sleep(150);
+    const r1 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    assert(r0 !== r1 || await page.locator('#rotate[disabled]').count() > 0, `the wheel turns the tile (${r0} -> ${r1})`);
+    assert((await vb())[2] === b1[2], 'the wheel alone does not zoom while placing');
+    await page.keyboard.down('Control');
     await page.mouse.wheel(0, -500);
+    await page.keyboard.up('Control');
     await sleep(100);
     const b2 = await vb();
-    assert(b2[2] < b1[2] * 0.9, `the wheel zooms in (${b1[2]} -> ${b2[2]})`);
+    assert(b2[2] < b1[2] * 0.9, `Ctrl+wheel zooms in (${b1[2]} -> ${b2[2]})`);
     await page.keyboard.press('-');
     const b3 = await vb();
     assert(b3[2] > b2[2], 'the - key zooms out');

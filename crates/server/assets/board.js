@@ -20,6 +20,9 @@ export class BoardView {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.root.appendChild(this.layers[name]);
     }
+    // The drawn tile following the mouse (kept across redraws).
+    this.floatLayer = el('g', { class: 'layer-float' });
+    this.root.appendChild(this.floatLayer);
     // Scorings shown for a moment: kept across redraws.
     this.flashLayer = el('g', { class: 'layer-flash' });
     this.root.appendChild(this.flashLayer);
@@ -153,6 +156,28 @@ export class BoardView {
     this.revealAll(cells);
   }
 
+  /** The board point (in tile units × T) under a client position. */
+  boardPoint(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect();
+    const { cx, cy, z } = this.cam;
+    return [cx + (clientX - r.left - this.size.w / 2) / z, cy + (clientY - r.top - this.size.h / 2) / z];
+  }
+
+  /**
+   * The drawn tile under the mouse, off the legal cells: centred on the
+   * board point (bx, by), turned by `rot`; null hides it.
+   */
+  setFloat(f) {
+    if (!f) { while (this.floatLayer.firstChild) this.floatLayer.firstChild.remove(); return; }
+    let u = this.floatLayer.firstChild;
+    if (!u || u.dataset.tile !== f.tile || u.dataset.rot !== String(f.rot)) {
+      while (this.floatLayer.firstChild) this.floatLayer.firstChild.remove();
+      u = el('use', { href: tileHref(f.tile, f.rot), class: 'float-tile', 'data-float': '1', 'data-tile': f.tile, 'data-rot': f.rot });
+      this.floatLayer.appendChild(u);
+    }
+    u.setAttribute('transform', `translate(${f.bx - T / 2} ${f.by - T / 2})`);
+  }
+
   /** Is the cell entirely on screen? */
   visible(x, y) {
     const { cx, cy, z } = this.cam;
@@ -204,6 +229,15 @@ export class BoardView {
       }
       if (this.dragged) this.panBy(dx, dy);
     });
+    // The mouse over the board (not while dragging): where it points, for the tile that follows it.
+    svg.addEventListener('pointermove', (e) => {
+      if (!this.onPointer || e.pointerType !== 'mouse' || this.dragged) return;
+      const [bx, by] = this.boardPoint(e.clientX, e.clientY);
+      this.onPointer({ bx, by, cell: `${Math.floor(bx / T)},${Math.floor(by / T)}` });
+    });
+    svg.addEventListener('pointerleave', (e) => { if (this.onPointer && e.pointerType === 'mouse') this.onPointer(null); });
+    // A right-click may turn the tile instead of opening the menu.
+    svg.addEventListener('contextmenu', (e) => { if (this.onContext && this.onContext(e)) e.preventDefault(); });
     const up = (e) => {
       this.pointers.delete(e.pointerId);
       if (this.pointers.size < 2) this.pinch = null;
@@ -213,6 +247,8 @@ export class BoardView {
     svg.addEventListener('pointercancel', up);
     svg.addEventListener('wheel', (e) => {
       e.preventDefault();
+      // The page may take the wheel (to turn the tile); Ctrl+wheel always zooms.
+      if (!e.ctrlKey && this.onWheel && this.onWheel(e)) return;
       const r = svg.getBoundingClientRect();
       const f = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018));
       this.zoomBy(f, e.clientX - r.left, e.clientY - r.top);
@@ -222,7 +258,7 @@ export class BoardView {
       const t = e.target.closest('[data-pick]');
       if (!t) return;
       const d = { ...t.dataset };
-      this.onPick({ type: d.pick, ...d });
+      this.onPick({ type: d.pick, ...d, pointer: e.pointerType || 'mouse' });
     });
     svg.addEventListener('pointerover', (e) => {
       if (!this.onHover || e.pointerType === 'touch') return;
@@ -314,6 +350,14 @@ export class BoardView {
         class: `cell-legal${c.fits ? ' fits' : ''}`,
         'data-pick': 'cell', 'data-cell': `${c.x},${c.y}`,
       }));
+    }
+    // The drawn tile snapped to the legal cell under the mouse (clicks go to the cell below it).
+    if (ix.hoverGhost) {
+      const g = ix.hoverGhost;
+      const grp = el('g', { class: 'hover-ghost', 'data-hover-ghost': `${g.x},${g.y}`, 'data-rot': g.rot });
+      grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
+      grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
+      L.options.appendChild(grp);
     }
     if (ix.ghost) {
       const g = ix.ghost;

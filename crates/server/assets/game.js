@@ -56,6 +56,14 @@ export class GamePage {
     this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec, this.linkSec);
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, { onPick: (p) => this.pick(p) });
+    this.board.onPointer = (p) => { if (this.view) this.pointerAt(p); };
+    this.board.onWheel = (e) => this.view && this.wheelTurns(e);
+    this.board.onContext = () => {
+      if (!this.view || this.mySeat() === null || this.view.step !== 'place' || this.pending) return false;
+      this.rotate(1);
+      if (this.pointer) this.pointerAt(this.pointer);
+      return true;
+    };
     // Pointing at a choice on the board previews it as the list's buttons do.
     this.board.onHover = (n) => {
       const hot = n === null || n === undefined || n === '' ? null : Number(n);
@@ -160,6 +168,7 @@ export class GamePage {
     if (key !== this.stepKey) {
       this.stepKey = key;
       this.sel = null;
+      this.hover = null;
       this.hot = null;
       this.figure = 'normal';
       if (v.step === 'place') this.rot = null;
@@ -251,10 +260,14 @@ export class GamePage {
     return { cells, all };
   }
 
+  /** The cell the place step is about: the one selected, else the legal one under the mouse. */
+  focusCell() { return this.sel || this.hover || null; }
+
   currentRot() {
     const { cells, all } = this.placements();
-    if (this.sel && cells.has(this.sel)) {
-      const rs = cells.get(this.sel);
+    const fc = this.focusCell();
+    if (fc && cells.has(fc)) {
+      const rs = cells.get(fc);
       if (!rs.includes(this.rot)) this.rot = rs[0];
     } else if (this.rot === null || !all.includes(this.rot)) {
       this.rot = all.length ? all[0] : 0;
@@ -320,6 +333,49 @@ export class GamePage {
     }
   }
 
+  /** Places the drawn tile at `key` turned as shown there. */
+  placeAt(key) {
+    const { cells } = this.placements();
+    if (!cells.has(key)) return;
+    this.hover = key;
+    const rot = this.currentRot();
+    this.sel = key;
+    const [x, y] = key.split(',').map(Number);
+    this.board.setFloat(null);
+    this.act({ type: 'place', at: [x, y], rot });
+  }
+
+  /**
+   * The mouse over the board in the place step: the drawn tile snaps to the
+   * legal cell under it, or follows it elsewhere.
+   */
+  pointerAt(p) {
+    const mine = this.mySeat() !== null && this.view.step === 'place' && !this.pending;
+    const { cells } = mine ? this.placements() : { cells: new Map() };
+    const hover = p && cells.has(p.cell) ? p.cell : null;
+    this.pointer = p;
+    if (hover !== this.hover) {
+      this.hover = hover;
+      this.board.render(this.view, this.overlays());
+      this.renderTurn();
+    }
+    this.board.setFloat(mine && p && !hover && this.view.drawn ? { tile: this.view.drawn, rot: this.currentRot(), bx: p.bx, by: p.by } : null);
+  }
+
+  /** The wheel over the board in the place step turns the tile (Ctrl+wheel zooms). */
+  wheelTurns(e) {
+    if (this.mySeat() === null || this.view.step !== 'place' || this.pending || !this.pointer) return false;
+    this.wheelSum = (this.wheelSum || 0) + e.deltaY * (e.deltaMode === 1 ? 40 : 1);
+    const now = Date.now();
+    if (Math.abs(this.wheelSum) >= 40 && now - (this.wheelAt || 0) > 90) {
+      this.wheelAt = now;
+      this.rotate(this.wheelSum > 0 ? 1 : -1);
+      this.wheelSum = 0;
+      this.pointerAt(this.pointer);
+    }
+    return true;
+  }
+
   confirmPlace() {
     if (!this.sel) { toast(isTouch() ? 'Tap a highlighted position first.' : 'Choose a highlighted position first (click it, or press ] ).', { key: 'hint' }); return; }
     const [x, y] = this.sel.split(',').map(Number);
@@ -328,7 +384,8 @@ export class GamePage {
 
   rotate(dir = 1) {
     const { cells, all } = this.placements();
-    const rs = this.sel && cells.has(this.sel) ? cells.get(this.sel) : all;
+    const fc = this.focusCell();
+    const rs = fc && cells.has(fc) ? cells.get(fc) : all;
     if (!rs.length) return;
     const i = rs.indexOf(this.currentRot());
     this.rot = rs[(i + dir + rs.length) % rs.length];
@@ -386,7 +443,10 @@ export class GamePage {
   pick(p) {
     if (this.mySeat() === null || this.pending) return;
     const v = this.view;
-    if (p.type === 'cell' && v.step === 'place') this.selectCell(p.cell);
+    // A mouse click on a legal cell places the tile there, as shown under the
+    // pointer; a tap (touch, pen) selects the cell, to turn and confirm.
+    if (p.type === 'cell' && v.step === 'place' && p.pointer === 'mouse') this.placeAt(p.cell);
+    else if (p.type === 'cell' && v.step === 'place') this.selectCell(p.cell);
     else if (p.type === 'rotate' && v.step === 'place') this.rotate(1);
     else if (p.type === 'confirm' && v.step === 'place') this.confirmPlace();
     else if (p.type === 'deploy' || p.type === 'ferry' || p.type === 'move') this.chooseOption(Number(p.n));
@@ -415,7 +475,7 @@ export class GamePage {
     else if (this.mySeat() === null || this.pending) done = false;
     else if (k === 'u' || k === 'U') this.undo();
     else if (v.step === 'end_turn' && (k === 'Enter' || k === 'e' || k === 'E')) this.endTurn();
-    else if (v.step === 'place' && (k === 'r' || k === 'R')) this.rotate(e.shiftKey ? -1 : 1);
+    else if (v.step === 'place' && (k === 'r' || k === 'R')) { this.rotate(e.shiftKey ? -1 : 1); if (this.pointer) this.pointerAt(this.pointer); }
     else if (v.step === 'place' && (k === ']' || k === '.')) this.cycleCell(1);
     else if (v.step === 'place' && (k === '[' || k === ',')) this.cycleCell(-1);
     else if (v.step === 'place' && k === 'Enter') this.confirmPlace();
@@ -472,6 +532,10 @@ export class GamePage {
         const [x, y] = k.split(',').map(Number);
         return { x, y, fits: rs.includes(rot) };
       });
+      if (this.hover && this.hover !== this.sel) {
+        const [x, y] = this.hover.split(',').map(Number);
+        ix.hoverGhost = { x, y, tile: v.drawn, rot };
+      }
       if (this.sel) {
         const [x, y] = this.sel.split(',').map(Number);
         ix.ghost = { x, y, tile: v.drawn, rot, seat, canRotate: cells.get(this.sel).length > 1 };
@@ -572,7 +636,7 @@ export class GamePage {
         );
         body.appendChild(h('div.hint', this.sel
           ? `${(cells.get(this.sel) || []).length} rotation(s) fit here. ${touch ? 'Tap the tile to turn it, ✓ to place.' : 'Click the tile or press R to turn it, ✓ or Enter to place.'}`
-          : `${cells.size} highlighted position(s). ${touch ? 'Tap one.' : 'Click one (or ] / [ to step through).'} Bright ones fit as the tile is turned now.`));
+          : `${cells.size} highlighted position(s). ${touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).'} Bright ones fit as the tile is turned now.`));
       }
     } else {
       const opts = this.options();
@@ -768,7 +832,7 @@ export function openHelp() {
     const row = (k, t) => h('tr', h('td', { style: 'padding:.2em .8em .2em 0;white-space:nowrap' }, ...k.map((x) => h('kbd', x))), h('td', t));
     d = h('dialog#help-dialog', h('h2', 'Keys'),
       h('table', h('tbody',
-        row(['R', 'Shift+R'], 'turn the drawn tile (only rotations that fit somewhere)'),
+        row(['R', 'Shift+R'], 'turn the drawn tile (only rotations that fit somewhere); also the wheel or a right-click over the board'),
         row([']', '['], 'next / previous legal position'),
         row(['Enter'], 'place the tile at the selected position'),
         row(['Esc'], 'clear the selection'),
@@ -778,7 +842,7 @@ export function openHelp() {
         row(['Enter'], 'end the turn, once it is played out'),
         row(['B'], 'deploy step: switch between the follower and the big follower (Inns & Cathedrals)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
-        row(['+', '−'], 'zoom (or the mouse wheel, or pinch)'),
+        row(['+', '−'], 'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)'),
         row(['0'], 'fit the whole board'),
         row(['L'], 'show the last tile placed'),
         row(['?'], 'this help'))),
