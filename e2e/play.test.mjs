@@ -204,6 +204,13 @@ async function api(base, p) {
   return r.json();
 }
 
+/** The view a seat sees (with its provisional decisions): POST /join with its token. */
+async function seatView(base, game, token) {
+  const r = await fetch(`${base}/api/games/${game}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) });
+  if (!r.ok) throw new Error(`POST /join: ${r.status}`);
+  return (await r.json()).view;
+}
+
 /** Wait until it is this browser's turn (or the game is over); returns the body's data. */
 async function waitMyTurn(page, timeout = 60000) {
   await page.waitForFunction(() => {
@@ -236,18 +243,22 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
   // Public, so that the finished game is listed for the replay check.
   if (!(await page.isChecked('#public-game'))) await page.check('#public-game');
   if (gameNo === 1) await shot(page, 'home');
+  // One click creates the game and opens it.
   await page.click('#create-game');
-  await page.waitForSelector('#open-game');
-  if (gameNo === 1) await shot(page, 'game-created');
-  const spectLink = await page.inputValue('.link-row:last-child input[type=text]');
-  await page.click('#open-game');
   await page.waitForSelector('body[data-page="game"][data-status]');
-  const gameId = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('game');
+  if (gameNo === 1) await shot(page, 'game-created');
+  const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  const gameId = hash.get('game');
+  const token = hash.get('token');
   assert(/^[0-9a-f]{16}$/.test(gameId), `game id in the URL (${gameId})`);
+  const spectLink = `${base}/#game=${gameId}`;
+  const mine = () => seatView(base, gameId, token);
   log(`game ${gameNo}: ${gameId}`);
   if (spectate) await spectate(spectLink, gameId);
 
-  const stats = { placed: 0, deployed: 0, bigDeployed: 0, ferriesPlaced: 0, ferriesMoved: 0, discards: 0, done: 0, rotations: 0 };
+  const stats = { placed: 0, deployed: 0, bigDeployed: 0, ferriesPlaced: 0, ferriesMoved: 0, discards: 0, done: 0, rotations: 0, turnsEnded: 0, undone: 0 };
+  // The first game takes a follower back once: undo, before the turn is ended.
+  let undoDue = gameNo === 1 && label === 'g';
   const shots = new Set();
   const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `${label}${gameNo}-${name}`); } };
   let turns = 0;
@@ -259,9 +270,20 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     tLast = Date.now();
     if (d.status === 'finished') break;
     const version = Number(d.version);
-    const view = await api(base, `/api/games/${gameId}`);
+    const view = await mine();
     assert(view.version === version, `the page shows the current version (${version} vs ${view.version})`);
     const step = view.step;
+    if (step === 'end_turn') {
+      // The turn's decisions are the tester's alone until it ends the turn.
+      const pub = await api(base, `/api/games/${gameId}`);
+      assert(pub.version === version - view.undoable, `everyone else sees the turn's start (${pub.version}, ${version}, ${view.undoable})`);
+      if (stats.turnsEnded === 0) await once('end-turn');
+      if (stats.turnsEnded % 2) await page.keyboard.press('Enter');
+      else await page.click('#end-turn');
+      stats.turnsEnded++;
+      await page.waitForFunction((v) => document.body.dataset.step !== 'end_turn' || Number(document.body.dataset.version) > v, version, { polling: 50 });
+      continue;
+    }
     if (step === 'place') {
       turns++;
       const places = view.legal.filter((a) => a.type === 'place');
@@ -279,39 +301,69 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       }
       if (!target) target = pickRandom(places);
       const key = `${target.at[0]},${target.at[1]}`;
-      // Select the position: with the ] key (which brings it on screen), or by clicking its cell.
+      // Either the mouse: point at the cell (the tile snaps there), turn it
+      // with the wheel, a right-click or R, click to place; or the keys: ]
+      // selects (and brings the cell on screen), then R, the tile or the
+      // Rotate button turns it and ✓, the Place button or Enter places it.
       const cell = page.locator(`[data-cell="${key}"].cell-legal`);
       if (turns % 3 !== 0 && await cell.isVisible() && await inView(page, cell)) {
-        await cell.click();
+        const box = await cell.boundingBox();
+        const [mx, my] = [box.x + box.width / 2, box.y + box.height / 2];
+        if (!stats.floated) {
+          // Off the legal cells the tile follows the pointer.
+          const svgBox = await page.locator('svg.board').boundingBox();
+          await page.mouse.move(svgBox.x + 30, svgBox.y + svgBox.height - 30);
+          const f1 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
+          await page.mouse.move(svgBox.x + 60, svgBox.y + svgBox.height - 50);
+          const f2 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
+          if (f1 && f2) { assert(f1 !== f2, 'the floating tile follows the pointer'); stats.floated = 1; await once('tile-follows-pointer'); }
+        }
+        await page.mouse.move(mx, my);
+        await page.waitForSelector(`[data-hover-ghost="${key}"]`);
+        for (let i = 0; i < 6; i++) {
+          const rot = Number(await page.getAttribute('[data-hover-ghost]', 'data-rot'));
+          if (rot === target.rot) break;
+          const how = (turns + i) % 3;
+          if (how === 0) await page.mouse.wheel(0, 100);
+          else if (how === 1) await page.mouse.click(mx, my, { button: 'right' });
+          else await page.keyboard.press('r');
+          await page.waitForFunction((r) => Number(document.querySelector('[data-hover-ghost]')?.dataset.rot) !== r, rot, { timeout: 2000 }).catch(() => {});
+          stats.rotations++;
+        }
+        const rot = Number(await page.getAttribute('[data-hover-ghost]', 'data-rot'));
+        assert(rot === target.rot, `rotation reached under the pointer (${rot} vs ${target.rot})`);
+        if (stats.placed === 0) await once('place-under-pointer');
+        await page.mouse.click(mx, my);
+        stats.mousePlaced = (stats.mousePlaced || 0) + 1;
       } else {
         for (let i = 0; i < 400; i++) {
           const sel = await page.evaluate(() => document.querySelector('[data-ghost]')?.dataset.ghost ?? null);
           if (sel === key) break;
           await page.keyboard.press(']');
         }
-      }
-      await page.waitForSelector(`[data-ghost="${key}"]`);
-      // Turn it until the wanted rotation: the R key, the tile itself, or the Rotate button.
-      for (let i = 0; i < 5; i++) {
+        await page.waitForSelector(`[data-ghost="${key}"]`);
+        // Turn it until the wanted rotation: the R key, the tile itself, or the Rotate button.
+        for (let i = 0; i < 5; i++) {
+          const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
+          if (rot === target.rot) break;
+          const how = (turns + i) % 3;
+          if (how === 0) await page.keyboard.press('r');
+          else if (how === 1) await page.click('[data-ghost] .ghost-hit');
+          else await page.click('#rotate');
+          stats.rotations++;
+        }
         const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
-        if (rot === target.rot) break;
-        const how = (turns + i) % 3;
-        if (how === 0) await page.keyboard.press('r');
-        else if (how === 1) await page.click('[data-ghost] .ghost-hit');
-        else await page.click('#rotate');
-        stats.rotations++;
+        assert(rot === target.rot, `rotation reached (${rot} vs ${target.rot})`);
+        const shown = Number(await page.getAttribute('#drawn-tile', 'data-rot'));
+        assert(shown === rot, 'the drawn tile preview shows the same rotation');
+        if (view.drawn.startsWith('F') && !shots.has('lake-ghost')) await once('lake-ghost');
+        if (turns % 2) await page.click('[data-ghost] .confirm-btn');
+        else if (turns % 4 === 0) await page.keyboard.press('Enter');
+        else await page.click('#confirm');
       }
-      const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
-      assert(rot === target.rot, `rotation reached (${rot} vs ${target.rot})`);
-      const shown = Number(await page.getAttribute('#drawn-tile', 'data-rot'));
-      assert(shown === rot, 'the drawn tile preview shows the same rotation');
-      if (stats.placed === 0 || (view.drawn.startsWith('F') && !shots.has('lake-ghost'))) await once(view.drawn.startsWith('F') ? 'lake-ghost' : 'place-ghost');
-      if (turns % 2) await page.click('[data-ghost] .confirm-btn');
-      else if (turns % 4 === 0) await page.keyboard.press('Enter');
-      else await page.click('#confirm');
       stats.placed++;
       await waitVersionPast(page, version);
-      const after = await api(base, `/api/games/${gameId}`);
+      const after = await mine();
       const placed = after.board.find((t) => t.at[0] === target.at[0] && t.at[1] === target.at[1]);
       assert(placed && placed.rot === target.rot && placed.tile === view.drawn, 'the server has the tile where and as it was clicked');
     } else if (step === 'deploy') {
@@ -334,12 +386,32 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         // The big follower goes on a field when it can: there it stays on the board to be seen.
         const fields = offered.filter((a) => a.kind === 'field');
         const a = pickRandom(big && fields.length ? fields : offered);
+        if (undoDue && !big) {
+          // Deploy, see it is this seat's alone, take it back, and go on choosing.
+          undoDue = false;
+          const spectBefore = spectPage ? Number(await spectPage.evaluate(() => document.body.dataset.version)) : null;
+          await page.click(`.spot[data-meeple="${a.meeple}"][data-figure="normal"]`);
+          await waitVersionPast(page, version);
+          await page.waitForSelector('#undo');
+          const pub = await api(base, `/api/games/${gameId}`);
+          assert(pub.version < version + 1 && !pub.followers.some((f) => f.feature === a.meeple && f.at.join() === view.last_placed.at.join()), 'no one else sees the provisional follower');
+          if (spectBefore !== null) assert(Number(await spectPage.evaluate(() => document.body.dataset.version)) === spectBefore, 'the spectator saw nothing of it');
+          await shot(page, 'before-undo');
+          const v2 = Number(await page.evaluate(() => document.body.dataset.version));
+          if (Math.random() < 0.5) await page.click('#undo'); else await page.keyboard.press('u');
+          await page.waitForFunction((v) => Number(document.body.dataset.version) < v && document.body.dataset.pending === '0', v2, { polling: 50 });
+          const back = await mine();
+          assert(back.step === 'deploy' && back.version === version, `undo goes back to the deploy step (${back.step}, ${back.version})`);
+          assert(await page.evaluate(() => document.body.dataset.step) === 'deploy', 'the page shows the deploy step again');
+          stats.undone++;
+          await shot(page, 'after-undo');
+        }
         if (turns % 2) await page.click(`.spot[data-meeple="${a.meeple}"][data-figure="${big ? 'big' : 'normal'}"]`);
         else await page.click(`button.opt[data-n="${offered.indexOf(a) + 1}"]`);
         stats.deployed++;
         await waitVersionPast(page, version);
         if (big) {
-          const after = await api(base, `/api/games/${gameId}/view?version=${version + 1}`);
+          const after = await mine();
           const [x, y] = view.last_placed.at;
           const deployed = (after.log || []).filter((e) => e.type === 'follower_deployed').pop();
           assert(deployed && deployed.figure === 'big' && deployed.seat === 0 && deployed.at[0] === x && deployed.at[1] === y && deployed.feature === a.meeple,
@@ -360,15 +432,29 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     } else if (step === 'place_ferry') {
       const opts = view.legal.filter((a) => a.type === 'ferry');
       await once('ferry-options');
+      if (stats.ferriesPlaced === 0) {
+        // Each crossing is numbered on the lake and in the list, and previews the road it makes.
+        assert(await page.locator('.ferry-handle .handle-num').count() === opts.length, 'a numbered handle per crossing');
+        assert(opts.every((o) => Array.isArray(o.road) && o.road.length >= 1), 'the server gives each crossing its road');
+        await page.hover('button.opt[data-n="1"]');
+        await page.waitForFunction((n) => document.querySelectorAll('[data-preview]').length === n, opts[0].road.length, { timeout: 3000 });
+        const words = await page.textContent('button.opt[data-n="1"]');
+        assert(/north|east|south|west/.test(words) && words.includes('road of'), `the choice is labelled (${words})`);
+        if (opts.length > 1) {
+          await page.focus('button.opt[data-n="2"]');
+          await page.waitForFunction((n) => document.querySelectorAll('[data-preview]').length === n, opts[1].road.length, { timeout: 3000 });
+        }
+        await shot(page, `${label}${gameNo}-ferry-preview`);
+        await page.mouse.move(5, 5);
+      }
       const a = pickRandom(opts);
       const [x, y] = view.last_placed.at;
       if (stats.ferriesPlaced % 2 === 0) await page.click(`.ferry-handle[data-ferry="${a.ferry}"][data-at="${x},${y}"]`);
       else await page.click(`button.opt[data-n="${opts.indexOf(a) + 1}"]`);
       stats.ferriesPlaced++;
       await waitVersionPast(page, version);
-      // The view right after this action: once the turn ends, the bot may
-      // already have moved this ferry (F6), which is legal.
-      const after = await api(base, `/api/games/${gameId}/view?version=${version + 1}`);
+      // The seat's view right after this action (the turn is not ended yet).
+      const after = await mine();
       assert(after.ferries.some((f) => f.at[0] === x && f.at[1] === y && samePair(f.ferry, a.ferry)), 'the ferry is where it was clicked');
       if (stats.ferriesPlaced === 1) await once('ferry-placed');
     } else if (step === 'move_ferries') {
@@ -383,7 +469,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         else await page.click(`button.opt[data-n="${moves.indexOf(a) + 1}"]`);
         stats.ferriesMoved++;
         await waitVersionPast(page, version);
-        const after = await api(base, `/api/games/${gameId}`);
+        const after = await mine();
         const f = after.ferries.find((x) => x.at[0] === a.at[0] && x.at[1] === a.at[1]);
         assert(f && samePair(f.ferry, a.ferry) && !samePair(before.ferry, a.ferry), 'the ferry moved to the clicked crossing');
         const drawn = await page.getAttribute(`[data-ferry-at="${a.at[0]},${a.at[1]}"]`, 'data-ferry-pair');
@@ -397,9 +483,18 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
     } else {
       throw new Error(`unexpected step ${step}`);
     }
+    // A scoring is shown on the board for a moment, where it lies, with each scorer's points.
+    if (!shots.has('scoring-on-board') && await page.locator('[data-scoring]').count()) {
+      const pts = await page.getAttribute('[data-scoring] >> nth=0', 'data-points');
+      const now = await mine();
+      assert(now.log.some((e) => e.type === 'scored' && (e.points || []).join(',') === pts), `the points shown (${pts}) are a scoring of the log`);
+      const gains = await page.locator('[data-scoring] >> nth=0').locator('.score-label').count();
+      assert(gains === pts.split(',').filter((p) => Number(p) > 0).length, 'a label per scorer');
+      await once('scoring-on-board');
+    }
     if (turns === 12 && step === 'place' && !shots.has('midgame')) {
       await once('midgame');
-      if (spectPage && gameNo === 1) {
+      if (spectate && spectPage && gameNo === 1) {
         assert(await spectPage.evaluate(() => Number(document.body.dataset.version)) > 1, 'the spectator follows the game live');
         await shot(spectPage, 'spectator-live');
       }
@@ -412,6 +507,17 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       }
     }
   }
+  {
+    // Every scoring during the game was shown on the board (end-of-game ones are in the breakdown).
+    const end = await api(base, `/api/games/${gameId}`);
+    const want = end.log.filter((e) => e.type === 'scored' && !e.end_of_game && (e.points || []).some((p) => p > 0)).map((e) => `${e.version}:${e.points.join(',')}`);
+    const shown = new Set((await page.evaluate(() => document.body.dataset.scoringsShown || '')).split(' '));
+    const missing = want.filter((k) => !shown.has(k));
+    assert(!missing.length, `every scoring was shown on the board (missing ${missing.join(' ')})`);
+    stats.scoringsShown = want.length;
+    if (undoDue === false && gameNo === 1 && label === 'g') assert(stats.undone === 1, 'a follower was taken back');
+  }
+  if (label === 'g' && gameNo === 1) assert(stats.mousePlaced > 0 && stats.floated, `tiles were placed with the mouse (${stats.mousePlaced}) and the tile followed it`);
   log(`game ${gameNo} over: ${JSON.stringify(stats)}`);
   return { gameId, stats };
 }
@@ -496,12 +602,62 @@ try {
     await shot(spect, 'spectator');
   });
 
+  let againId = null;
+  await check('play again: a new game with the same seats, opened at once; the home page lists it live', async () => {
+    // The spectator's browser shows the home page; the new public game appears there without a reload.
+    await spect.goto(`${base}/`);
+    await spect.waitForSelector('body[data-ready="1"][data-page="home"] #active-games .game-list');
+    const old = await api(base, `/api/games/${finished.gameId}`);
+    await page.click('#play-again');
+    await page.waitForFunction((g) => { const id = new URLSearchParams(location.hash.slice(1)).get('game'); return id && id !== g && document.body.dataset.status === 'active'; }, finished.gameId);
+    const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    againId = hash.get('game');
+    assert(hash.getAll('token').length === 1, 'the tester plays the same seat');
+    const fresh = await api(base, `/api/games/${againId}`);
+    const seatsOf = (v) => JSON.stringify(v.seats.map((x) => [x.name, x.type, x.level || null]));
+    assert(seatsOf(fresh) === seatsOf(old), `the same seats (${seatsOf(fresh)} vs ${seatsOf(old)})`);
+    assert(JSON.stringify(fresh.setup.expansions) === JSON.stringify(old.setup.expansions) && fresh.setup.edition === old.setup.edition, 'the same expansions and edition');
+    await page.waitForSelector('.scores tr[data-seat="0"] .tag.you');
+    await spect.waitForSelector(`#active-games li[data-game="${againId}"]`, { timeout: 15000 });
+    await shot(spect, 'home-lists-live');
+  });
+
+  await check('a game that does not exist gets a clear page with a way back', async () => {
+    await page.goto(`${base}/#game=0123456789abcdef`);
+    await page.waitForSelector('#missing');
+    assert((await page.textContent('#missing')).includes('No such game'), 'the page says so');
+    await sleep(1500);
+    assert(await page.evaluate(() => document.body.dataset.conn || '') === '', 'no connection is tried for it');
+    await shot(page, 'missing-game');
+    await page.click('#missing-home');
+    await page.waitForSelector('body[data-page="home"]');
+    await page.goto(`${base}/#replay=0123456789abcdef`);
+    await page.waitForSelector('#missing');
+  });
+
+  await check('an invited seat: its link is on the game page and joins that seat', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+    await page.selectOption('select[name="seat-1-type"]', 'invite');
+    await page.fill('input[name="seat-1-name"]', 'Invited Friend');
+    await page.click('#create-game');
+    await page.waitForSelector('#invites .link-row[data-seat="1"]');
+    const link = await page.inputValue('#invites .link-row[data-seat="1"] input');
+    const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    assert(hash.getAll('token').length === 1 && !link.includes(hash.get('token')), 'the invited seat is not played here');
+    await shot(page, 'invite-links');
+    await spect.goto(link);
+    await spect.waitForSelector('.scores tr[data-seat="1"] .tag.you');
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+    await page.selectOption('select[name="seat-1-type"]', 'bot');
+  });
+
   await check('a stale action is refused with its typed code, shown, and the board refreshed', async () => {
     // A second game; its first action is sent with a wrong version (rewritten in flight).
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-page="home"]');
     await page.click('#create-game');
-    await page.click('#open-game');
     await waitMyTurn(page);
     await page.route('**/api/games/*/actions', async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
@@ -521,27 +677,39 @@ try {
     await waitVersionPast(page, before);
   });
 
-  await check('phone width: the layout fits and the game is playable', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await check('phone width (360 px): the layout fits, touch wording, the board stays in view, dialogs fit, the game is playable', async () => {
+    const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     const p = await phone.newPage();
     watchPage(p, 'phone');
     await p.goto(`${base}/`);
     await p.waitForSelector('body[data-page="home"]');
     const w = await p.evaluate(() => document.documentElement.scrollWidth);
-    assert(w <= 391, `home has no sideways scrolling (${w}px)`);
+    assert(w <= 361, `home has no sideways scrolling (${w}px)`);
     await shot(p, 'phone-home');
     await p.click('#create-game');
-    await p.click('#open-game');
     await waitMyTurn(p);
+    const words = async () => p.textContent('.turn-panel');
+    const noKeys = (t) => !/click|press|follower \(N\)|Done \(N\)|tile \(N\)|\(R\)|Enter\b/i.test(t);
+    assert(/tap/i.test(await words()) && noKeys(await words()), `touch wording: "${await words()}"`);
     await p.tap('.cell-legal >> nth=0');
     await p.waitForSelector('[data-ghost]');
+    assert(/tap/i.test(await words()) && noKeys(await words()), `touch wording once selected: "${await words()}"`);
     const w2 = await p.evaluate(() => document.documentElement.scrollWidth);
-    assert(w2 <= 391, `game has no sideways scrolling (${w2}px)`);
+    assert(w2 <= 361, `game has no sideways scrolling (${w2}px)`);
     await shot(p, 'phone-game');
     const v = Number(await p.evaluate(() => document.body.dataset.version));
     await p.tap('#confirm');
     await waitVersionPast(p, v);
     await shot(p, 'phone-after-place');
+    // The choices below the board: scrolled to, the board stays in view.
+    const choice = (await p.locator('#no-follower').count()) ? '#no-follower' : '.turn-panel .actions button';
+    await p.locator(choice).first().scrollIntoViewIfNeeded();
+    await p.evaluate(() => window.scrollBy(0, 400));
+    const bb = await p.locator('.board-wrap').boundingBox();
+    assert(bb && bb.y > -5 && bb.y + bb.height > 200, `the board stays in view while choosing (${JSON.stringify(bb)})`);
+    assert(noKeys(await words()), `touch wording at the next step: "${await words()}"`);
+    await shot(p, 'phone-choosing');
+    await p.evaluate(() => window.scrollTo(0, 0));
     // Pinch (two touches spreading) zooms in; one finger pans.
     const vb = () => p.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await p.locator('svg.board').boundingBox();
@@ -560,6 +728,23 @@ try {
     const z2 = await vb();
     assert(z2[0] > z1[0] && z2[1] > z1[1], `a one-finger drag pans (${z1} -> ${z2})`);
     await shot(p, 'phone-pinched');
+    // Dialogs fit the width: the keys and the final scores of a finished game.
+    const fits = async (sel) => p.evaluate((s) => {
+      const d = document.querySelector(s);
+      const r = d.getBoundingClientRect();
+      return { left: r.left, right: r.right, scroll: d.scrollWidth, client: d.clientWidth, wide: document.documentElement.scrollWidth };
+    }, sel);
+    await p.evaluate(() => { window.scrollTo(0, 0); document.getElementById('help-btn').click(); });
+    await p.waitForSelector('#help-dialog[open]');
+    let f = await fits('#help-dialog');
+    assert(f.left >= 0 && f.right <= 360 && f.scroll <= f.client + 1, `the keys dialog fits (${JSON.stringify(f)})`);
+    await p.keyboard.press('Escape');
+    await p.goto(`${base}/#game=${finished.gameId}`);
+    await p.waitForSelector('dialog[open] .final table');
+    f = await fits('dialog[open]');
+    const table = await p.evaluate(() => document.querySelector('dialog[open] .final table').getBoundingClientRect().width);
+    assert(f.left >= 0 && f.right <= 360 && f.scroll <= f.client + 1 && table <= f.client, `the final scores dialog fits (${JSON.stringify(f)}, table ${table})`);
+    await shot(p, 'phone-final-scores');
     await phone.close();
   });
 
@@ -569,9 +754,9 @@ try {
     await page.selectOption('select[name="seat-1-type"]', 'human');
     await page.fill('input[name="seat-1-name"]', 'Second Seat');
     await page.click('#create-game');
-    await page.waitForSelector('#open-game');
-    assert(await page.locator('#created .link-row input[type=checkbox]').count() === 2, 'a link per human seat');
-    await page.click('#open-game');
+    await page.waitForSelector('body[data-page="game"][data-status]');
+    const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    assert(hash.getAll('token').length === 2, 'both seats are played in this browser');
     for (const seat of [0, 1]) {
       const d = await waitMyTurn(page);
       assert(d.toAct === String(seat) && d.step === 'place', `seat ${seat} is asked to place (${d.toAct}, ${d.step})`);
@@ -587,6 +772,10 @@ try {
       if (d3.step === 'place_ferry') { await page.keyboard.press('1'); await waitVersionPast(page, Number(d3.version)); }
       const d4 = await waitMyTurn(page);
       if (d4.step === 'move_ferries') { await page.keyboard.press('n'); await waitVersionPast(page, Number(d4.version)); }
+      const d5 = await waitMyTurn(page);
+      assert(d5.step === 'end_turn', `the turn waits to be ended (${d5.step})`);
+      await page.keyboard.press('Enter');
+      await waitVersionPast(page, Number(d5.version));
       if (seat === 0) await shot(page, 'hot-seat-second-seat');
     }
     const d = await waitMyTurn(page);
@@ -594,7 +783,7 @@ try {
     hotSeatGame = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
   });
 
-  await check('pan and zoom: drag, wheel, keys and buttons move the view; a drag picks nothing', async () => {
+  await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
     const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await page.locator('svg.board').boundingBox();
     const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
@@ -606,10 +795,20 @@ try {
     const b1 = await vb();
     assert(b1[0] < b0[0] - 50 && b1[1] < b0[1] - 25, `dragging pans (${b0} -> ${b1})`);
     assert(await page.locator('[data-ghost]').count() === 0, 'the drag did not select a position');
+    // Placing a tile, the wheel turns it; Ctrl+wheel zooms.
+    await page.mouse.move(cx + 140, cy + 70);
+    const r0 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    await page.mouse.wheel(0, 120);
+    await sleep(150);
+    const r1 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    assert(r0 !== r1 || await page.locator('#rotate[disabled]').count() > 0, `the wheel turns the tile (${r0} -> ${r1})`);
+    assert((await vb())[2] === b1[2], 'the wheel alone does not zoom while placing');
+    await page.keyboard.down('Control');
     await page.mouse.wheel(0, -500);
+    await page.keyboard.up('Control');
     await sleep(100);
     const b2 = await vb();
-    assert(b2[2] < b1[2] * 0.9, `the wheel zooms in (${b1[2]} -> ${b2[2]})`);
+    assert(b2[2] < b1[2] * 0.9, `Ctrl+wheel zooms in (${b1[2]} -> ${b2[2]})`);
     await page.keyboard.press('-');
     const b3 = await vb();
     assert(b3[2] > b2[2], 'the - key zooms out');
@@ -676,6 +875,15 @@ try {
       .then(() => past.board.length, async () => page.locator('.layer-tiles use').count());
     assert(drawn === past.board.length, `the board at version ${mid} has ${past.board.length} tiles (${drawn} drawn)`);
     await shot(page, 'replay-middle');
+    // Stepping onto a scoring shows it on the board, as in the live game.
+    const sc = view.log.find((e) => e.type === 'scored' && !e.end_of_game && (e.points || []).some((p) => p > 0));
+    if (sc) {
+      await page.goto(`${base}/?at=${sc.version - 1}#replay=${finished.gameId}&v=${sc.version - 1}`);
+      await page.waitForSelector(`body[data-page="replay"][data-replay-version="${sc.version - 1}"]`);
+      await page.click('#replay-forward');
+      await page.waitForSelector(`[data-scoring="${sc.version}"]`);
+      await shot(page, 'replay-scoring');
+    }
     await page.keyboard.press('End');
     await page.waitForSelector(`body[data-replay-version="${max}"]`);
     await page.waitForSelector('.final table');
@@ -706,6 +914,53 @@ try {
       log(`I&C game ${g} never let the tester deploy the big follower: another game`);
     }
     throw new Error(`no I&C game out of ${MAX_GAMES} let the tester deploy the big follower`);
+  });
+
+  await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {
+    const ctx2 = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    // The tab is put behind by the test (a headless browser has no other
+    // window to bring in front), and notifications are recorded.
+    await ctx2.addInitScript(() => {
+      window.__hidden = false;
+      window.__notes = [];
+      Object.defineProperty(document, 'visibilityState', { get: () => (window.__hidden ? 'hidden' : 'visible') });
+      Object.defineProperty(document, 'hidden', { get: () => window.__hidden });
+      function Recorded(title, options) { window.__notes.push({ title, body: options && options.body }); }
+      Recorded.permission = 'default';
+      Recorded.requestPermission = async () => { Recorded.permission = 'granted'; return 'granted'; };
+      window.Notification = Recorded;
+    });
+    const p = await ctx2.newPage();
+    watchPage(p, 'notify');
+    await p.goto(`${base}/`);
+    await p.waitForSelector('body[data-ready="1"][data-page="home"]');
+    await p.click('#create-game');
+    await waitMyTurn(p);
+    await p.click('#notify-toggle');
+    await p.waitForSelector('#notify-toggle[aria-pressed="true"]');
+    const title0 = await p.title();
+    assert(!title0.includes('Your turn'), `no call while in front (${title0})`);
+    await p.evaluate(() => { window.__hidden = true; document.dispatchEvent(new Event('visibilitychange')); });
+    // Play the turn out; the bot answers; the turn comes back while the tab is behind.
+    let d = await waitMyTurn(p);
+    const start = Number(d.version);
+    await p.keyboard.press(']');
+    await p.keyboard.press('Enter');
+    for (let i = 0; i < 12; i++) {
+      await waitVersionPast(p, Number(d.version));
+      d = await waitMyTurn(p);
+      if (d.step === 'place' && Number(d.version) > start + 1) break;
+      if (d.step === 'deploy' || d.step === 'move_ferries') await p.keyboard.press('n');
+      else if (d.step === 'place_ferry') await p.keyboard.press('1');
+      else if (d.step === 'end_turn') await p.keyboard.press('Enter');
+    }
+    await p.waitForFunction(() => document.title.startsWith('▶ Your turn'), null, { timeout: 15000 });
+    await shot(p, 'your-turn-while-behind');
+    const notes = await p.evaluate(() => window.__notes);
+    assert(notes.length === 1 && /your turn/i.test(notes[0].title), `one notification (${JSON.stringify(notes)})`);
+    await p.evaluate(() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); });
+    await p.waitForFunction(() => !document.title.includes('Your turn'));
+    await ctx2.close();
   });
 
   await check('no script errors in any page', async () => {

@@ -66,14 +66,14 @@ const REPLACED = 4001;
 /**
  * A game's live WebSocket: pushes every view, reconnects with backoff, and
  * tells its owner when it (re)connects so the view can be fetched again.
- * With a seat's token, the connection is the seat's own, which the server
- * never refuses for room (the token goes in the subprotocol list, not in
- * the URL).
+ * With seats' tokens, the connection is the seats' own, which the server
+ * never refuses for room (the tokens go in the subprotocol list, not in
+ * the URL), and it brings their own views over their provisional decisions.
  */
 export class GameSocket {
-  constructor(game, { token, onView, onStatus, onOpen }) {
+  constructor(game, { tokens = [], onView, onStatus, onOpen }) {
     this.game = game;
-    this.token = token;
+    this.tokens = tokens;
     this.onView = onView;
     this.onStatus = onStatus || (() => {});
     this.onOpen = onOpen || (() => {});
@@ -99,9 +99,12 @@ export class GameSocket {
     if (this.closed) return;
     this.onStatus('connecting');
     let ws;
-    const protocols = this.token ? ['carcassonne', `token.${this.token}`] : ['carcassonne'];
+    // Every seat of this browser: their own views (over their provisional
+    // decisions) come on this connection.
+    const protocols = ['carcassonne', ...this.tokens.map((t) => `token.${t}`)];
     try { ws = new WebSocket(this.url(), protocols); } catch (_) { this.scheduleReconnect(); return; }
     this.ws = ws;
+    let first = true;
     ws.onopen = () => {
       this.retry = 0;
       this.onStatus('open');
@@ -114,7 +117,8 @@ export class GameSocket {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
-      if (msg.type === 'view' && msg.view) this.onView(msg.view);
+      // The first view of a connection is the game as it is now, whatever came before.
+      if (msg.type === 'view' && msg.view) { this.onView(msg.view, first); first = false; }
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);
@@ -164,6 +168,8 @@ export const ERROR_HELP = {
   bot_budget: 'That bot would think longer than this server allows.',
   not_found: 'No such game.',
   wrong_token: 'This link does not hold a valid seat token for that game.',
+  nothing_to_undo: 'There is nothing of this turn to take back.',
+  turn_not_over: 'The turn is not played out yet.',
   bot_seat: 'That seat is played by a bot.',
   stale_version: 'The game moved on before your action arrived; the board has been refreshed.',
   not_your_turn: 'It is another seat’s turn.',

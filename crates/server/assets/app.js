@@ -15,10 +15,19 @@ const titleEl = document.getElementById('page-title');
 const connEl = document.getElementById('conn');
 let page = null;
 let routeKey = null;
+let header = '';
+let alert = '';
+
+function renderTitle() {
+  const base = header ? `${header} · Carcassonne` : 'Carcassonne';
+  document.title = alert ? `${alert} · ${base}` : base;
+}
 
 const ctx = {
   cat: null,
-  setHeader(text) { titleEl.textContent = text; document.title = text ? `${text} · Carcassonne` : 'Carcassonne'; },
+  setHeader(text) { header = text || ''; titleEl.textContent = header; renderTitle(); },
+  /** Something for the player in the tab's title (its turn), or nothing. */
+  setAlert(text) { alert = text || ''; renderTitle(); },
   setConn(state) {
     connEl.classList.toggle('hidden', !state);
     connEl.classList.toggle('ok', state === 'open');
@@ -36,6 +45,7 @@ async function route() {
   if (key === routeKey && page) return;
   routeKey = key;
   if (page) { try { page.destroy(); } catch (e) { console.error(e); } }
+  ctx.setAlert(null);
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
   clear(main);
   if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });

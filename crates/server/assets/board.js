@@ -1,6 +1,6 @@
 // The board: SVG drawn from the view, with pan (drag), zoom (wheel, pinch,
 // buttons, keys) and the clickable overlays of the current step.
-import { el, T, ferryPath, meeple, tileHref, colourOf } from './tiles.js';
+import { el, T, ferryPath, meeple, tileHref, colourOf, inkOn } from './tiles.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
 
@@ -20,6 +20,12 @@ export class BoardView {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.root.appendChild(this.layers[name]);
     }
+    // The drawn tile following the mouse (kept across redraws).
+    this.floatLayer = el('g', { class: 'layer-float' });
+    this.root.appendChild(this.floatLayer);
+    // Scorings shown for a moment: kept across redraws.
+    this.flashLayer = el('g', { class: 'layer-flash' });
+    this.root.appendChild(this.flashLayer);
     this.svg.appendChild(this.root);
     host.appendChild(this.svg);
     this.cam = null; // {cx, cy, z}
@@ -33,7 +39,61 @@ export class BoardView {
     this.resize();
   }
 
-  destroy() { this.ro.disconnect(); this.svg.remove(); }
+  destroy() { this.ro.disconnect(); for (const t of this.flashTimers || []) clearTimeout(t); this.svg.remove(); }
+
+  /**
+   * Shows a scoring on the board for a moment: its tiles highlighted in the
+   * colour of its kind and each scorer's points, in their colour, on the
+   * feature's tile nearest its middle. `delay` staggers several scorings.
+   */
+  flashScoring(e, { delay = 0, duration = 2800 } = {}) {
+    const tiles = e.tiles || [];
+    const gains = (e.points || []).map((p, s) => [s, p]).filter(([, p]) => p > 0);
+    if (!tiles.length || !gains.length) return false;
+    this.flashTimers = this.flashTimers || [];
+    const show = () => {
+      const g = el('g', {
+        class: `scoring-flash kind-${e.kind}`, 'data-scoring': `${e.version}`, 'data-kind': e.kind,
+        'data-points': (e.points || []).join(','), style: `animation-duration:${duration}ms`,
+      });
+      for (const [x, y] of tiles) g.appendChild(el('rect', { x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6, rx: 6, class: 'scored-tile' }));
+      // The label stands on the feature's tile nearest the middle of its tiles.
+      const mx = tiles.reduce((a, t) => a + t[0], 0) / tiles.length, my = tiles.reduce((a, t) => a + t[1], 0) / tiles.length;
+      const [bx, by] = tiles.reduce((best, t) => (Math.hypot(t[0] - mx, t[1] - my) < Math.hypot(best[0] - mx, best[1] - my) ? t : best), tiles[0]);
+      const k = Math.max(1, Math.min(3, 0.9 / (this.cam?.z || 1)));
+      const labels = el('g', { transform: `translate(${bx * T + T / 2} ${by * T + T / 2}) scale(${k})` });
+      gains.forEach(([seat, p], i) => {
+        const y = (i - (gains.length - 1) / 2) * 30;
+        const lab = el('g', { class: 'score-label', transform: `translate(0 ${y})`, 'data-seat': seat, 'data-gain': p });
+        lab.appendChild(el('rect', { x: -28, y: -13, width: 56, height: 26, rx: 13, fill: colourOf(seat), class: 'score-pill' }));
+        lab.appendChild(el('text', { x: 0, y: 1, 'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: inkOn(colourOf(seat)), class: 'score-text' }, [document.createTextNode(`+${p}`)]));
+        labels.appendChild(lab);
+      });
+      g.appendChild(labels);
+      this.flashLayer.appendChild(g);
+      this.flashTimers.push(setTimeout(() => g.remove(), duration));
+    };
+    if (delay) this.flashTimers.push(setTimeout(show, delay)); else show();
+    return true;
+  }
+
+  /**
+   * Shows every scoring of `log` that happened after `fromVersion` up to
+   * `toVersion` (end-of-game ones aside); returns their keys
+   * (`version:points`), also kept on the page for tests.
+   */
+  flashScorings(log, fromVersion, toVersion) {
+    const keys = [];
+    for (const e of log || []) {
+      if (e.type !== 'scored' || e.end_of_game || e.version <= fromVersion || e.version > toVersion) continue;
+      if (this.flashScoring(e, { delay: keys.length * 700 })) keys.push(`${e.version}:${(e.points || []).join(',')}`);
+    }
+    if (keys.length) {
+      const d = document.body.dataset;
+      d.scoringsShown = [...new Set([...(d.scoringsShown || '').split(' ').filter(Boolean), ...keys])].join(' ');
+    }
+    return keys;
+  }
 
   // ---------- camera ----------
   resize() {
@@ -96,6 +156,28 @@ export class BoardView {
     this.revealAll(cells);
   }
 
+  /** The board point (in tile units × T) under a client position. */
+  boardPoint(clientX, clientY) {
+    const r = this.svg.getBoundingClientRect();
+    const { cx, cy, z } = this.cam;
+    return [cx + (clientX - r.left - this.size.w / 2) / z, cy + (clientY - r.top - this.size.h / 2) / z];
+  }
+
+  /**
+   * The drawn tile under the mouse, off the legal cells: centred on the
+   * board point (bx, by), turned by `rot`; null hides it.
+   */
+  setFloat(f) {
+    if (!f) { while (this.floatLayer.firstChild) this.floatLayer.firstChild.remove(); return; }
+    let u = this.floatLayer.firstChild;
+    if (!u || u.dataset.tile !== f.tile || u.dataset.rot !== String(f.rot)) {
+      while (this.floatLayer.firstChild) this.floatLayer.firstChild.remove();
+      u = el('use', { href: tileHref(f.tile, f.rot), class: 'float-tile', 'data-float': '1', 'data-tile': f.tile, 'data-rot': f.rot });
+      this.floatLayer.appendChild(u);
+    }
+    u.setAttribute('transform', `translate(${f.bx - T / 2} ${f.by - T / 2})`);
+  }
+
   /** Is the cell entirely on screen? */
   visible(x, y) {
     const { cx, cy, z } = this.cam;
@@ -147,6 +229,15 @@ export class BoardView {
       }
       if (this.dragged) this.panBy(dx, dy);
     });
+    // The mouse over the board (not while dragging): where it points, for the tile that follows it.
+    svg.addEventListener('pointermove', (e) => {
+      if (!this.onPointer || e.pointerType !== 'mouse' || this.dragged) return;
+      const [bx, by] = this.boardPoint(e.clientX, e.clientY);
+      this.onPointer({ bx, by, cell: `${Math.floor(bx / T)},${Math.floor(by / T)}` });
+    });
+    svg.addEventListener('pointerleave', (e) => { if (this.onPointer && e.pointerType === 'mouse') this.onPointer(null); });
+    // A right-click may turn the tile instead of opening the menu.
+    svg.addEventListener('contextmenu', (e) => { if (this.onContext && this.onContext(e)) e.preventDefault(); });
     const up = (e) => {
       this.pointers.delete(e.pointerId);
       if (this.pointers.size < 2) this.pinch = null;
@@ -156,6 +247,8 @@ export class BoardView {
     svg.addEventListener('pointercancel', up);
     svg.addEventListener('wheel', (e) => {
       e.preventDefault();
+      // The page may take the wheel (to turn the tile); Ctrl+wheel always zooms.
+      if (!e.ctrlKey && this.onWheel && this.onWheel(e)) return;
       const r = svg.getBoundingClientRect();
       const f = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0018));
       this.zoomBy(f, e.clientX - r.left, e.clientY - r.top);
@@ -165,12 +258,14 @@ export class BoardView {
       const t = e.target.closest('[data-pick]');
       if (!t) return;
       const d = { ...t.dataset };
-      this.onPick({ type: d.pick, ...d });
+      this.onPick({ type: d.pick, ...d, pointer: e.pointerType || 'mouse' });
     });
     svg.addEventListener('pointerover', (e) => {
+      if (!this.onHover || e.pointerType === 'touch') return;
       const t = e.target.closest('[data-hover]');
-      if (t && this.onHover) this.onHover(t.dataset.hover);
+      this.onHover(t ? t.dataset.hover : null);
     });
+    svg.addEventListener('pointerleave', () => { if (this.onHover) this.onHover(null); });
   }
 
   pinchState() {
@@ -215,6 +310,9 @@ export class BoardView {
     for (const [x, y] of ix.highlight || []) {
       L.marks.appendChild(el('rect', { x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6, rx: 4, class: 'highlight-tile' }));
     }
+    for (const [x, y] of ix.preview || []) {
+      L.marks.appendChild(el('rect', { x: x * T + 4, y: y * T + 4, width: T - 8, height: T - 8, rx: 5, class: 'road-preview', 'data-preview': `${x},${y}` }));
+    }
 
     // Ferries.
     for (const f of view.ferries || []) {
@@ -252,6 +350,14 @@ export class BoardView {
         class: `cell-legal${c.fits ? ' fits' : ''}`,
         'data-pick': 'cell', 'data-cell': `${c.x},${c.y}`,
       }));
+    }
+    // The drawn tile snapped to the legal cell under the mouse (clicks go to the cell below it).
+    if (ix.hoverGhost) {
+      const g = ix.hoverGhost;
+      const grp = el('g', { class: 'hover-ghost', 'data-hover-ghost': `${g.x},${g.y}`, 'data-rot': g.rot });
+      grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
+      grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
+      L.options.appendChild(grp);
     }
     if (ix.ghost) {
       const g = ix.ghost;
@@ -297,15 +403,17 @@ export class BoardView {
         'data-pick': o.move ? 'move' : 'ferry', 'data-ferry': o.ferry, 'data-at': `${o.x},${o.y}`, 'data-n': o.n,
       };
       const g = el('g', {
-        class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data,
-        role: 'button', 'aria-label': `${o.move ? 'move ferry to' : 'ferry on'} ${o.ferry}`,
+        class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n,
+        role: 'button', 'aria-label': `${o.n}: ${o.move ? 'move ferry to' : 'ferry on'} ${o.ferry}`,
       });
       g.appendChild(el('path', { d: fp.d, class: 'hit' }));
       g.appendChild(el('path', { d: fp.d, class: 'vis' }));
       g.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
       L.options.appendChild(g);
-      const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data });
-      hg.appendChild(el('circle', { cx: fp.handle[0], cy: fp.handle[1], r: 4, class: 'handle' }));
+      // The handle carries the choice's number, as in the list.
+      const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n });
+      hg.appendChild(el('circle', { cx: fp.handle[0], cy: fp.handle[1], r: 6.5, class: 'handle' }));
+      hg.appendChild(el('text', { x: fp.handle[0], y: fp.handle[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, [document.createTextNode(String(o.n))]));
       hg.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
       handles.push(hg);
     }

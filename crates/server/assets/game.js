@@ -2,7 +2,8 @@
 // hot-seat) or watched read-only.
 import { api, ApiError, GameSocket } from './api.js';
 import { BoardView } from './board.js';
-import { h, clear, toast, showError, remember, copyText, absoluteLink } from './ui.js';
+import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
+import { createAndOpen } from './lobby.js';
 import { miniTile } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, at } from './panels.js';
 
@@ -11,6 +12,7 @@ const STEP_WORDS = {
   deploy: 'deploy a follower, or not',
   place_ferry: 'place the ferry',
   move_ferries: 'move ferries, or finish',
+  end_turn: 'end the turn, or undo',
   game_over: 'game over',
 };
 
@@ -54,6 +56,22 @@ export class GamePage {
     this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec, this.linkSec);
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, { onPick: (p) => this.pick(p) });
+    this.board.onPointer = (p) => { if (this.view) this.pointerAt(p); };
+    this.board.onWheel = (e) => this.view && this.wheelTurns(e);
+    this.board.onContext = () => {
+      if (!this.view || this.mySeat() === null || this.view.step !== 'place' || this.pending) return false;
+      this.rotate(1);
+      if (this.pointer) this.pointerAt(this.pointer);
+      return true;
+    };
+    // Pointing at a choice on the board previews it as the list's buttons do.
+    this.board.onHover = (n) => {
+      const hot = n === null || n === undefined || n === '' ? null : Number(n);
+      if (hot === this.hot) return;
+      this.hot = hot;
+      this.board.render(this.view, this.overlays());
+      this.renderHotButton();
+    };
     this.board.onCamera = (cam) => {
       clearTimeout(this.camTimer);
       this.camTimer = setTimeout(() => { try { sessionStorage.setItem(`cam.${this.gameId}`, JSON.stringify(cam)); } catch (_) { /* fine */ } }, 300);
@@ -69,37 +87,59 @@ export class GamePage {
   async start() {
     document.body.dataset.page = 'game';
     this.ctx.setHeader(`Game ${this.gameId}`);
+    let first = null;
+    try {
+      first = await api.view(this.gameId);
+    } catch (e) {
+      if (e.code === 'not_found') {
+        // No socket for a game that is not there: say so, and the way back.
+        this.missing = true;
+        this.ctx.setConn(null);
+        renderMissing(this.root, this.gameId);
+        return;
+      }
+      showError(e, 'Loading the game');
+    }
     for (const token of this.urlTokens) {
       try {
         const j = await api.join(this.gameId, token);
         this.tokens.set(j.seat, token);
         remember(this.gameId, { seats: { [j.seat]: token } });
+        // A seat of this browser deciding its turn sees its own decisions.
+        if (j.view && j.view.seq != null) first = j.view;
       } catch (e) {
         showError(e, 'Joining');
       }
     }
-    await this.refresh();
+    if (first) this.setView(first, true);
     this.socket = new GameSocket(this.gameId, {
-      token: this.tokens.values().next().value,
-      onView: (v) => this.setView(v),
+      tokens: [...this.tokens.values()],
+      onView: (v, fresh) => this.setView(v, fresh),
       onStatus: (s) => this.ctx.setConn(s),
       // On (re)connection, fetch the view again as well.
       onOpen: () => { if (this.view) this.refresh(true); },
     });
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
+    // Back in front: the title no longer needs to call.
+    this.visHandler = () => { if (document.visibilityState === 'visible') this.ctx.setAlert(null); };
+    document.addEventListener('visibilitychange', this.visHandler);
   }
 
   destroy() {
+    clearTimeout(this.camTimer);
     if (this.socket) this.socket.close();
     document.removeEventListener('keydown', this.keyHandler);
+    document.removeEventListener('visibilitychange', this.visHandler);
     this.board.destroy();
     this.finalDialog.remove();
   }
 
   async refresh(quiet = false) {
     try {
-      const v = await api.view(this.gameId);
+      // A seat of this browser sees its own provisional decisions: ask with its token.
+      const seat = this.tokens.has(this.view?.to_act) ? this.view.to_act : this.tokens.keys().next().value;
+      const v = seat !== undefined ? (await api.join(this.gameId, this.tokens.get(seat))).view : await api.view(this.gameId);
       this.setView(v, true);
     } catch (e) {
       if (!quiet || e.code !== 'network') showError(e, 'Loading the game');
@@ -113,8 +153,8 @@ export class GamePage {
   // ---------- state ----------
   setView(v, force = false) {
     if (!v || v.game !== this.gameId) return;
-    if (this.view && v.version < this.view.version) return; // an older push
-    if (this.view && v.version === this.view.version && !force) return;
+    if (this.view && !force && !newer(v, this.view)) return; // an older push
+
     const prev = this.view;
     this.view = v;
     if (!prev) {
@@ -128,6 +168,7 @@ export class GamePage {
     if (key !== this.stepKey) {
       this.stepKey = key;
       this.sel = null;
+      this.hover = null;
       this.hot = null;
       this.figure = 'normal';
       if (v.step === 'place') this.rot = null;
@@ -138,10 +179,34 @@ export class GamePage {
     }
     this.render();
     if (key !== prevKey) this.revealStep();
+    // What scored since the last view, shown where it lies for a moment.
+    if (prev && v.version > prev.version) {
+      this.board.flashScorings(v.log, prev.version, v.version);
+    }
+    this.signalTurn(prev);
     if (v.status === 'finished' && !this.finalShown) {
       this.finalShown = true;
       if (prev) this.board.fit();
       this.openFinal();
+    }
+  }
+
+  /**
+   * When this browser's turn comes while its tab is not in front: the tab's
+   * title says so and, if the player allowed it, a notification too.
+   */
+  signalTurn(prev) {
+    const seat = this.mySeat();
+    if (seat === null) { this.ctx.setAlert(null); return; }
+    const was = prev && prev.status === 'active' && this.tokens.has(prev.to_act) ? prev.to_act : null;
+    if (was === seat || document.visibilityState !== 'hidden') return;
+    const who = this.tokens.size > 1 ? `${seatName(this.view, seat)}’s turn` : 'Your turn';
+    this.ctx.setAlert(`▶ ${who}`);
+    if (notifyWanted() && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      try {
+        const n = new Notification(`Carcassonne: ${who.toLowerCase()}`, { body: `Game ${this.gameId}: ${STEP_WORDS[this.view.step] || this.view.step}`, tag: `turn-${this.gameId}` });
+        n.onclick = () => { window.focus(); n.close(); };
+      } catch (_) { /* notifications unavailable here */ }
     }
   }
 
@@ -195,10 +260,14 @@ export class GamePage {
     return { cells, all };
   }
 
+  /** The cell the place step is about: the one selected, else the legal one under the mouse. */
+  focusCell() { return this.sel || this.hover || null; }
+
   currentRot() {
     const { cells, all } = this.placements();
-    if (this.sel && cells.has(this.sel)) {
-      const rs = cells.get(this.sel);
+    const fc = this.focusCell();
+    if (fc && cells.has(fc)) {
+      const rs = cells.get(fc);
       if (!rs.includes(this.rot)) this.rot = rs[0];
     } else if (this.rot === null || !all.includes(this.rot)) {
       this.rot = all.length ? all[0] : 0;
@@ -215,8 +284,8 @@ export class GamePage {
       return this.legal('deploy').filter((a) => (a.figure || 'normal') === fig)
         .map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple), kind: a.kind, figure: fig }));
     }
-    if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: `ferry ${a.ferry}` }));
-    if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)} → ${a.ferry}` }));
+    if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: ferryWords(a) }));
+    if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)}: ${ferryWords(a)}` }));
     return [];
   }
 
@@ -251,7 +320,8 @@ export class GamePage {
     const version = this.view.version;
     try {
       const res = await api.act(this.gameId, seat, this.tokens.get(seat), version, action);
-      if (res && res.view) this.setView(res.view);
+      // Taking everything back answers with everyone's view: it is this seat's too.
+      if (res && res.view) this.setView(res.view, action.type === 'undo');
     } catch (e) {
       showError(e, 'Your move was refused');
       if (e instanceof ApiError && ['stale_version', 'not_your_turn', 'game_over', 'illegal_action'].includes(e.code)) {
@@ -263,15 +333,59 @@ export class GamePage {
     }
   }
 
+  /** Places the drawn tile at `key` turned as shown there. */
+  placeAt(key) {
+    const { cells } = this.placements();
+    if (!cells.has(key)) return;
+    this.hover = key;
+    const rot = this.currentRot();
+    this.sel = key;
+    const [x, y] = key.split(',').map(Number);
+    this.board.setFloat(null);
+    this.act({ type: 'place', at: [x, y], rot });
+  }
+
+  /**
+   * The mouse over the board in the place step: the drawn tile snaps to the
+   * legal cell under it, or follows it elsewhere.
+   */
+  pointerAt(p) {
+    const mine = this.mySeat() !== null && this.view.step === 'place' && !this.pending;
+    const { cells } = mine ? this.placements() : { cells: new Map() };
+    const hover = p && cells.has(p.cell) ? p.cell : null;
+    this.pointer = p;
+    if (hover !== this.hover) {
+      this.hover = hover;
+      this.board.render(this.view, this.overlays());
+      this.renderTurn();
+    }
+    this.board.setFloat(mine && p && !hover && this.view.drawn ? { tile: this.view.drawn, rot: this.currentRot(), bx: p.bx, by: p.by } : null);
+  }
+
+  /** The wheel over the board in the place step turns the tile (Ctrl+wheel zooms). */
+  wheelTurns(e) {
+    if (this.mySeat() === null || this.view.step !== 'place' || this.pending || !this.pointer) return false;
+    this.wheelSum = (this.wheelSum || 0) + e.deltaY * (e.deltaMode === 1 ? 40 : 1);
+    const now = Date.now();
+    if (Math.abs(this.wheelSum) >= 40 && now - (this.wheelAt || 0) > 90) {
+      this.wheelAt = now;
+      this.rotate(this.wheelSum > 0 ? 1 : -1);
+      this.wheelSum = 0;
+      this.pointerAt(this.pointer);
+    }
+    return true;
+  }
+
   confirmPlace() {
-    if (!this.sel) { toast('Choose a highlighted position first (click it, or press ] ).', { key: 'hint' }); return; }
+    if (!this.sel) { toast(isTouch() ? 'Tap a highlighted position first.' : 'Choose a highlighted position first (click it, or press ] ).', { key: 'hint' }); return; }
     const [x, y] = this.sel.split(',').map(Number);
     this.act({ type: 'place', at: [x, y], rot: this.currentRot() });
   }
 
   rotate(dir = 1) {
     const { cells, all } = this.placements();
-    const rs = this.sel && cells.has(this.sel) ? cells.get(this.sel) : all;
+    const fc = this.focusCell();
+    const rs = fc && cells.has(fc) ? cells.get(fc) : all;
     if (!rs.length) return;
     const i = rs.indexOf(this.currentRot());
     this.rot = rs[(i + dir + rs.length) % rs.length];
@@ -303,6 +417,17 @@ export class GamePage {
     this.selectCell(k);
   }
 
+  /** Takes back the last decision of this turn (games whose turns are provisional). */
+  undo() {
+    if (this.mySeat() === null || !(this.view.undoable > 0)) return;
+    this.act({ type: 'undo' });
+  }
+
+  endTurn() {
+    if (this.mySeat() === null || this.view.step !== 'end_turn') return;
+    this.act({ type: 'end_turn' });
+  }
+
   pass() {
     const v = this.view;
     if (this.mySeat() === null) return;
@@ -318,7 +443,10 @@ export class GamePage {
   pick(p) {
     if (this.mySeat() === null || this.pending) return;
     const v = this.view;
-    if (p.type === 'cell' && v.step === 'place') this.selectCell(p.cell);
+    // A mouse click on a legal cell places the tile there, as shown under the
+    // pointer; a tap (touch, pen) selects the cell, to turn and confirm.
+    if (p.type === 'cell' && v.step === 'place' && p.pointer === 'mouse') this.placeAt(p.cell);
+    else if (p.type === 'cell' && v.step === 'place') this.selectCell(p.cell);
     else if (p.type === 'rotate' && v.step === 'place') this.rotate(1);
     else if (p.type === 'confirm' && v.step === 'place') this.confirmPlace();
     else if (p.type === 'deploy' || p.type === 'ferry' || p.type === 'move') this.chooseOption(Number(p.n));
@@ -326,9 +454,13 @@ export class GamePage {
 
   onKey(e) {
     if (e.target.closest && e.target.closest('input, textarea, select, dialog[open]')) return;
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const v = this.view;
     if (!v) return;
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'z' || e.key === 'Z')) {
+      if (this.mySeat() !== null && !this.pending) { this.undo(); e.preventDefault(); }
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key;
     let done = true;
     if (k === '?') this.openHelp();
@@ -341,7 +473,9 @@ export class GamePage {
     else if (k === '0') this.board.fit();
     else if (k === 'l' || k === 'L') { if (v.last_placed) this.board.reveal(...v.last_placed.at); }
     else if (this.mySeat() === null || this.pending) done = false;
-    else if (v.step === 'place' && (k === 'r' || k === 'R')) this.rotate(e.shiftKey ? -1 : 1);
+    else if (k === 'u' || k === 'U') this.undo();
+    else if (v.step === 'end_turn' && (k === 'Enter' || k === 'e' || k === 'E')) this.endTurn();
+    else if (v.step === 'place' && (k === 'r' || k === 'R')) { this.rotate(e.shiftKey ? -1 : 1); if (this.pointer) this.pointerAt(this.pointer); }
     else if (v.step === 'place' && (k === ']' || k === '.')) this.cycleCell(1);
     else if (v.step === 'place' && (k === '[' || k === ',')) this.cycleCell(-1);
     else if (v.step === 'place' && k === 'Enter') this.confirmPlace();
@@ -386,6 +520,9 @@ export class GamePage {
   overlays() {
     const v = this.view;
     const ix = { highlight: this.highlight || [] };
+    // A ferry choice under the pointer or focus previews the road it makes.
+    const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
+    if (hot && hot.action.road) ix.preview = hot.action.road;
     const seat = this.mySeat();
     if (seat === null) return ix;
     if (v.step === 'place') {
@@ -395,6 +532,10 @@ export class GamePage {
         const [x, y] = k.split(',').map(Number);
         return { x, y, fits: rs.includes(rot) };
       });
+      if (this.hover && this.hover !== this.sel) {
+        const [x, y] = this.hover.split(',').map(Number);
+        ix.hoverGhost = { x, y, tile: v.drawn, rot };
+      }
       if (this.sel) {
         const [x, y] = this.sel.split(',').map(Number);
         ix.ghost = { x, y, tile: v.drawn, rot, seat, canRotate: cells.get(this.sel).length > 1 };
@@ -440,8 +581,9 @@ export class GamePage {
     if (!v) return;
     sec.appendChild(h('h3', v.status === 'finished' ? 'Game over' : `Turn ${v.turn + 1} · ${seatName(v, v.current)}`));
     if (v.status === 'finished') {
-      sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap' },
+      sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
         h('button.primary', { onclick: () => this.openFinal(), id: 'show-final' }, 'Final scores'),
+        this.tokens.size ? h('button#play-again', { onclick: () => this.playAgain() }, 'Play again') : null,
         h('a', { href: `#replay=${v.game}`, 'data-replay': v.game }, 'Replay')));
       return;
     }
@@ -456,7 +598,7 @@ export class GamePage {
       svg.dataset.tile = tileId;
       svg.dataset.rot = rot;
       if (seat !== null && v.step === 'place') {
-        svg.setAttribute('title', 'rotate (R)');
+        svg.setAttribute('title', isTouch() ? 'rotate' : 'rotate (R)');
         svg.addEventListener('click', () => this.rotate(1));
       }
       drawn.append(svg, h('div.rot-label', `${tileId}${v.step === 'place' ? ` · ${rot}°` : ''}`));
@@ -471,21 +613,30 @@ export class GamePage {
       return;
     }
     const dis = this.pending;
+    // Words for the hand in use: taps and no keys on a touch screen.
+    const touch = isTouch();
+    const key = (k) => (touch ? '' : ` (${k})`);
     body.appendChild(h('div.what', { id: 'step-what' }, `${this.tokens.size > 1 ? seatName(v, seat) + ': ' : ''}${cap(STEP_WORDS[v.step] || v.step)}`));
     const actions = h('div.actions');
-    if (v.step === 'place') {
+    if (v.undoable > 0) {
+      actions.append(h('button#undo', { onclick: () => this.undo(), disabled: dis, title: 'U or Ctrl+Z' }, '↶ Undo'));
+    }
+    if (v.step === 'end_turn') {
+      actions.prepend(h('button.primary#end-turn', { onclick: () => this.endTurn(), disabled: dis, title: 'Enter' }, 'End turn'));
+      body.appendChild(h('div.hint', `The others see your turn once you end it. Until then Undo takes your choices back, one by one.`));
+    } else if (v.step === 'place') {
       const { cells, all } = this.placements();
       if (!cells.size && this.legal('discard').length) {
         body.appendChild(h('div.hint', `${v.drawn} fits nowhere on the board: it leaves the game and you draw again.`));
-        actions.append(h('button.primary#discard', { onclick: () => this.pass(), disabled: dis }, 'Discard tile (N)'));
+        actions.append(h('button.primary#discard', { onclick: () => this.pass(), disabled: dis }, `Discard tile${key('N')}`));
       } else {
         actions.append(
           h('button#rotate', { onclick: () => this.rotate(1), disabled: dis || (this.sel ? cells.get(this.sel).length < 2 : all.length < 2), title: 'R / Shift+R' }, '↻ Rotate'),
           h('button.primary#confirm', { onclick: () => this.confirmPlace(), disabled: dis || !this.sel, title: 'Enter' }, this.sel ? `Place at (${this.sel.replace(',', ', ')})` : 'Place'),
         );
         body.appendChild(h('div.hint', this.sel
-          ? `${(cells.get(this.sel) || []).length} rotation(s) fit here. Click the tile or press R to turn it, ✓ or Enter to place.`
-          : `${cells.size} highlighted position(s). Click one (or ] / [ to step through). Bright ones fit as the tile is turned now.`));
+          ? `${(cells.get(this.sel) || []).length} rotation(s) fit here. ${touch ? 'Tap the tile to turn it, ✓ to place.' : 'Click the tile or press R to turn it, ✓ or Enter to place.'}`
+          : `${cells.size} highlighted position(s). ${touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).'} Bright ones fit as the tile is turned now.`));
       }
     } else {
       const opts = this.options();
@@ -515,20 +666,25 @@ export class GamePage {
           }
           body.appendChild(group);
         }
-        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, 'No follower (N)'));
-        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. Click a spot on the new tile or a choice below${figs.length > 1 ? '; B switches the figure' : ''}.`));
+        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `No follower${key('N')}`));
+        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${touch ? 'Tap' : 'Click'} a spot on the new tile or a choice below${figs.length > 1 && !touch ? '; B switches the figure' : ''}.`));
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
       } else if (v.step === 'move_ferries') {
-        actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, 'Done (N)'));
+        actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `Done${key('N')}`));
         const n = (v.movable_ferries || []).length;
         body.appendChild(h('div.hint', n
           ? `${n} ferr${n === 1 ? 'y' : 'ies'} may move (ringed). Pick a new crossing for one, or Done.`
-          : 'No other ferry may move this turn: press Done.'));
+          : `No other ferry may move this turn: ${touch ? 'tap' : 'press'} Done.`));
       }
       body.appendChild(list);
     }
     body.appendChild(actions);
+  }
+
+  /** Marks the list's button of the choice previewed on the board. */
+  renderHotButton() {
+    for (const b of this.turnSec.querySelectorAll('button.opt')) b.classList.toggle('hot', Number(b.dataset.n) === this.hot);
   }
 
   renderLog() {
@@ -547,11 +703,37 @@ export class GamePage {
     const v = this.view;
     const sec = clear(this.linkSec);
     sec.append(h('h3', 'Links'));
+    // The links of the people this browser invited (kept when it created the game).
+    const invites = remembered()[v.game]?.invites || {};
+    const rows = Object.entries(invites).filter(([seat]) => !this.tokens.has(Number(seat)));
+    if (rows.length) {
+      const list = h('div.links#invites');
+      for (const [seat, token] of rows) {
+        const name = seatName(v, Number(seat));
+        const link = absoluteLink(`/#game=${v.game}&token=${token}`);
+        list.appendChild(h('div.link-row', { dataset: { seat } },
+          h('span', h('span.pdot', { style: `background:${colour(Number(seat))}` }), ` ${name}`),
+          h('input', { type: 'text', readonly: true, value: link, 'aria-label': `join link for ${name}`, onfocus: (e) => e.target.select() }),
+          h('button.small', { onclick: async () => toast((await copyText(link)) ? `Link for ${name} copied` : link) }, 'Copy')));
+      }
+      sec.append(h('p.muted', { style: 'font-size:.85em;margin:.2em 0 .4em' }, 'Send each invited player their link: it holds their seat’s secret token.'), list);
+    }
     const spect = absoluteLink(`/#game=${v.game}`);
     sec.append(h('div', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
       h('button.small', { onclick: async () => toast((await copyText(spect)) ? 'Spectator link copied' : spect) }, 'Copy spectator link'),
       h('a', { href: api.recordUrl(v.game), download: `carcassonne-${v.game}.json` }, 'Download record'),
-      h('button.small', { onclick: () => this.openHelp() }, 'Keys (?)')));
+      h('button.small', { onclick: () => this.openHelp() }, 'Keys (?)'),
+      this.tokens.size && typeof Notification !== 'undefined' ? h('button.small#notify-toggle', {
+        'aria-pressed': String(notifyWanted() && Notification.permission === 'granted'),
+        title: 'a notification when your turn comes while this tab is not in front',
+        onclick: async () => {
+          if (notifyWanted()) { setNotify(false); this.renderLinks(); return; }
+          let p = Notification.permission;
+          if (p === 'default') { try { p = await Notification.requestPermission(); } catch (_) { p = 'denied'; } }
+          if (p === 'granted') setNotify(true); else toast('This browser does not allow notifications for this page.', { key: 'notify' });
+          this.renderLinks();
+        },
+      }, notifyWanted() && Notification.permission === 'granted' ? 'Turn notifications: on' : 'Notify me of my turn') : null));
   }
 
   openFinal() {
@@ -560,15 +742,66 @@ export class GamePage {
     if (!fin) return;
     clear(this.finalDialog).append(h('h2', 'Final scores'), fin,
       h('div', { style: 'display:flex;gap:.5em;margin-top:1em;justify-content:flex-end' },
-        h('a', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close() }, 'Replay this game'),
+        h('a', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close(), style: 'align-self:center' }, 'Replay this game'),
+        this.tokens.size ? h('button#play-again-final', { onclick: () => { this.finalDialog.close(); this.playAgain(); } }, 'Play again') : null,
         h('button.primary#close-final', { onclick: () => this.finalDialog.close() }, 'Close')));
     if (!this.finalDialog.open) this.finalDialog.showModal();
   }
 
   openHelp() { openHelp(); }
+
+  /**
+   * A new game with the same seats (names, people and bots, in the same
+   * order), expansions, edition and rules; this browser plays the seats it
+   * played, and the other people's new links are on the new game's page.
+   */
+  async playAgain() {
+    const v = this.view;
+    if (!v || this.again) return;
+    this.again = true;
+    const seats = (v.seats || []).map((s) => (s.type === 'bot'
+      ? { type: 'bot', level: s.level || 'easy', name: s.name }
+      : { type: 'human', name: s.name }));
+    const body = { seats, expansions: v.setup?.expansions || [], edition: v.setup?.edition || 'c3', undo: true };
+    if (v.setup?.rules && Object.keys(v.setup.rules).length) body.rules = v.setup.rules;
+    if (remembered()[v.game]?.public) body.public = true;
+    try {
+      await createAndOpen(body, new Set(this.tokens.keys()));
+    } catch (e) {
+      showError(e, 'Creating the next game');
+    } finally {
+      this.again = false;
+    }
+  }
 }
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+/** Whether the player asked for a notification when its turn comes (kept in this browser). */
+function notifyWanted() { try { return localStorage.getItem('carcassonne.notify') === '1'; } catch (_) { return false; } }
+function setNotify(on) { try { localStorage.setItem('carcassonne.notify', on ? '1' : '0'); } catch (_) { /* private mode */ } }
+
+const SIDE_WORDS = { N: 'north', E: 'east', S: 'south', W: 'west' };
+
+/** A crossing in words: the jetties it joins and the road it makes. */
+function ferryWords(a) {
+  const [x, y] = (a.ferry || '').split('-');
+  const n = (a.road || []).length;
+  return `${SIDE_WORDS[x] || x} ↔ ${SIDE_WORDS[y] || y}${n ? ` · road of ${n} tile${n === 1 ? '' : 's'}` : ''}`;
+}
+
+/**
+ * Whether view `a` comes after view `b`. A seat's own views over its
+ * provisional decisions carry `undoable` (so `version - undoable` is the
+ * stored version they build on) and `seq`, which orders them even when an
+ * undo lowers the version; everyone's views have neither.
+ */
+function newer(a, b) {
+  const base = (x) => x.version - (x.undoable || 0);
+  if (base(a) !== base(b)) return base(a) > base(b);
+  if ((a.seq || 0) !== (b.seq || 0)) return (a.seq || 0) > (b.seq || 0);
+  return a.version > b.version;
+}
 
 const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower' };
 
@@ -599,15 +832,17 @@ export function openHelp() {
     const row = (k, t) => h('tr', h('td', { style: 'padding:.2em .8em .2em 0;white-space:nowrap' }, ...k.map((x) => h('kbd', x))), h('td', t));
     d = h('dialog#help-dialog', h('h2', 'Keys'),
       h('table', h('tbody',
-        row(['R', 'Shift+R'], 'turn the drawn tile (only rotations that fit somewhere)'),
+        row(['R', 'Shift+R'], 'turn the drawn tile (only rotations that fit somewhere); also the wheel or a right-click over the board'),
         row([']', '['], 'next / previous legal position'),
         row(['Enter'], 'place the tile at the selected position'),
         row(['Esc'], 'clear the selection'),
         row(['1', '…', '9'], 'pick a follower spot, ferry crossing or ferry move'),
         row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere'),
+        row(['U', 'Ctrl+Z'], 'take back the last choice of this turn'),
+        row(['Enter'], 'end the turn, once it is played out'),
         row(['B'], 'deploy step: switch between the follower and the big follower (Inns & Cathedrals)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
-        row(['+', '−'], 'zoom (or the mouse wheel, or pinch)'),
+        row(['+', '−'], 'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)'),
         row(['0'], 'fit the whole board'),
         row(['L'], 'show the last tile placed'),
         row(['?'], 'this help'))),

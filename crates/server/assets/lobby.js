@@ -1,7 +1,7 @@
 // The home page: create a game, hand out its links, find games to continue,
 // watch or replay.
 import { api } from './api.js';
-import { h, clear, toast, showError, remember, remembered, forget, fmtTime, copyText, absoluteLink } from './ui.js';
+import { h, clear, showError, remember, remembered, forget, fmtTime } from './ui.js';
 import { PLAYER_COLOURS } from './tiles.js';
 
 const LEVELS = [
@@ -35,21 +35,30 @@ export class HomePage {
       h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.activeCard, this.finishedCard)));
     this.renderCreate();
     this.renderMine();
-    this.loadList('active', this.activeCard, 'Games in progress');
-    this.loadList('finished', this.finishedCard, 'Finished games');
+    this.lists = [
+      { status: 'active', card: this.activeCard, title: 'Games in progress', shown: LIST_PAGE, sig: null },
+      { status: 'finished', card: this.finishedCard, title: 'Finished games', shown: LIST_PAGE, sig: null },
+    ];
+    for (const l of this.lists) this.loadList(l);
+    // The lists follow the server while the page is in front.
+    this.poll = setInterval(() => {
+      if (document.visibilityState === 'visible') for (const l of this.lists) this.loadList(l, true);
+    }, LIST_POLL_MS);
   }
 
-  destroy() {}
+  destroy() { clearInterval(this.poll); }
 
   renderCreate() {
     const c = clear(this.createCard);
     c.appendChild(h('h2#create-h', 'New game'));
     const rows = h('div.seats', { role: 'group', 'aria-label': 'seats' });
     this.seats.forEach((s, i) => {
+      // A person plays here (this browser) or is invited by a link; or a bot.
       const typeSel = h('select', { 'aria-label': `seat ${i + 1} type`, name: `seat-${i}-type`, onchange: (e) => { s.type = e.target.value; this.saveAndRender(); } },
-        h('option', { value: 'human', selected: s.type === 'human' }, 'Human'),
+        h('option', { value: 'human', selected: s.type === 'human' }, 'Player here'),
+        h('option', { value: 'invite', selected: s.type === 'invite' }, 'Invited player'),
         h('option', { value: 'bot', selected: s.type === 'bot' }, 'Bot'));
-      const detail = s.type === 'human'
+      const detail = s.type !== 'bot'
         ? h('input', { type: 'text', maxlength: 32, placeholder: `Player ${i + 1}`, value: s.name || '', 'aria-label': `seat ${i + 1} name`, name: `seat-${i}-name`, oninput: (e) => { s.name = e.target.value; saveSeats(this.seats); } })
         : h('select', { 'aria-label': `seat ${i + 1} bot level`, name: `seat-${i}-level`, onchange: (e) => { s.level = e.target.value; saveSeats(this.seats); } },
           LEVELS.map(([v, t]) => h('option', { value: v, selected: (s.level || 'easy') === v }, t)));
@@ -77,10 +86,9 @@ export class HomePage {
     const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
     c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
-    this.createBtn = h('button.primary#create-game', { onclick: () => this.create(), disabled: this.seats.length > most }, 'Create game');
-    c.appendChild(h('div.form-row', this.createBtn));
-    this.createdBox = h('div#created');
-    c.appendChild(this.createdBox);
+    this.createBtn = h('button.primary#create-game', { onclick: () => this.create(), disabled: this.seats.length > most }, 'Create and open');
+    c.appendChild(h('div.form-row', this.createBtn,
+      h('span.muted', { style: 'font-size:.85em' }, 'The invited players’ links are on the game’s page.')));
   }
 
   saveAndRender() { saveSeats(this.seats); this.renderCreate(); }
@@ -88,54 +96,22 @@ export class HomePage {
   saveOptsAndRender() { saveOpts(this.opts); this.renderCreate(); }
 
   async create() {
-    const seats = this.seats.map((s) => s.type === 'human'
-      ? (s.name && s.name.trim() ? { type: 'human', name: s.name.trim() } : { type: 'human' })
-      : { type: 'bot', level: s.level || 'easy' });
+    const seats = this.seats.map((s) => s.type === 'bot'
+      ? { type: 'bot', level: s.level || 'easy' }
+      : (s.name && s.name.trim() ? { type: 'human', name: s.name.trim() } : { type: 'human' }));
     const expansions = [...(this.opts.ferries ? ['ferries'] : []), ...(this.opts.inns ? ['inns'] : [])];
-    const body = { seats, expansions, edition: this.opts.edition };
+    // Turns are provisional until ended: the player may take decisions back.
+    const body = { seats, expansions, edition: this.opts.edition, undo: true };
     if (this.opts.tinyCity) body.rules = { 'tiny-city-scoring': 2 };
     if (this.opts.public) body.public = true;
+    const here = new Set(this.seats.map((s, i) => (s.type === 'human' ? i : -1)).filter((i) => i >= 0));
     this.createBtn.disabled = true;
     try {
-      const res = await api.createGame(body);
-      const tokens = {};
-      for (const s of res.seats) if (s.token) tokens[s.seat] = s.token;
-      remember(res.game, { seats: tokens, players: res.seats.map((s) => s.name), created: Date.now(), status: 'active' });
-      this.showCreated(res);
-      this.renderMine();
+      await createAndOpen(body, here);
     } catch (e) {
       showError(e, 'Creating the game');
-    } finally {
       this.createBtn.disabled = false;
     }
-  }
-
-  showCreated(res) {
-    const box = clear(this.createdBox);
-    const humans = res.seats.filter((s) => s.type === 'human');
-    const checks = new Map();
-    const list = h('div.links');
-    for (const s of humans) {
-      const link = absoluteLink(s.link || `/#game=${res.game}&token=${s.token}`);
-      const cb = h('input', { type: 'checkbox', checked: true, 'aria-label': `play seat ${s.seat + 1} in this browser`, dataset: { seat: s.seat } });
-      checks.set(s.seat, { cb, token: s.token });
-      list.appendChild(h('div.link-row', { dataset: { seat: s.seat } },
-        h('label', { title: 'play this seat in this browser (hot-seat)' }, cb, ' ', h('span.swatch', { style: `display:inline-block;width:.8em;height:.8em;border-radius:50%;background:${PLAYER_COLOURS[s.seat]}` }), ` ${s.name}`),
-        h('input', { type: 'text', readonly: true, value: link, 'aria-label': `join link for ${s.name}`, onfocus: (e) => e.target.select() }),
-        h('button.small', { onclick: async () => toast((await copyText(link)) ? `Link for ${s.name} copied` : link) }, 'Copy')));
-    }
-    const spect = absoluteLink(res.spectate || `/#game=${res.game}`);
-    list.appendChild(h('div.link-row', h('span', 'Spectators'),
-      h('input', { type: 'text', readonly: true, value: spect, 'aria-label': 'spectator link', onfocus: (e) => e.target.select() }),
-      h('button.small', { onclick: async () => toast((await copyText(spect)) ? 'Spectator link copied' : spect) }, 'Copy')));
-    const open = () => {
-      const toks = [...checks.values()].filter((c) => c.cb.checked).map((c) => c.token);
-      location.hash = `game=${res.game}${toks.map((t) => `&token=${t}`).join('')}`;
-    };
-    box.append(h('h3', 'Game created'),
-      h('p.muted', { style: 'font-size:.88em;margin:.2em 0 .6em' }, 'Send each player their own link (it holds their seat’s secret token). Ticked seats are played in this browser: several ticks make a hot-seat game.'),
-      list,
-      h('div.form-row', h('button.primary#open-game', { onclick: open }, 'Open the game')));
   }
 
   renderMine() {
@@ -157,29 +133,57 @@ export class HomePage {
     c.appendChild(ul);
   }
 
-  async loadList(status, card, title, offset = 0, ul = null) {
-    if (!ul) {
-      clear(card).appendChild(h('h2', title));
-      ul = h('ul.game-list', { dataset: { status } });
-      card.appendChild(ul);
-      card.appendChild(h('p.muted.loading', 'Loading…'));
+  /** (Re)loads a list of public games; `quiet` polls keep what is shown on errors. */
+  async loadList(l, quiet = false) {
+    if (!l.ul) {
+      clear(l.card).appendChild(h('h2', l.title));
+      l.ul = h('ul.game-list', { dataset: { status: l.status } });
+      l.card.append(l.ul, h('p.muted.loading', 'Loading…'));
     }
-    const limit = 20;
+    let games;
     try {
-      const res = await api.listGames(status, limit, offset);
-      card.querySelector('.loading')?.remove();
-      card.querySelector('.more')?.remove();
-      const games = res.games || [];
-      if (!games.length && !offset) ul.appendChild(h('li.muted', status === 'finished' ? 'No finished game yet.' : 'No game in progress.'));
-      for (const g of games) ul.appendChild(gameRow(g));
-      if (games.length === limit) {
-        card.appendChild(h('button.small.more', { onclick: () => this.loadList(status, card, title, offset + limit, ul) }, 'More'));
-      }
+      games = (await api.listGames(l.status, l.shown, 0)).games || [];
     } catch (e) {
-      card.querySelector('.loading')?.remove();
-      card.appendChild(h('p.muted', `Could not load the list (${e.code}: ${e.message}).`));
+      if (quiet) return;
+      l.card.querySelector('.loading')?.remove();
+      l.card.appendChild(h('p.muted', `Could not load the list (${e.code}: ${e.message}).`));
+      return;
+    }
+    l.card.querySelector('.loading')?.remove();
+    const sig = JSON.stringify(games);
+    if (sig === l.sig) return;
+    l.sig = sig;
+    clear(l.ul);
+    if (!games.length) l.ul.appendChild(h('li.muted', l.status === 'finished' ? 'No finished game yet.' : 'No game in progress.'));
+    for (const g of games) l.ul.appendChild(gameRow(g));
+    l.card.querySelector('.more')?.remove();
+    if (games.length === l.shown) {
+      l.card.appendChild(h('button.small.more', { onclick: () => { l.shown += LIST_PAGE; this.loadList(l); } }, 'More'));
     }
   }
+}
+
+const LIST_PAGE = 20;
+const LIST_POLL_MS = 4000;
+
+/**
+ * Creates a game and opens it: the seats in `here` are played in this
+ * browser (several make a hot-seat game); the other human seats' links are
+ * kept as invitations, shown on the game's page.
+ */
+export async function createAndOpen(body, here) {
+  const res = await api.createGame(body);
+  const seats = {}, invites = {};
+  for (const s of res.seats) {
+    if (!s.token) continue;
+    if (here.has(s.seat)) seats[s.seat] = s.token; else invites[s.seat] = s.token;
+  }
+  remember(res.game, {
+    seats, invites, players: res.seats.map((s) => s.name), created: Date.now(), status: 'active',
+    public: !!res.public,
+  });
+  location.hash = `game=${res.game}${Object.values(seats).map((t) => `&token=${t}`).join('')}`;
+  return res;
 }
 
 function gameRow(g) {

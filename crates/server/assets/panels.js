@@ -132,8 +132,10 @@ export function renderFinal(view, { compact = false } = {}) {
   const n = f.scores.length;
   const win = new Set(f.winners || []);
   const kinds = ['road', 'city', 'monastery', 'field'];
+  // Short headings (full words in their titles) keep the table within a phone's width.
   const table = h('table', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'points scored during the game' }, 'Game'),
-    h('th', 'Roads'), h('th', 'Cities'), h('th', 'Monast.'), h('th', 'Farms'), h('th', 'Total'))));
+    h('th', { title: 'roads' }, 'Roads'), h('th', { title: 'cities' }, 'Cities'), h('th', { title: 'monasteries' }, 'Mon.'),
+    h('th', { title: 'farms' }, 'Farms'), h('th', 'Total'))));
   const body = h('tbody');
   const order = [...Array(n).keys()].sort((a, b) => f.scores[b] - f.scores[a]);
   for (const s of order) {
@@ -149,7 +151,7 @@ export function renderFinal(view, { compact = false } = {}) {
   const title = winners.length > 1 ? `Shared victory: ${winners.join(' and ')}` : winners.length ? `${winners[0]} wins` : 'Game over';
   const list = h('div.log', { style: 'max-height:30vh;margin-top:.6em' });
   for (const sc of f.scorings || []) list.appendChild(h('div.entry.scored.end', logText(view, { ...sc, type: 'scored' })));
-  return h('div.final', h('h3', { style: 'text-transform:none;font-size:1.05em;color:inherit' }, title), table,
+  return h('div.final', h('h3', { style: 'text-transform:none;font-size:1.05em;color:inherit' }, title), h('div.table-wrap', table),
     h('div.muted', { style: 'font-size:.8em;margin-top:.3em' }, '“Game” is what each scored during play; the next columns are the end-of-game scoring of open roads, cities, monasteries and farms.'),
     (f.scorings || []).length ? h('details', h('summary', `End-of-game scorings (${f.scorings.length})`), list) : null);
 }

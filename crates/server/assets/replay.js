@@ -2,7 +2,7 @@
 // time, from the past views the server keeps (GET /view?version=N).
 import { api } from './api.js';
 import { BoardView } from './board.js';
-import { h, clear, showError } from './ui.js';
+import { h, clear, showError, renderMissing } from './ui.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, at } from './panels.js';
 import { openHelp } from './game.js';
 import { el } from './tiles.js';
@@ -81,8 +81,9 @@ export class ReplayPage {
       const start = this.want && this.want >= 1 && this.want <= this.max ? this.want : 1;
       await this.go(start);
     } catch (e) {
+      if (e.code === 'not_found') { renderMissing(this.root, this.gameId); return; }
       showError(e, 'Loading the replay');
-      this.banner.textContent = e.code === 'not_found' ? 'No such game' : 'Could not load the game';
+      this.banner.textContent = 'Could not load the game';
     }
   }
 
@@ -106,11 +107,16 @@ export class ReplayPage {
     let view;
     try { view = await this.fetchView(v); } catch (e) { showError(e, `Loading position ${v}`); return; }
     if (this.target !== v) return; // a later request won
+    const from = this.version;
     this.version = v;
     this.view = view;
     history.replaceState(null, '', `#replay=${this.gameId}&v=${v}`);
     this.render();
     if (refit && (view.board || []).some((t) => !this.board.visible(...t.at))) this.board.fit();
+    // Stepping forward shows what scored on the way, as in a live game (not for long jumps).
+    if (from && v > from && v - from <= 12) {
+      this.board.flashScorings(view.log, from, v);
+    }
     // Fetch the neighbours ahead of time.
     for (const n of [v + 1, v - 1]) if (n >= 1 && n <= this.max && !this.cache.has(n)) this.fetchView(n).catch(() => {});
   }

@@ -452,6 +452,14 @@ export const PLAYER_NAMES_OF_COLOURS = ['red', 'blue', 'yellow', 'black', 'purpl
 
 export function colourOf(seat) { return PLAYER_COLOURS[seat % PLAYER_COLOURS.length]; }
 
+/** Black or white, whichever reads better on the colour `hex` (#rrggbb). */
+export function inkOn(hex) {
+  const n = parseInt(String(hex).slice(1, 7), 16);
+  if (!Number.isFinite(n)) return '#fff';
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1b1b1b' : '#fff';
+}
+
 /** A figure of `seat`: the big follower (Inns & Cathedrals) is drawn larger, with a white collar. */
 export function meeple(seat, attrs = {}, figure = 'normal') {
   const big = figure === 'big';

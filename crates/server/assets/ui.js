@@ -36,6 +36,11 @@ function append(e, children) {
   }
 }
 
+/** A touch screen without a mouse: hints say "tap" and leave the keys out. */
+export function isTouch() {
+  try { return matchMedia('(hover: none) and (pointer: coarse)').matches; } catch (_) { return false; }
+}
+
 export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
 
 /** A message at the top of the page; errors stay until closed or replaced. */
@@ -114,4 +119,20 @@ export async function copyText(text) {
 
 export function absoluteLink(link) {
   return new URL(link, location.origin + '/').href;
+}
+
+/**
+ * The page of a game the server does not have: what happened, and the way
+ * back.
+ */
+export function renderMissing(root, id) {
+  document.body.dataset.status = 'missing';
+  const mine = remembered()[id];
+  clear(root).appendChild(h('div.card.missing#missing', { role: 'alert', style: 'margin:2em auto;max-width:34em' },
+    h('h2', 'No such game'),
+    h('p', `This server has no game with the id “${String(id).slice(0, 40)}”.`),
+    h('p.muted', 'The link may be mistyped or cut short, or the game was made on another server or before its database was reset.'),
+    h('div.form-row',
+      h('a.button.primary#missing-home', { href: '#' }, 'Back to the home page'),
+      mine ? h('button.small#missing-forget', { onclick: () => { forget(id); location.hash = ''; } }, 'Forget it in this browser') : null)));
 }

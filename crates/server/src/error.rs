@@ -27,6 +27,10 @@ pub enum ApiError {
     NotYourTurn { seat: usize, to_act: usize },
     #[error("the game is over")]
     GameOver,
+    #[error("there is no decision of this turn to take back")]
+    NothingToUndo,
+    #[error("{0}")]
+    TurnNotOver(String),
     #[error("{0}")]
     Illegal(#[from] PlayError),
     #[error("this endpoint does not take that method")]
@@ -57,6 +61,8 @@ impl ApiError {
             ApiError::StaleVersion { .. } => "stale_version",
             ApiError::NotYourTurn { .. } => "not_your_turn",
             ApiError::GameOver => "game_over",
+            ApiError::NothingToUndo => "nothing_to_undo",
+            ApiError::TurnNotOver(_) => "turn_not_over",
             ApiError::Illegal(_) => "illegal_action",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
@@ -73,7 +79,11 @@ impl ApiError {
             ApiError::Malformed(_) | ApiError::InvalidSetup(_) | ApiError::BotBudget(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::WrongToken(_) | ApiError::BotSeat(_) => StatusCode::FORBIDDEN,
-            ApiError::StaleVersion { .. } | ApiError::NotYourTurn { .. } | ApiError::GameOver => StatusCode::CONFLICT,
+            ApiError::StaleVersion { .. }
+            | ApiError::NotYourTurn { .. }
+            | ApiError::GameOver
+            | ApiError::NothingToUndo
+            | ApiError::TurnNotOver(_) => StatusCode::CONFLICT,
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,

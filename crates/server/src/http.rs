@@ -212,8 +212,16 @@ struct JoinRequest {
 
 async fn join(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
     let req: JoinRequest = parse(body)?;
-    let joined = st.hub.join(&id, &req.token).await?;
-    Ok(ok_json(StatusCode::OK, &joined))
+    let j = st.hub.join_view(&id, &req.token).await?;
+    // {"game", "seat", "name", "view"}: the view as that seat sees it.
+    let head = serde_json::to_string(&j.joined).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let view = j.view.view();
+    let mut body = Vec::with_capacity(head.len() + view.len() + 16);
+    body.extend_from_slice(&head.as_bytes()[..head.len() - 1]);
+    body.extend_from_slice(b",\"view\":");
+    body.extend_from_slice(&view);
+    body.push(b'}');
+    Ok(json_bytes(StatusCode::OK, Bytes::from(body)))
 }
 
 #[derive(Deserialize)]
@@ -226,9 +234,9 @@ struct ActRequest {
 
 async fn act(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
     let req: ActRequest = parse(body)?;
-    let action = req.action.to_action()?;
+    let command = req.action.to_command()?;
     let (version, view) =
-        st.hub.submit(&id, Who::Human { seat: req.seat, token: &req.token }, req.version, action).await?;
+        st.hub.submit(&id, Who::Human { seat: req.seat, token: &req.token }, req.version, command).await?;
     let view = view.view();
     let mut body = Vec::with_capacity(view.len() + 32);
     body.extend_from_slice(format!("{{\"version\":{version},\"view\":").as_bytes());
@@ -252,15 +260,21 @@ async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
 
 // ----- WebSocket ----------------------------------------------------------
 
-/// The seat token a client offers beside the subprotocol, if any.
-fn offered_token(headers: &HeaderMap) -> Option<&str> {
+/// The seat tokens a client offers beside the subprotocol (a hot-seat
+/// browser offers each of its seats'), at most [`MAX_WS_TOKENS`].
+fn offered_tokens(headers: &HeaderMap) -> Vec<&str> {
     headers
         .get_all(header::SEC_WEBSOCKET_PROTOCOL)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .find_map(|p| p.trim().strip_prefix("token."))
+        .filter_map(|p| p.trim().strip_prefix("token."))
+        .take(MAX_WS_TOKENS)
+        .collect()
 }
+
+/// Most seat tokens one WebSocket may offer (the most seats of a game).
+const MAX_WS_TOKENS: usize = carcassonne_engine::setup::MAX_PLAYERS;
 
 /// A WebSocket's place in the counts: a seat's, or a spectator's.
 enum Place {
@@ -280,11 +294,17 @@ async fn ws(
     let upgrade = upgrade.map_err(|r| ApiError::Malformed(r.body_text()))?;
     // A seat's own connections are never refused for room; spectators
     // share capped places.
-    let place = match offered_token(&headers) {
-        Some(token) => Place::Seat(st.guard.seat_socket(&id, st.hub.join(&id, token).await?.seat)),
+    let tokens = offered_tokens(&headers);
+    let mut seats = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        seats.push(st.hub.join(&id, token).await?.seat);
+    }
+    let place = match seats.first() {
+        Some(&seat) => Place::Seat(st.guard.seat_socket(&id, seat)),
         None => Place::Spectator(st.guard.socket(&id, peer.map(|p| p.0 .0.ip()))?),
     };
     let session = Session {
+        seats,
         hub: st.hub.clone(),
         id,
         slot,
@@ -317,6 +337,9 @@ enum ClientMessage {
 /// One client's connection to a game; `place` and `_hold` keep its places
 /// in the counts until it ends.
 struct Session {
+    /// The seats whose tokens the client offered: their own views (over
+    /// their provisional decisions) come to this connection.
+    seats: Vec<usize>,
     hub: Arc<Hub>,
     id: String,
     slot: Arc<crate::hub::Slot>,
@@ -329,10 +352,23 @@ struct Session {
 }
 
 impl Session {
+    /// The view this client sees now: its seat's own while that seat has
+    /// provisional decisions, the public one otherwise.
+    fn current(&self) -> crate::view::ViewText {
+        for &seat in &self.seats {
+            if let Some(v) = self.slot.private_of(seat) {
+                return v;
+            }
+        }
+        self.slot.view()
+    }
+
     async fn run(mut self, mut socket: WebSocket) {
         let mut views = self.slot.subscribe();
-        let first = views.borrow_and_update().clone();
-        let Some(first) = view_message(&first) else { return };
+        let mut private = self.slot.subscribe_private();
+        views.borrow_and_update();
+        private.borrow_and_update();
+        let Some(first) = view_message(&self.current()) else { return };
         if socket.send(first).await.is_err() {
             return;
         }
@@ -367,8 +403,22 @@ impl Session {
                     if changed.is_err() {
                         break None;
                     }
-                    let v = views.borrow_and_update().clone();
-                    let Some(message) = view_message(&v) else { break None };
+                    views.borrow_and_update();
+                    let Some(message) = view_message(&self.current()) else { break None };
+                    if socket.send(message).await.is_err() {
+                        break None;
+                    }
+                }
+                changed = private.changed(), if !self.seats.is_empty() => {
+                    if changed.is_err() {
+                        break None;
+                    }
+                    let mine = private.borrow_and_update().as_ref().map(|sv| sv.seat);
+                    // Another seat's provisional decisions are not this client's to see.
+                    if mine.is_some_and(|s| !self.seats.contains(&s)) {
+                        continue;
+                    }
+                    let Some(message) = view_message(&self.current()) else { break None };
                     if socket.send(message).await.is_err() {
                         break None;
                     }
@@ -432,8 +482,8 @@ async fn handle(hub: &Arc<Hub>, game: &str, text: &str) -> Option<String> {
     match msg {
         ClientMessage::Ping => Some(r#"{"type":"pong"}"#.to_string()),
         ClientMessage::Act { seat, token, version, action } => {
-            let result = match action.to_action() {
-                Ok(a) => hub.submit(game, Who::Human { seat, token: &token }, version, a).await,
+            let result = match action.to_command() {
+                Ok(c) => hub.submit(game, Who::Human { seat, token: &token }, version, c).await,
                 Err(e) => Err(e),
             };
             Some(match result {

@@ -20,7 +20,8 @@ use crate::bots::{BotPool, Owner, Turn};
 use crate::error::ApiError;
 use crate::live::{BotPlan, Live, Meta, SeatKind, SeatRow};
 use crate::store::{Filter, GameRow, Listed, Store, StoreError, Summary, Update};
-use crate::view::ViewText;
+use crate::view::{Mode, SeatView, ViewText};
+use crate::wire::Command;
 
 /// Games in memory above which finished ones are let go (they are read
 /// back from the database when asked for).
@@ -38,6 +39,10 @@ pub struct Slot {
     owner: Owner,
     /// The bots' thinking time so far (since loaded), in microseconds.
     bot_time: AtomicU64,
+    /// The acting seat's own view over its provisional decisions, if any.
+    private: watch::Sender<Option<SeatView>>,
+    /// Counts the seat views made, to order them.
+    seq: AtomicU64,
 }
 
 impl Slot {
@@ -51,7 +56,37 @@ impl Slot {
             finished: finished.into(),
             owner,
             bot_time: 0.into(),
+            private: watch::channel(None).0,
+            seq: 0.into(),
         })
+    }
+
+    /// Follows the acting seat's own views (over its provisional decisions).
+    pub fn subscribe_private(&self) -> watch::Receiver<Option<SeatView>> {
+        self.private.subscribe()
+    }
+
+    /// The view `seat` sees: over its provisional decisions if it has any.
+    pub fn view_of(&self, seat: usize) -> ViewText {
+        self.private_of(seat).unwrap_or_else(|| self.view())
+    }
+
+    /// `seat`'s own view, while it has provisional decisions.
+    pub fn private_of(&self, seat: usize) -> Option<ViewText> {
+        self.private.borrow().as_ref().filter(|sv| sv.seat == seat).map(|sv| sv.view.clone())
+    }
+
+    /// Makes and publishes the acting seat's own view; `None` when it has no
+    /// provisional decision (its clients then see the public view).
+    fn publish_private(&self, live: &Live) -> Option<ViewText> {
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed) + 1;
+        let sv = live.pending.as_deref().map(|p| SeatView {
+            seat: p.seat,
+            view: ViewText::with_mode(&p.next, Mode::Seat { seat: p.seat, undoable: p.actions.len(), seq }),
+        });
+        let view = sv.as_ref().map(|sv| sv.view.clone());
+        self.private.send_replace(sv);
+        view
     }
 
     /// The bots' thinking time so far.
@@ -96,6 +131,10 @@ pub struct CreateRequest {
     /// Listed in `GET /api/games` (otherwise only its links find it).
     #[serde(default)]
     pub public: bool,
+    /// The human seats' decisions of a turn stay provisional, seen by that
+    /// seat alone and undoable, until it ends the turn (`end_turn`).
+    #[serde(default)]
+    pub undo: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -138,6 +177,13 @@ pub struct Joined {
     pub game: String,
     pub seat: usize,
     pub name: String,
+}
+
+/// `POST /join`'s answer: the seat, and the view it sees (over its
+/// provisional decisions, if any).
+pub struct JoinedView {
+    pub joined: Joined,
+    pub view: ViewText,
 }
 
 /// Who acts: a human seat with its token, or the server's bot for a seat.
@@ -329,6 +375,7 @@ impl Hub {
                         kind: SeatKind::Human,
                         level: None,
                         token: Some(hex(&rng.random::<[u8; 16]>())),
+                        undo: req.undo,
                     },
                     SeatRequest::Bot { level, name } => {
                         let level = level.unwrap_or_else(|| "easy".to_string());
@@ -337,6 +384,7 @@ impl Hub {
                             kind: SeatKind::Bot,
                             level: Some(level),
                             token: None,
+                            undo: false,
                         }
                     }
                 });
@@ -411,6 +459,14 @@ impl Hub {
         Ok(Joined { game: id.to_string(), seat, name: live.meta.seats[seat].name.clone() })
     }
 
+    /// Which seat holds `token`, and the view that seat sees.
+    pub async fn join_view(&self, id: &str, token: &str) -> Result<JoinedView, ApiError> {
+        let joined = self.join(id, token).await?;
+        let slot = self.slot(id).await?;
+        let view = slot.view_of(joined.seat);
+        Ok(JoinedView { joined, view })
+    }
+
     /// Plays one action and returns the new version and view, once stored.
     /// Runs to its end even if the caller goes away (a client that
     /// disconnects): cut between storing the action and taking it in, the
@@ -420,7 +476,7 @@ impl Hub {
         id: &str,
         who: Who<'_>,
         version: u64,
-        action: Action,
+        command: Command,
     ) -> Result<(u64, ViewText), ApiError> {
         let (hub, id) = (self.clone(), id.to_string());
         let (seat, token) = match who {
@@ -432,7 +488,7 @@ impl Hub {
                 Some(token) => Who::Human { seat, token },
                 None => Who::Bot { seat },
             };
-            hub.submit_now(&id, who, version, action).await
+            hub.submit_now(&id, who, version, command).await
         })
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))?
@@ -443,7 +499,7 @@ impl Hub {
         id: &str,
         who: Who<'_>,
         version: u64,
-        action: Action,
+        command: Command,
     ) -> Result<(u64, ViewText), ApiError> {
         let slot = self.slot(id).await?;
         let mut live = slot.live.lock().await;
@@ -470,6 +526,23 @@ impl Hub {
                 }
             }
         }
+        // A seat of a game created with `undo` decides provisionally (a
+        // discard, which a draw follows at once, is final at once).
+        let provisional = matches!(who, Who::Human { .. }) && row.undo;
+        let action = match command {
+            Command::Play(action) if provisional && (live.pending.is_some() || action != Action::Discard) => {
+                live.decide(seat, version, action)?;
+                let view = slot.publish_private(&live).ok_or_else(|| ApiError::Internal("no seat view".into()))?;
+                return Ok((live.pending.as_ref().map_or(live.version, |p| p.next.version), view));
+            }
+            Command::Play(action) => action,
+            Command::Undo => {
+                live.undo(seat, version)?;
+                let view = slot.publish_private(&live).unwrap_or_else(|| slot.view());
+                return Ok((live.pending.as_ref().map_or(live.version, |p| p.next.version), view));
+            }
+            Command::EndTurn => return self.end_turn(id, &slot, &mut live, seat, version).await,
+        };
         let applied = live.apply(seat, version, action)?;
         let update_record = applied.game().record().to_json();
         let to = applied.version();
@@ -494,6 +567,41 @@ impl Hub {
         slot.views.send_replace(view.clone());
         drop(live);
         self.kick_bots(slot);
+        Ok((to, view))
+    }
+
+    /// Makes a seat's provisional decisions final, with the draw after
+    /// them, once stored; then everyone sees the turn.
+    async fn end_turn(
+        self: &Arc<Self>,
+        id: &str,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        seat: usize,
+        version: u64,
+    ) -> Result<(u64, ViewText), ApiError> {
+        let next = live.end_turn(seat, version)?;
+        let to = next.version;
+        let finished = next.is_over();
+        let update = Update {
+            id: live.meta.id.clone(),
+            from: live.version,
+            to,
+            record: next.record().to_json(),
+            finished,
+            summary: summary_of(&next),
+            updated: now(),
+        };
+        self.store.save(update).await.map_err(|e| storage_of(id, e))?;
+        *live = next;
+        if finished {
+            tracing::info!(game = %id, version = to, bot_seconds = slot.bot_time().as_secs_f64(), "game finished");
+        }
+        let view = ViewText::new(live);
+        slot.finished.store(live.is_over(), Ordering::Release);
+        slot.views.send_replace(view.clone());
+        slot.publish_private(live);
+        self.kick_bots(slot.clone());
         Ok((to, view))
     }
 
@@ -601,7 +709,7 @@ impl Hub {
                         break;
                     }
                 };
-                match hub.submit(&id, Who::Bot { seat }, version, action).await {
+                match hub.submit(&id, Who::Bot { seat }, version, Command::Play(action)).await {
                     Ok(_) | Err(ApiError::StaleVersion { .. }) => {}
                     Err(ApiError::Storage(_)) => {
                         // Logged as a storage error; the bot tries again.

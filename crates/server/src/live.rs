@@ -33,6 +33,10 @@ pub struct SeatRow {
     pub level: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    /// This seat's decisions stay provisional until it ends its turn, and
+    /// it may take them back until then (games created with `undo`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undo: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,6 +149,20 @@ pub struct Live {
     pub last_placed: Option<LastPlaced>,
     /// Who made each action (`None`: the server's draw), for the history.
     pub actions: Vec<(Option<usize>, Action)>,
+    /// The acting seat's provisional decisions of this turn, if any (only
+    /// on the game as stored, never on a tentative one).
+    pub pending: Option<Box<Pending>>,
+}
+
+/// A seat's decisions of the current turn that are not final yet: kept in
+/// memory, seen by that seat alone, taken back one by one or made final
+/// together with the next draw when the seat ends its turn.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub seat: usize,
+    pub actions: Vec<Action>,
+    /// The game with those decisions played (no draw after them).
+    pub next: Live,
 }
 
 /// A client's action applied to a copy of the game: the new game, and only
@@ -167,7 +185,8 @@ impl Live {
     /// A new game with its first tile drawn.
     pub fn create(meta: Arc<Meta>, setup: Setup) -> Result<Live, ApiError> {
         let game = Game::new(setup).map_err(|e| ApiError::InvalidSetup(e.to_string()))?;
-        let mut live = Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new() };
+        let mut live =
+            Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new(), pending: None };
         live.draw_if_due()?;
         Ok(live)
     }
@@ -237,7 +256,7 @@ impl Live {
 
     /// Chance's move, when due: the k-th draw is sampled from the bag with a
     /// generator seeded from (seed, k).
-    fn draw_if_due(&mut self) -> Result<(), ApiError> {
+    pub(crate) fn draw_if_due(&mut self) -> Result<(), ApiError> {
         if self.state().actor() != Some(Actor::Chance) {
             return Ok(());
         }
@@ -248,9 +267,8 @@ impl Live {
         self.play(Action::Draw(kind))
     }
 
-    /// Checks `action` of `seat` and plays it, with the draw that follows,
-    /// on a copy; `self` is unchanged.
-    pub fn apply(&self, seat: usize, version: u64, action: Action) -> Result<Applied, ApiError> {
+    /// Whether `seat` may play `action` on this game at `version`.
+    fn check_act(&self, seat: usize, version: u64, action: Action) -> Result<(), ApiError> {
         if self.is_over() {
             return Err(ApiError::GameOver);
         }
@@ -265,7 +283,13 @@ impl Live {
         if matches!(action, Action::Draw(_)) {
             return Err(ApiError::Malformed("tiles are drawn by the server".into()));
         }
-        self.state().check(action)?;
+        Ok(self.state().check(action)?)
+    }
+
+    /// Checks `action` of `seat` and plays it, with the draw that follows,
+    /// on a copy; `self` is unchanged.
+    pub fn apply(&self, seat: usize, version: u64, action: Action) -> Result<Applied, ApiError> {
+        self.check_act(seat, version, action)?;
         let mut next = Live {
             meta: self.meta.clone(),
             game: self.game.clone(),
@@ -273,10 +297,83 @@ impl Live {
             log: String::new(),
             last_placed: self.last_placed,
             actions: Vec::new(),
+            pending: None,
         };
         next.play(action)?;
         next.draw_if_due()?;
         Ok(Applied { next })
+    }
+
+    /// A whole copy to play provisional decisions on (without their pending ones).
+    fn fork(&self) -> Live {
+        Live {
+            meta: self.meta.clone(),
+            game: self.game.clone(),
+            version: self.version,
+            log: self.log.clone(),
+            last_placed: self.last_placed,
+            actions: self.actions.clone(),
+            pending: None,
+        }
+    }
+
+    /// Plays `action` of `seat` provisionally: after the seat's earlier
+    /// provisional decisions of this turn, and without drawing after it.
+    pub fn decide(&mut self, seat: usize, version: u64, action: Action) -> Result<(), ApiError> {
+        // Another seat knows only the stored game, never the decisions.
+        let base = self.pending.as_ref().filter(|p| p.seat == seat).map_or(&*self, |p| &p.next);
+        base.check_act(seat, version, action)?;
+        let mut next = base.fork();
+        next.play(action)?;
+        let mut actions = self.pending.take().map(|p| p.actions).unwrap_or_default();
+        actions.push(action);
+        self.pending = Some(Box::new(Pending { seat, actions, next }));
+        Ok(())
+    }
+
+    /// The provisional decisions of `seat` at `version`, checked.
+    fn pending_of(&self, seat: usize, version: u64) -> Result<&Pending, ApiError> {
+        let p = self.pending.as_deref().filter(|p| p.seat == seat);
+        match p {
+            Some(p) if p.next.version != version => {
+                Err(ApiError::StaleVersion { current: p.next.version, sent: version })
+            }
+            Some(p) => Ok(p),
+            None if version != self.version => Err(ApiError::StaleVersion { current: self.version, sent: version }),
+            None => Err(ApiError::NothingToUndo),
+        }
+    }
+
+    /// Takes back the last provisional decision of `seat`.
+    pub fn undo(&mut self, seat: usize, version: u64) -> Result<(), ApiError> {
+        let mut actions = self.pending_of(seat, version)?.actions.clone();
+        actions.pop();
+        if actions.is_empty() {
+            self.pending = None;
+            return Ok(());
+        }
+        let mut next = self.fork();
+        for a in &actions {
+            next.play(*a)?;
+        }
+        self.pending = Some(Box::new(Pending { seat, actions, next }));
+        Ok(())
+    }
+
+    /// The game once `seat` ends its turn: its provisional decisions and the
+    /// draw that follows them, on a copy, to store; `self` is unchanged.
+    pub fn end_turn(&self, seat: usize, version: u64) -> Result<Live, ApiError> {
+        let p = self.pending_of(seat, version).map_err(|e| match e {
+            ApiError::NothingToUndo => ApiError::TurnNotOver("this seat has no decision of this turn to end".into()),
+            e => e,
+        })?;
+        if p.next.to_act().is_some() {
+            let step = crate::view::step_name(p.next.state().step());
+            return Err(ApiError::TurnNotOver(format!("the turn goes on: the {step} step is to be played first")));
+        }
+        let mut next = p.next.fork();
+        next.draw_if_due()?;
+        Ok(next)
     }
 
     /// Takes in what [`apply`](Self::apply) made, once it is stored.
@@ -298,7 +395,8 @@ impl Live {
         let count = usize::try_from(version).map_err(|_| format!("version {version} is too large"))?;
         let actions = record.actions_upto(count).map_err(|e| e.to_string())?;
         let game = Game::new(record.setup.clone()).map_err(|e| e.to_string())?;
-        let mut live = Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new() };
+        let mut live =
+            Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new(), pending: None };
         for action in actions {
             live.play(action).map_err(|e| format!("action {}: {e}", live.version + 1))?;
         }
@@ -320,7 +418,8 @@ mod tests {
     use super::*;
 
     fn meta() -> Arc<Meta> {
-        let seat = |name: &str| SeatRow { name: name.into(), kind: SeatKind::Human, level: None, token: None };
+        let seat =
+            |name: &str| SeatRow { name: name.into(), kind: SeatKind::Human, level: None, token: None, undo: false };
         Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 42, seats: vec![seat("a"), seat("b")] })
     }
 

@@ -10,19 +10,35 @@ use serde::Serialize;
 use crate::live::{LastPlaced, Live, SeatPublic};
 use crate::wire::{xy, ActionOut, ScoringOut};
 
+/// Whose view is built: everyone's (with the legal actions or, for past
+/// versions, without), or a seat's own over its provisional decisions.
+#[derive(Clone, Copy, Debug)]
+pub enum Mode {
+    Public {
+        with_legal: bool,
+    },
+    /// A tentative game (its seat's provisional decisions played): `undoable`
+    /// decisions may be taken back; `seq` orders the seat's views.
+    Seat {
+        seat: usize,
+        undoable: usize,
+        seq: u64,
+    },
+}
+
 impl Live {
     /// The public view, as JSON text.
     pub fn view_json(&self, with_legal: bool) -> String {
         let mut out = Vec::new();
-        self.write_view(&mut out, with_legal);
+        self.write_view(&mut out, Mode::Public { with_legal });
         String::from_utf8(out).unwrap_or_default()
     }
 
-    /// Appends the public view, as JSON, to `out`.
-    pub fn write_view(&self, out: &mut Vec<u8>, with_legal: bool) {
+    /// Appends the view, as JSON, to `out`.
+    pub fn write_view(&self, out: &mut Vec<u8>, mode: Mode) {
         out.reserve(self.log.len() + 16 * 1024);
         let start = out.len();
-        if serde_json::to_writer(&mut *out, &self.view(with_legal)).is_err() || out.last() != Some(&b'}') {
+        if serde_json::to_writer(&mut *out, &self.view(mode)).is_err() || out.last() != Some(&b'}') {
             out.truncate(start);
             out.extend_from_slice(b"{}");
             return;
@@ -34,8 +50,15 @@ impl Live {
         out.extend_from_slice(b"]}");
     }
 
-    fn view(&self, with_legal: bool) -> View<'_> {
+    fn view(&self, mode: Mode) -> View<'_> {
         let s = self.state();
+        let (with_legal, seat, undoable, seq) = match mode {
+            Mode::Public { with_legal } => (with_legal, None, None, None),
+            Mode::Seat { seat, undoable, seq } => (true, Some(seat), Some(undoable), Some(seq)),
+        };
+        // A seat's tentative game whose turn is played out waits for the
+        // seat to end it: nothing is drawn or final before that.
+        let confirming = seat.filter(|_| self.to_act().is_none());
         let board = s
             .board()
             .tiles()
@@ -66,17 +89,20 @@ impl Live {
             .collect();
         let movable_ferries =
             if s.step() == Step::MoveFerries { s.movable_ferries().map(xy).collect() } else { Vec::new() };
-        let legal = if with_legal && self.to_act().is_some() {
+        let legal = if confirming.is_some() {
+            vec![ActionOut::end_turn()]
+        } else if with_legal && self.to_act().is_some() {
             s.legal_action_list().into_iter().map(|a| ActionOut::legal(s, a)).collect()
         } else {
             Vec::new()
         };
+        let over = self.is_over() && confirming.is_none();
         let bag =
             BagOut { total: s.bag().total(), tiles: s.bag().kinds().map(|k| (k.id(), s.bag().count(k))).collect() };
         View {
             game: &self.meta.id,
             version: self.version,
-            status: if self.is_over() { "finished" } else { "active" },
+            status: if over { "finished" } else { "active" },
             setup: SetupOut {
                 players: &self.record().setup.players,
                 expansions: &self.record().setup.expansions,
@@ -85,9 +111,9 @@ impl Live {
             },
             seats: self.meta.public_seats(),
             turn: s.turns(),
-            step: step_name(s.step()),
+            step: if confirming.is_some() { "end_turn" } else { step_name(s.step()) },
             current: s.current_player(),
-            to_act: self.to_act(),
+            to_act: confirming.or(self.to_act()),
             drawn: s.drawn().map(|k| k.id()),
             board,
             last_placed: self.last_placed,
@@ -105,7 +131,9 @@ impl Live {
                 .collect(),
             bag,
             legal,
-            final_: self.is_over().then(|| self.final_breakdown()),
+            undoable,
+            seq,
+            final_: over.then(|| self.final_breakdown()),
         }
     }
 
@@ -160,6 +188,13 @@ pub fn step_name(s: Step) -> &'static str {
     }
 }
 
+/// A seat's own view over its provisional decisions, for its clients alone.
+#[derive(Clone, Debug)]
+pub struct SeatView {
+    pub seat: usize,
+    pub view: ViewText,
+}
+
 #[derive(Serialize)]
 struct HistoryOut {
     version: u64,
@@ -190,6 +225,12 @@ struct View<'a> {
     figures: Vec<FigureOut>,
     bag: BagOut,
     legal: Vec<ActionOut>,
+    /// A seat's own view: how many of its provisional decisions undo may take back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    undoable: Option<usize>,
+    /// A seat's own view: orders its views within the turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
     #[serde(rename = "final")]
     final_: Option<FinalOut>,
 }
@@ -266,9 +307,13 @@ const VIEW_PREFIX: &str = "{\"type\":\"view\",\"view\":";
 
 impl ViewText {
     pub(crate) fn new(live: &Live) -> ViewText {
+        ViewText::with_mode(live, Mode::Public { with_legal: true })
+    }
+
+    pub(crate) fn with_mode(live: &Live, mode: Mode) -> ViewText {
         let mut out = Vec::with_capacity(VIEW_PREFIX.len() + live.log.len() + 16 * 1024);
         out.extend_from_slice(VIEW_PREFIX.as_bytes());
-        live.write_view(&mut out, true);
+        live.write_view(&mut out, mode);
         out.push(b'}');
         ViewText(Bytes::from(out))
     }

@@ -61,6 +61,19 @@ pub enum ActionFields {
         at: [i64; 2],
         to: String,
     },
+    /// Takes back the seat's last provisional decision of this turn.
+    Undo,
+    /// Ends the turn: its provisional decisions become final and the next tile is drawn.
+    EndTurn,
+}
+
+/// What a seat asks for: an engine action, or (games created with `undo`)
+/// taking back or confirming the turn's provisional decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Play(Action),
+    Undo,
+    EndTurn,
 }
 
 fn pos_of(at: [i64; 2]) -> Result<Pos, ApiError> {
@@ -75,6 +88,18 @@ fn malformed(e: NotationError) -> ApiError {
 }
 
 impl ActionIn {
+    /// The command: `undo`, `end turn`, or an engine action (only the
+    /// notation is checked here, the rules by the engine).
+    pub fn to_command(&self) -> Result<Command, ApiError> {
+        match self {
+            ActionIn::Notation(text) if text.trim() == "undo" => Ok(Command::Undo),
+            ActionIn::Notation(text) if text.trim() == "end turn" => Ok(Command::EndTurn),
+            ActionIn::Fields(ActionFields::Undo) => Ok(Command::Undo),
+            ActionIn::Fields(ActionFields::EndTurn) => Ok(Command::EndTurn),
+            _ => self.to_action().map(Command::Play),
+        }
+    }
+
     /// The engine's action; only the notation is checked here, the rules by the engine.
     pub fn to_action(&self) -> Result<Action, ApiError> {
         let fields = match self {
@@ -104,6 +129,9 @@ impl ActionIn {
             ActionFields::Abbey { at } => Action::PlaceAbbey(pos_of(*at)?),
             ActionFields::Wagon { at, to } => {
                 Action::MoveWagon { at: pos_of(*at)?, to: to.parse::<Location>().map_err(malformed)? }
+            }
+            ActionFields::Undo | ActionFields::EndTurn => {
+                return Err(ApiError::Malformed("undo and end_turn are not moves of the game".into()))
             }
         })
     }
@@ -141,10 +169,16 @@ pub enum FieldsOut {
     Pass,
     Ferry {
         ferry: String,
+        /// The road this ferry makes (legal actions only): its tiles.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        road: Option<Vec<[i32; 2]>>,
     },
     Move {
         at: [i32; 2],
         ferry: String,
+        /// The road this crossing makes (legal actions only): its tiles.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        road: Option<Vec<[i32; 2]>>,
     },
     Abbey {
         at: [i32; 2],
@@ -153,6 +187,8 @@ pub enum FieldsOut {
         at: [i32; 2],
         to: String,
     },
+    /// Ends a turn whose decisions are provisional (games created with `undo`).
+    EndTurn,
 }
 
 pub fn xy(p: Pos) -> [i32; 2] {
@@ -173,12 +209,17 @@ impl ActionOut {
                 kind: None,
             },
             Action::Pass => FieldsOut::Pass,
-            Action::PlaceFerry(f) => FieldsOut::Ferry { ferry: f.to_string() },
-            Action::MoveFerry { at, ferry } => FieldsOut::Move { at: xy(at), ferry: ferry.to_string() },
+            Action::PlaceFerry(f) => FieldsOut::Ferry { ferry: f.to_string(), road: None },
+            Action::MoveFerry { at, ferry } => FieldsOut::Move { at: xy(at), ferry: ferry.to_string(), road: None },
             Action::PlaceAbbey(at) => FieldsOut::Abbey { at: xy(at) },
             Action::MoveWagon { at, to } => FieldsOut::Wagon { at: xy(at), to: to.to_string() },
         };
         ActionOut { fields, text: a.to_string() }
+    }
+
+    /// The end of a turn whose decisions are provisional.
+    pub fn end_turn() -> ActionOut {
+        ActionOut { fields: FieldsOut::EndTurn, text: "end turn".to_string() }
     }
 
     /// A legal action of `state`, with the piece a deployment goes on.
@@ -192,8 +233,37 @@ impl ActionOut {
                 .map(|p| state.features().info(p).local);
             *kind = Some(l.kind().name());
         }
+        // A ferry's choices show the road each crossing makes: play it on a
+        // copy and take the tiles of the road through the ferry.
+        let lake = match a {
+            Action::PlaceFerry(f) => state.placed_tile().map(|t| (t.pos, f)),
+            Action::MoveFerry { at, ferry } => Some((at, ferry)),
+            _ => None,
+        };
+        if let Some((at, pair)) = lake {
+            let mut next = state.clone();
+            let tiles = next.play(a).ok().and_then(|()| road_through(&next, at, pair));
+            if let FieldsOut::Ferry { road, .. } | FieldsOut::Move { road, .. } = &mut out.fields {
+                *road = tiles;
+            }
+        }
         out
     }
+}
+
+/// The tiles of the road that the ferry of the lake at `at`, on the jetties
+/// `pair`, is part of.
+fn road_through(state: &State, at: Pos, pair: JettyPair) -> Option<Vec<[i32; 2]>> {
+    let tile = state.board().tile_index(at)?;
+    let piece = state.resolve(tile, Location::Road(pair.sides()[0]))?;
+    let mut tiles: Vec<[i32; 2]> = Vec::new();
+    for p in state.features().members(state.features().find(piece)) {
+        let xy = xy(state.piece_location(p).0);
+        if !tiles.contains(&xy) {
+            tiles.push(xy);
+        }
+    }
+    Some(tiles)
 }
 
 /// A scoring, as in the log and the end-of-game breakdown.
