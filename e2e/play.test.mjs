@@ -211,6 +211,39 @@ async function seatView(base, game, token) {
   return (await r.json()).view;
 }
 
+/** Where a board point (tile units × 100) is on the screen. */
+async function boardToScreen(page, bx, by) {
+  return page.evaluate(([x, y]) => {
+    const svg = document.querySelector('svg.board');
+    const r = svg.getBoundingClientRect();
+    const [vx, vy, vw, vh] = svg.getAttribute('viewBox').split(' ').map(Number);
+    return [r.left + ((x - vx) * r.width) / vw, r.top + ((y - vy) * r.height) / vh];
+  }, [bx, by]);
+}
+
+/** The inspector's card for the start tile's city (the tile at [0, 0], D, its city on the north). */
+async function inspectStartCity(page, base, gameId, how = 'hover', body = {}) {
+  await page.evaluate(() => { const b = document.querySelector('button[aria-label="fit board"]'); if (b) b.click(); });
+  // Low in the city, clear of any choice drawn on the tile to its north.
+  const [x, y] = await boardToScreen(page, 50, 24);
+  if (how === 'tap') await page.touchscreen.tap(x, y);
+  else { await page.mouse.move(x - 3, y); await page.mouse.move(x, y); }
+  await page.waitForSelector('#inspector:not(.hidden)[data-kind="city"][data-at="0,0"]', { timeout: 5000 });
+  const r = await fetch(`${base}/api/games/${gameId}/feature`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ at: [0, 0], piece: 0, ...body }) });
+  assert(r.ok, `POST /feature: ${r.status}`);
+  const report = await r.json();
+  const shown = await page.getAttribute('#inspector', 'data-tiles');
+  assert(Number(shown) === report.tiles.length, `the inspector shows the feature's tiles (${shown} vs ${report.tiles.length})`);
+  const text = await page.textContent('#inspector');
+  assert(/at the end|scored/i.test(text) && /followers/i.test(text), `the inspector tells figures and points: "${text}"`);
+  for (const [seat, c] of report.followers.entries()) {
+    if (c) assert(await page.locator(`#inspector .gain[data-seat="${seat}"]`).count() > 0, `seat ${seat}'s figures are shown`);
+  }
+  const lit = await page.locator('.highlight-tile').count();
+  assert(lit === report.tiles.length, `its tiles are highlighted on the board (${lit})`);
+  return report;
+}
+
 /** Wait until it is this browser's turn (or the game is over); returns the body's data. */
 async function waitMyTurn(page, timeout = 60000) {
   await page.waitForFunction(() => {
@@ -499,6 +532,11 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         await shot(spectPage, 'spectator-live');
       }
       if (gameNo === 1) {
+        // Point at a feature: the inspector tells its tiles, figures and points.
+        const rep = await inspectStartCity(page, base, gameId, 'hover', { token });
+        log(`inspector: city of ${rep.tiles.length} tiles, ${JSON.stringify(rep.followers)}, if completed ${JSON.stringify(rep.if_completed)}, at the end ${JSON.stringify(rep.at_end)}`);
+        await shot(page, 'inspector');
+        await page.mouse.move(5, 5);
         await page.keyboard.press('?');
         await page.waitForSelector('#help-dialog[open]');
         await shot(page, 'keys-help');
@@ -710,6 +748,11 @@ try {
     assert(noKeys(await words()), `touch wording at the next step: "${await words()}"`);
     await shot(p, 'phone-choosing');
     await p.evaluate(() => window.scrollTo(0, 0));
+    // A tap on a feature tells about it (touch has no hover).
+    const phoneGame = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
+    await inspectStartCity(p, base, phoneGame, 'tap');
+    await shot(p, 'phone-inspector');
+    await p.tap('#inspector .ins-close');
     // Pinch (two touches spreading) zooms in; one finger pans.
     const vb = () => p.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await p.locator('svg.board').boundingBox();
@@ -884,6 +927,8 @@ try {
       await page.waitForSelector(`[data-scoring="${sc.version}"]`);
       await shot(page, 'replay-scoring');
     }
+    // The inspector in the replay, as the feature was at this step.
+    await inspectStartCity(page, base, finished.gameId, 'hover', { version: Number(await page.evaluate(() => document.body.dataset.replayVersion)) });
     await page.keyboard.press('End');
     await page.waitForSelector(`body[data-replay-version="${max}"]`);
     await page.waitForSelector('.final table');

@@ -203,6 +203,9 @@ export class BoardView {
     const svg = this.svg;
     svg.addEventListener('pointerdown', (e) => {
       if (e.button !== 0 && e.pointerType === 'mouse') return;
+      // The first finger of a new touch: no other pointer is still down
+      // (forget any whose end was missed, or a tap would count as a pinch).
+      if (e.isPrimary) this.pointers.clear();
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY });
       if (this.pointers.size === 1) this.dragged = false;
       if (this.pointers.size === 2) { this.pinch = this.pinchState(); this.dragged = true; }
@@ -256,7 +259,14 @@ export class BoardView {
     svg.addEventListener('click', (e) => {
       if (this.dragged) { this.dragged = false; return; }
       const t = e.target.closest('[data-pick]');
-      if (!t) return;
+      if (!t) {
+        // A tap elsewhere on the board (a touch has no hover): what is there.
+        if (this.onTap && e.pointerType !== 'mouse') {
+          const [bx, by] = this.boardPoint(e.clientX, e.clientY);
+          this.onTap({ bx, by, cell: `${Math.floor(bx / T)},${Math.floor(by / T)}` });
+        }
+        return;
+      }
       const d = { ...t.dataset };
       this.onPick({ type: d.pick, ...d, pointer: e.pointerType || 'mouse' });
     });

@@ -4,6 +4,7 @@ import { api, ApiError, GameSocket } from './api.js';
 import { BoardView } from './board.js';
 import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
 import { createAndOpen } from './lobby.js';
+import { Inspector } from './inspector.js';
 import { miniTile } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, at } from './panels.js';
 
@@ -57,6 +58,15 @@ export class GamePage {
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, { onPick: (p) => this.pick(p) });
     this.board.onPointer = (p) => { if (this.view) this.pointerAt(p); };
+    // Pointing at a feature (tapping it on a touch screen) tells about it.
+    this.inspector = new Inspector(this.boardWrap, this.board, {
+      cat: this.ctx.cat,
+      view: () => this.view,
+      // This seat's provisional decisions count in what it inspects.
+      ask: (at, piece) => api.feature(this.gameId, { at, piece, token: this.view?.seq != null ? this.tokens.get(this.view.to_act) : undefined }),
+      onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, this.overlays()); },
+    });
+    this.board.onTap = (p) => { if (this.view) this.inspector.point(p, { now: true }); };
     this.board.onWheel = (e) => this.view && this.wheelTurns(e);
     this.board.onContext = () => {
       if (!this.view || this.mySeat() === null || this.view.step !== 'place' || this.pending) return false;
@@ -360,6 +370,7 @@ export class GamePage {
       this.renderTurn();
     }
     this.board.setFloat(mine && p && !hover && this.view.drawn ? { tile: this.view.drawn, rot: this.currentRot(), bx: p.bx, by: p.by } : null);
+    this.inspector.point(hover ? null : p);
   }
 
   /** The wheel over the board in the place step turns the tile (Ctrl+wheel zooms). */
@@ -519,7 +530,7 @@ export class GamePage {
 
   overlays() {
     const v = this.view;
-    const ix = { highlight: this.highlight || [] };
+    const ix = { highlight: this.highlight || this.inspectTiles || [] };
     // A ferry choice under the pointer or focus previews the road it makes.
     const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
     if (hot && hot.action.road) ix.preview = hot.action.road;

@@ -6,6 +6,7 @@ import { h, clear, showError, renderMissing } from './ui.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, at } from './panels.js';
 import { openHelp } from './game.js';
 import { el } from './tiles.js';
+import { Inspector } from './inspector.js';
 
 // Player controls drawn as SVG: no emoji font is needed.
 function icon(d) {
@@ -69,6 +70,15 @@ export class ReplayPage {
       h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, {});
+    // Pointing at (or tapping) a feature tells about it, as it was at this step.
+    this.inspector = new Inspector(this.boardWrap, this.board, {
+      cat: this.ctx.cat,
+      view: () => this.view,
+      ask: (at, piece) => api.feature(this.gameId, { at, piece, version: this.version }),
+      onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, { highlight: this.highlight || tiles || [] }); },
+    });
+    this.board.onPointer = (p) => { if (this.view) this.inspector.point(p); };
+    this.board.onTap = (p) => { if (this.view) this.inspector.point(p, { now: true }); };
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     try {
@@ -185,7 +195,7 @@ export class ReplayPage {
     this.what.textContent = this.describe(this.version);
     this.banner.textContent = this.version === this.max && v.status === 'finished' ? 'Final position' : `Turn ${turnNo} · ${seatName(v, v.current)} · ${v.step?.replace('_', ' ')}`;
     // A past view carries no legal actions: show the step's moves as the log tells them.
-    this.board.render(v, { highlight: this.highlight || [] });
+    this.board.render(v, { highlight: this.highlight || this.inspectTiles || [] });
     this.scoreSec.replaceChild(renderScores(v, {}), this.scoreSec.lastChild);
     this.bagSec.replaceChild(renderBag(v, this.ctx.cat), this.bagSec.lastChild);
     const log = renderLog(v, { onHover: (tiles) => { this.highlight = tiles; this.board.render(this.view, { highlight: tiles || [] }); } });

@@ -304,6 +304,36 @@ export class Catalogue {
     return geo;
   }
 
+  /**
+   * The feature piece of tile `id` turned by `rot` under the point (x, y)
+   * of the tile (0–100, as on the board): a city it lies in, a road it
+   * lies on, the monastery in the middle, else the nearest field.
+   */
+  pieceAt(id, rot, x, y) {
+    const def = this.get(id);
+    if (!def) return null;
+    const [ux, uy] = rotatePoint([x, y], (360 - rot) % 360);
+    const ctx = pathContext();
+    if (ctx) {
+      for (const c of def.geo.cities) if (inCity([c], ux, uy)) return c.index;
+      ctx.lineWidth = ROAD_W + 6;
+      for (const r of def.geo.roads) if (r.d && ctx.isPointInStroke(new Path2D(r.d), ux, uy)) return r.index;
+    }
+    const mon = def.features.find((f) => f.kind === 'monastery');
+    if (mon && Math.hypot(ux - 50, uy - 48) < 20) return mon.index;
+    let best = null, bd = Infinity;
+    for (const f of def.features) {
+      if (f.kind !== 'field') continue;
+      const [sx, sy] = def.geo.spots.get(f.index) || [50, 50];
+      const d = Math.hypot(sx - ux, sy - uy);
+      if (d < bd) { bd = d; best = f.index; }
+    }
+    if (best !== null) return best;
+    let any = null; bd = Infinity;
+    for (const [i, [sx, sy]] of def.geo.spots) { const d = Math.hypot(sx - ux, sy - uy); if (d < bd) { bd = d; any = i; } }
+    return any;
+  }
+
   /** Where a follower on piece `index` stands, on the board tile turned by `rot`. */
   spot(id, index, rot) {
     const def = this.get(id);

@@ -56,6 +56,7 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/actions", get(history).post(act))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/feature", post(feature))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
@@ -243,6 +244,26 @@ async fn act(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> 
     body.extend_from_slice(&view);
     body.push(b'}');
     Ok(json_bytes(StatusCode::OK, Bytes::from(body)))
+}
+
+#[derive(Deserialize)]
+struct FeatureRequest {
+    at: [i64; 2],
+    piece: usize,
+    #[serde(default)]
+    version: Option<u64>,
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn feature(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+    let req: FeatureRequest = parse(body)?;
+    let at = match (i32::try_from(req.at[0]), i32::try_from(req.at[1])) {
+        (Ok(x), Ok(y)) => carcassonne_engine::Pos::new(x, y),
+        _ => return Err(ApiError::Malformed("not a board position".into())),
+    };
+    let report = st.hub.inspect(&id, at, req.piece, req.version, req.token.as_deref()).await?;
+    Ok(ok_json(StatusCode::OK, &report))
 }
 
 async fn history(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

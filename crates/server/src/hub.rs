@@ -755,6 +755,47 @@ impl Hub {
         Ok(record)
     }
 
+    /// The feature inspector: the feature of piece `piece` of the tile at
+    /// `at`, in the game as it is (with the provisional decisions of the
+    /// seat whose `token` is given, if it has any) or at a past `version`.
+    pub async fn inspect(
+        &self,
+        id: &str,
+        at: carcassonne_engine::Pos,
+        piece: usize,
+        version: Option<u64>,
+        token: Option<&str>,
+    ) -> Result<crate::inspect::FeatureReport, ApiError> {
+        let seat = match token {
+            Some(t) => Some(self.join(id, t).await?.seat),
+            None => None,
+        };
+        let slot = self.slot(id).await?;
+        let (meta, record, current) = {
+            let live = slot.live.lock().await;
+            match live.pending.as_deref().filter(|p| Some(p.seat) == seat) {
+                Some(p) if version.is_none() || version == Some(p.next.version) => {
+                    return crate::inspect::inspect(p.next.state(), at, piece)
+                }
+                _ => {}
+            }
+            if version.is_none() || version == Some(live.version) {
+                return crate::inspect::inspect(live.state(), at, piece);
+            }
+            (live.meta.clone(), live.record().clone(), live.version)
+        };
+        let version = version.unwrap_or(current);
+        if version == 0 || version > current {
+            return Err(ApiError::NotFound(format!("versions of this game run from 1 to {current}, not {version}")));
+        }
+        tokio::task::spawn_blocking(move || {
+            let live = Live::rebuild(meta, &record, version).map_err(ApiError::Internal)?;
+            crate::inspect::inspect(live.state(), at, piece)
+        })
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?
+    }
+
     pub async fn history(&self, id: &str) -> Result<String, ApiError> {
         let slot = self.slot(id).await?;
         let live = slot.live.lock().await;

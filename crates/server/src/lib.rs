@@ -22,6 +22,7 @@ pub mod bots;
 pub mod error;
 pub mod http;
 pub mod hub;
+pub mod inspect;
 pub mod limits;
 pub mod live;
 pub mod logging;
