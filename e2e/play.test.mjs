@@ -405,7 +405,9 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       const lake = view.last_placed && view.last_placed.tile.startsWith('F');
       // Inns & Cathedrals: deploy the big follower the first time it can go.
       const big = bigs.length > 0 && stats.bigDeployed === 0;
-      const want = big || (deploys.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6)));
+      // (Only the big follower may be left to deploy, once the followers are all out.)
+      const normals = deploys.filter((a) => !a.figure);
+      const want = big || (normals.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6)));
       if (stats.deployed === 0 && deploys.length) await once('deploy-spots');
       if (want) {
         if (big) {
@@ -745,8 +747,9 @@ try {
     await shot(p, 'phone-choosing');
     await p.evaluate(() => window.scrollTo(0, 0));
     // A tap on a feature tells about it (touch has no hover).
-    const phoneGame = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
-    await inspectStartCity(p, base, phoneGame, 'tap');
+    const phoneHash = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1));
+    // (The turn is not ended: the tester's view counts its provisional tile.)
+    await inspectStartCity(p, base, phoneHash.get('game'), 'tap', { token: phoneHash.get('token') });
     await shot(p, 'phone-inspector');
     await p.tap('#inspector .ins-close');
     // Pinch (two touches spreading) zooms in; one finger pans.
@@ -929,6 +932,43 @@ try {
     await page.waitForSelector(`body[data-replay-version="${max}"]`);
     await page.waitForSelector('.final table');
     await shot(page, 'replay-end');
+  });
+
+  await check('open a record or a JCloisterZone saved game in the browser: checked, then in the replay viewer', async () => {
+    const open = async (name, text) => {
+      await page.goto(`${base}/`);
+      await page.waitForSelector('body[data-ready="1"][data-page="home"] #open-file');
+      await page.setInputFiles('#open-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    };
+    // The finished game's record, as "Download record" saves it.
+    const rec = await (await fetch(`${base}/api/games/${finished.gameId}/record`)).text();
+    await open('game.json', rec);
+    await page.waitForSelector('body[data-page="replay"][data-replay-source="file"][data-replay-version="1"]');
+    const view = await api(base, `/api/games/${finished.gameId}`);
+    const max = Number(await page.evaluate(() => document.body.dataset.replayMax));
+    assert(max === view.version, `the record's every step (${max} of ${view.version})`);
+    await page.click('#replay-forward');
+    await page.waitForSelector('body[data-replay-version="2"]');
+    await page.keyboard.press('End');
+    await page.waitForSelector(`body[data-replay-version="${max}"] .final table`);
+    await shot(page, 'record-opened');
+    // A JCloisterZone saved game.
+    await open('basic-502-0001.jcz', fs.readFileSync(path.join(ROOT, 'tests/data/jcz/basic-502-0001.jcz'), 'utf8'));
+    await page.waitForSelector('body[data-page="replay"][data-replay-source="file"][data-replay-version="1"]');
+    await page.keyboard.press('End');
+    await page.waitForSelector('.final table');
+    await shot(page, 'jcz-opened');
+    // Anything else is refused, with the reason.
+    await open('notes.txt', 'not a game at all');
+    await page.waitForSelector('#open-error[data-code="invalid_record"]');
+    const msg = await page.textContent('#open-error');
+    assert(msg.includes('notes.txt') && /not JSON/.test(msg), `the reason is shown: ${msg}`);
+    const broken = JSON.parse(rec);
+    broken.turns[3].at = [50, 50];
+    await open('broken.json', JSON.stringify(broken));
+    await page.waitForFunction(() => /turn/i.test(document.querySelector('#open-error')?.textContent || ''));
+    await shot(page, 'record-refused');
+    assert(await page.evaluate(() => document.body.dataset.page) === 'home', 'a refused file opens nothing');
   });
 
   await check('Inns & Cathedrals with The Ferries, six seats: inns, cathedrals and the big follower, played to the end by clicking', async () => {

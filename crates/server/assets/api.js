@@ -55,6 +55,8 @@ export const api = {
   act: (game, seat, token, version, action) =>
     request('POST', `/api/games/${enc(game)}/actions`, { seat, token, version, action }),
   history: (game) => request('GET', `/api/games/${enc(game)}/actions`),
+  /** body: { file } (a record's or a .jcz's text) or { record, version } */
+  recordView: (body) => request('POST', '/api/records/view', body),
   /** body: { at, piece, version?, token? } */
   feature: (game, body) => request('POST', `/api/games/${enc(game)}/feature`, body),
   recordUrl: (game) => `/api/games/${enc(game)}/record`,

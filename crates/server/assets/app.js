@@ -3,6 +3,7 @@
 //   #game=ID&token=T...    play the seats of these tokens (several: hot-seat)
 //   #game=ID               watch (read-only)
 //   #replay=ID&v=N         step through a game
+//   #record&v=N            step through a record or .jcz opened in this tab
 import { api } from './api.js';
 import { Catalogue, installDefs } from './tiles.js';
 import { h, clear, parseHash, showError } from './ui.js';
@@ -39,8 +40,8 @@ const ctx = {
 };
 
 async function route() {
-  const { game, replay, tokens, params } = parseHash();
-  const key = replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
+  const { game, replay, record, tokens, params } = parseHash();
+  const key = record ? 'record' : replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
   // The replay viewer rewrites its own #replay=..&v=N: no reload for that.
   if (key === routeKey && page) return;
   routeKey = key;
@@ -48,7 +49,8 @@ async function route() {
   ctx.setAlert(null);
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
   clear(main);
-  if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });
+  if (record) page = new ReplayPage(main, ctx, { local: true, version: Number(params.get('v')) || null });
+  else if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });
   else if (game) page = new GamePage(main, ctx, { game, tokens });
   else page = new HomePage(main, ctx);
   try { await page.start(); } catch (e) { console.error(e); showError(e); }

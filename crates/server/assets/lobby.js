@@ -30,11 +30,13 @@ export class HomePage {
     this.mineCard = h('section.card#my-games');
     this.activeCard = h('section.card#active-games');
     this.finishedCard = h('section.card#finished-games');
+    this.openCard = h('section.card#open-record');
     this.root.appendChild(h('div.home',
-      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.mineCard),
+      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.mineCard, this.openCard),
       h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.activeCard, this.finishedCard)));
     this.renderCreate();
     this.renderMine();
+    this.renderOpen();
     this.lists = [
       { status: 'active', card: this.activeCard, title: 'Games in progress', shown: LIST_PAGE, sig: null },
       { status: 'finished', card: this.finishedCard, title: 'Finished games', shown: LIST_PAGE, sig: null },
@@ -112,6 +114,33 @@ export class HomePage {
       showError(e, 'Creating the game');
       this.createBtn.disabled = false;
     }
+  }
+
+  /** Open a record or a JCloisterZone saved game: the server checks it, the replay viewer shows it. */
+  renderOpen() {
+    const c = clear(this.openCard);
+    const err = h('div.error#open-error', { role: 'alert' });
+    const input = h('input#open-file', {
+      type: 'file', accept: '.json,.jcz,application/json',
+      onchange: async (e) => {
+        const file = e.target.files && e.target.files[0];
+        if (!file) return;
+        err.textContent = '';
+        try {
+          if (file.size > 512 * 1024) throw Object.assign(new Error(`the file is larger than 512 KiB (${Math.round(file.size / 1024)} KiB)`), { code: 'too_large' });
+          const res = await api.recordView({ file: await file.text() });
+          sessionStorage.setItem('carcassonne.record', JSON.stringify({ name: file.name, record: res.record, history: res.history, versions: res.versions }));
+          location.hash = 'record&v=1';
+        } catch (x) {
+          err.textContent = `${file.name}: ${x.message}`;
+          err.dataset.code = x.code || 'error';
+        }
+        e.target.value = '';
+      },
+    });
+    c.append(h('h2', 'Open a record'),
+      h('p.muted', { style: 'font-size:.88em;margin:.2em 0 .6em' }, 'A game record (.json, as “Download record” saves it) or a JCloisterZone saved game (.jcz): it is checked move by move and opens in the replay viewer.'),
+      h('label.file-pick', input), err);
   }
 
   renderMine() {

@@ -24,10 +24,12 @@ const ICONS = {
 };
 
 export class ReplayPage {
-  constructor(root, ctx, { game, version }) {
+  constructor(root, ctx, { game, version, local = false }) {
     this.root = root;
     this.ctx = ctx;
-    this.gameId = game;
+    // A record opened in this tab (kept in sessionStorage), or a game of the server.
+    this.local = local ? openedRecord() : null;
+    this.gameId = local ? 'record' : game;
     this.want = version;
     this.cache = new Map();
     this.history = [];
@@ -40,7 +42,16 @@ export class ReplayPage {
   async start() {
     document.body.dataset.page = 'replay';
     delete document.body.dataset.step;
-    this.ctx.setHeader(`Replay ${this.gameId}`);
+    if (this.gameId === 'record' && !this.local) {
+      // #record, but no record was opened in this tab.
+      this.ctx.setHeader('');
+      this.ctx.setConn(null);
+      clear(this.root).appendChild(h('div.card#missing', { role: 'alert', style: 'margin:2em auto;max-width:34em' },
+        h('h2', 'No record open'), h('p', 'Open a record or a JCloisterZone saved game from the home page.'),
+        h('a.button.primary#missing-home', { href: '#' }, 'Back to the home page')));
+      return;
+    }
+    this.ctx.setHeader(this.local ? `Record ${this.local.name || ''}`.trim() : `Replay ${this.gameId}`);
     this.ctx.setConn(null);
     const r = clear(this.root);
     this.boardWrap = h('div.board-wrap');
@@ -67,14 +78,17 @@ export class ReplayPage {
     this.bagSec = h('section', h('h3', 'Tiles left'), h('div'));
     this.logSec = h('section.log-section', h('h3', 'Game log'), h('div'));
     this.side = h('aside.side', this.ctrlSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec,
-      h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
+      this.local
+        ? h('section', h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(this.local.record, null, 1)], { type: 'application/json' })), download: 'record.json' }, 'Download as a record'), ' · ', h('a', { href: '#' }, 'Home'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys'))
+        : h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, {});
     // Pointing at (or tapping) a feature tells about it, as it was at this step.
     this.inspector = new Inspector(this.boardWrap, this.board, {
       cat: this.ctx.cat,
       view: () => this.view,
-      ask: (at, piece) => api.feature(this.gameId, { at, piece, version: this.version }),
+      // (A record opened from a file is not a game of the server: no inspector there.)
+      ask: (at, piece) => (this.local ? Promise.reject(new Error('no game')) : api.feature(this.gameId, { at, piece, version: this.version })),
       onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, { highlight: this.highlight || tiles || [] }); },
     });
     this.board.onPointer = (p) => { if (this.view) this.inspector.point(p); };
@@ -82,7 +96,14 @@ export class ReplayPage {
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     try {
-      const [cur, hist] = await Promise.all([api.view(this.gameId), api.history(this.gameId).catch(() => ({ actions: [] }))]);
+      let cur, hist;
+      if (this.local) {
+        cur = (await api.recordView({ record: this.local.record, version: this.local.versions })).view;
+        hist = this.local.history || { actions: [] };
+      } else {
+        [cur, hist] = await Promise.all([api.view(this.gameId), api.history(this.gameId).catch(() => ({ actions: [] }))]);
+      }
+      document.body.dataset.replaySource = this.local ? 'file' : 'server';
       this.cache.set(cur.version, cur);
       this.history = hist.actions || [];
       this.max = cur.version;
@@ -100,12 +121,12 @@ export class ReplayPage {
   destroy() {
     clearInterval(this.playing);
     document.removeEventListener('keydown', this.keyHandler);
-    this.board.destroy();
+    if (this.board) this.board.destroy();
   }
 
   async fetchView(v) {
     if (this.cache.has(v)) return this.cache.get(v);
-    const view = await api.viewAt(this.gameId, v);
+    const view = this.local ? (await api.recordView({ record: this.local.record, version: v })).view : await api.viewAt(this.gameId, v);
     this.cache.set(v, view);
     return view;
   }
@@ -120,7 +141,7 @@ export class ReplayPage {
     const from = this.version;
     this.version = v;
     this.view = view;
-    history.replaceState(null, '', `#replay=${this.gameId}&v=${v}`);
+    history.replaceState(null, '', this.local ? `#record&v=${v}` : `#replay=${this.gameId}&v=${v}`);
     this.render();
     if (refit && (view.board || []).some((t) => !this.board.visible(...t.at))) this.board.fit();
     // Stepping forward shows what scored on the way, as in a live game (not for long jumps).
@@ -210,4 +231,9 @@ export class ReplayPage {
       document.getElementById(id).disabled = dis;
     }
   }
+}
+
+/** The record opened in this tab, kept by the home page (null if none). */
+function openedRecord() {
+  try { return JSON.parse(sessionStorage.getItem('carcassonne.record') || 'null'); } catch (_) { return null; }
 }

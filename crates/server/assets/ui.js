@@ -93,11 +93,11 @@ export function forget(game) {
   try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (_) { /* private mode */ }
 }
 
-/** Parse the URL fragment: #game=ID&token=T&token=T2, #replay=ID&v=N, #new */
+/** Parse the URL fragment: #game=ID&token=T&token=T2, #replay=ID&v=N, #record&v=N */
 export function parseHash() {
   const raw = location.hash.replace(/^#/, '');
   const p = new URLSearchParams(raw);
-  return { params: p, game: p.get('game'), replay: p.get('replay'), tokens: p.getAll('token').filter(Boolean) };
+  return { params: p, game: p.get('game'), replay: p.get('replay'), record: p.has('record'), tokens: p.getAll('token').filter(Boolean) };
 }
 
 export function fmtTime(unix) {
