@@ -339,8 +339,8 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       // selects (and brings the cell on screen), then R, the tile or the
       // Rotate button turns it and ✓, the Place button or Enter places it.
       const cell = page.locator(`[data-cell="${key}"].cell-legal`);
-      if (turns % 3 !== 0 && await cell.isVisible() && await inView(page, cell)) {
-        const box = await cell.boundingBox();
+      const box = turns % 3 !== 0 && await cell.isVisible() && await inView(page, cell) ? await cell.boundingBox() : null;
+      if (box) {
         const [mx, my] = [box.x + box.width / 2, box.y + box.height / 2];
         if (!stats.floated) {
           // Off the legal cells the tile follows the pointer.
@@ -1042,6 +1042,48 @@ try {
     await p.evaluate(() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); });
     await p.waitForFunction(() => !document.title.includes('Your turn'));
     await ctx2.close();
+  });
+
+  await check('colours per seat; the UI in German and in Polish, chosen from the browser\'s language', async () => {
+    for (const [locale, words] of [['de-DE', { create: 'Anlegen und öffnen', turn: 'Du bist dran', replay: 'Wiederholung' }], ['pl-PL', { create: 'Utwórz i otwórz', turn: 'Twój ruch', replay: 'Powtórka' }]]) {
+      const ctx3 = await browser.newContext({ locale, viewport: { width: 1200, height: 800 } });
+      const p = await ctx3.newPage();
+      watchPage(p, locale);
+      await p.goto(`${base}/`);
+      await p.waitForSelector('body[data-ready="1"][data-page="home"]');
+      assert(await p.evaluate(() => document.documentElement.lang) === locale.slice(0, 2), 'the page says its language');
+      assert((await p.textContent('#create-game')).includes(words.create), `home in ${locale}: "${await p.textContent('#create-game')}"`);
+      // Seat 1 takes green; seat 2 takes green from it, and seat 1 gets seat 2's colour back.
+      await p.selectOption('select[name="seat-0-colour"]', 'green');
+      await p.selectOption('select[name="seat-1-colour"]', 'green');
+      assert(await p.inputValue('select[name="seat-0-colour"]') === 'blue', 'choosing a taken colour swaps the two');
+      await p.selectOption('select[name="seat-0-colour"]', 'orange');
+      await shot(p, `home-${locale}`);
+      await p.click('#create-game');
+      await waitMyTurn(p);
+      const game = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
+      const view = await api(base, `/api/games/${game}`);
+      assert(view.seats[0].colour === 'orange' && view.seats[1].colour === 'green', `the server has the colours (${JSON.stringify(view.seats)})`);
+      const fill = await p.getAttribute('.scores tr[data-seat="0"] td:first-child svg path', 'fill');
+      assert(fill === '#ea580c', `seat 1 is drawn orange (${fill})`);
+      assert((await p.textContent('.board-banner')).includes(words.turn), `the game in ${locale}: "${await p.textContent('.board-banner')}"`);
+      await p.keyboard.press('?');
+      await p.waitForSelector('#help-dialog[open]');
+      await p.keyboard.press('Escape');
+      await shot(p, `game-${locale}`);
+      // The finished game: its final scores and its replay.
+      await p.goto(`${base}/#game=${finished.gameId}`);
+      await p.waitForSelector('dialog[open] .final table');
+      await p.click('#close-final');
+      await p.goto(`${base}/#replay=${finished.gameId}`);
+      await p.waitForSelector('body[data-page="replay"][data-replay-version="1"]');
+      for (let i = 0; i < 6; i++) await p.click('#replay-next-turn');
+      assert((await p.textContent('.log-section')).length > 0, 'the log is shown');
+      await shot(p, `replay-${locale}`);
+      const missing = await p.evaluate(() => [...window.__i18n.missing]);
+      assert(missing.length === 0, `every text has its ${locale} words (missing: ${JSON.stringify(missing)})`);
+      await ctx3.close();
+    }
   });
 
   await check('no script errors in any page', async () => {

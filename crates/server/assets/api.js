@@ -1,5 +1,6 @@
 // The server's HTTP and WebSocket API (docs/api.md). Every refusal is an
 // ApiError carrying the server's typed code and message.
+import { t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(code, message, status = 0, extra = {}) {
@@ -24,7 +25,7 @@ async function request(method, path, body, retries = READ_RETRIES) {
       cache: 'no-store',
     });
   } catch (e) {
-    throw new ApiError('network', `cannot reach the server (${e.message})`);
+    throw new ApiError('network', t('cannot reach the server ({reason})', { reason: e.message }));
   }
   let data = null;
   const text = await res.text();
@@ -179,6 +180,7 @@ export const ERROR_HELP = {
   not_your_turn: 'It is another seat’s turn.',
   game_over: 'The game is already finished.',
   illegal_action: 'The rules do not allow that.',
+  invalid_record: 'That file is no game record or saved game the rules allow.',
   too_large: 'The request was too large.',
   timeout: 'The request did not arrive in time.',
   busy: 'The server is busy. Try again later.',

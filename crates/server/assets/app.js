@@ -7,6 +7,7 @@
 import { api } from './api.js';
 import { Catalogue, installDefs } from './tiles.js';
 import { h, clear, parseHash, showError } from './ui.js';
+import { t, LANG } from './i18n.js';
 import { HomePage } from './lobby.js';
 import { GamePage, openHelp } from './game.js';
 import { ReplayPage } from './replay.js';
@@ -33,8 +34,8 @@ const ctx = {
     connEl.classList.toggle('hidden', !state);
     connEl.classList.toggle('ok', state === 'open');
     connEl.classList.toggle('bad', state === 'closed' || state === 'replaced');
-    connEl.textContent = state === 'open' ? 'live' : state === 'connecting' ? 'connecting…' : state === 'closed' ? 'offline, reconnecting…'
-      : state === 'replaced' ? 'opened in another tab: reload to play here' : '';
+    connEl.textContent = t(state === 'open' ? 'live' : state === 'connecting' ? 'connecting…' : state === 'closed' ? 'offline, reconnecting…'
+      : state === 'replaced' ? 'opened in another tab: reload to play here' : '');
     document.body.dataset.conn = state || '';
   },
 };
@@ -57,6 +58,13 @@ async function route() {
 }
 
 async function boot() {
+  // The page's own words, in the UI's language.
+  document.documentElement.lang = LANG;
+  const sub = document.querySelector('header.top .brand span');
+  if (sub) sub.textContent = `· ${t('The Ferries')}`;
+  const help = document.getElementById('help-btn');
+  help.title = t('keys (?)');
+  help.setAttribute('aria-label', t('keyboard help'));
   document.getElementById('help-btn').addEventListener('click', () => openHelp());
   for (let attempt = 0; ; attempt++) {
     try {

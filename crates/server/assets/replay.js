@@ -5,8 +5,9 @@ import { BoardView } from './board.js';
 import { h, clear, showError, renderMissing } from './ui.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, at } from './panels.js';
 import { openHelp } from './game.js';
-import { el } from './tiles.js';
+import { el, setSeatColours } from './tiles.js';
 import { Inspector } from './inspector.js';
+import { t } from './i18n.js';
 
 // Player controls drawn as SVG: no emoji font is needed.
 function icon(d) {
@@ -51,7 +52,7 @@ export class ReplayPage {
         h('a.button.primary#missing-home', { href: '#' }, 'Back to the home page')));
       return;
     }
-    this.ctx.setHeader(this.local ? `Record ${this.local.name || ''}`.trim() : `Replay ${this.gameId}`);
+    this.ctx.setHeader(this.local ? t('Record {name}', { name: this.local.name || '' }).trim() : t('Replay {id}', { id: this.gameId }));
     this.ctx.setConn(null);
     const r = clear(this.root);
     this.boardWrap = h('div.board-wrap');
@@ -136,7 +137,7 @@ export class ReplayPage {
     v = Math.max(1, Math.min(this.max, Math.round(v)));
     this.target = v;
     let view;
-    try { view = await this.fetchView(v); } catch (e) { showError(e, `Loading position ${v}`); return; }
+    try { view = await this.fetchView(v); } catch (e) { showError(e, t('Loading position {v}', { v })); return; }
     if (this.target !== v) return; // a later request won
     const from = this.version;
     this.version = v;
@@ -163,9 +164,9 @@ export class ReplayPage {
   }
 
   togglePlay() {
-    if (this.playing) { clearInterval(this.playing); this.playing = null; this.playBtn.textContent = '▶ Play'; return; }
+    if (this.playing) { clearInterval(this.playing); this.playing = null; this.playBtn.textContent = t('▶ Play'); return; }
     if (this.version >= this.max) this.go(1);
-    this.playBtn.textContent = '⏸ Pause';
+    this.playBtn.textContent = t('⏸ Pause');
     this.playing = setInterval(() => {
       if (this.version >= this.max) { this.togglePlay(); return; }
       this.stepTurn(1);
@@ -191,30 +192,31 @@ export class ReplayPage {
   describe(v) {
     const a = this.history.find((x) => x.version === v);
     const view = this.view;
-    if (!a) return v === 1 ? 'The start: the first tile is drawn.' : '';
-    const who = a.seat !== null && a.seat !== undefined ? seatName(view, a.seat) : 'The server';
+    if (!a) return v === 1 ? t('The start: the first tile is drawn.') : '';
+    const who = a.seat !== null && a.seat !== undefined ? seatName(view, a.seat) : t('The server');
     const act = a.action || {};
     switch (act.type) {
-      case 'draw': return `${who} draws ${act.tile}.`;
-      case 'place': return `${who} places the tile at ${at(act.at)}${act.rot ? `, turned ${act.rot}°` : ''}.`;
-      case 'discard': return `${who} discards the tile (it fits nowhere).`;
-      case 'deploy': return `${who} deploys a ${act.figure === 'big' ? 'big follower' : 'follower'} on ${act.meeple}.`;
-      case 'pass': return `${who} passes.`;
-      case 'ferry': return `${who} places the ferry on ${act.ferry}.`;
-      case 'move': return `${who} moves the ferry at ${at(act.at)} to ${act.ferry}.`;
+      case 'draw': return t('{who} draws {tile}.', { who, tile: act.tile });
+      case 'place': return t(act.rot ? '{who} places the tile at {at}, turned {rot}°.' : '{who} places the tile at {at}.', { who, at: at(act.at), rot: act.rot });
+      case 'discard': return t('{who} discards the tile (it fits nowhere).', { who });
+      case 'deploy': return t(act.figure === 'big' ? '{who} deploys a big follower on {where}.' : '{who} deploys a follower on {where}.', { who, where: act.meeple });
+      case 'pass': return t('{who} passes.', { who });
+      case 'ferry': return t('{who} places the ferry on {ferry}.', { who, ferry: act.ferry });
+      case 'move': return t('{who} moves the ferry at {at} to {ferry}.', { who, at: at(act.at), ferry: act.ferry });
       default: return `${who}: ${act.type}`;
     }
   }
 
   render() {
     const v = this.view;
+    setSeatColours((v.seats || []).map((s) => s.colour));
     document.body.dataset.replayVersion = this.version;
     document.body.dataset.replayMax = this.max;
     this.slider.value = this.version;
     const turnNo = v.status === 'finished' ? v.turn : v.turn + 1;
-    this.pos.textContent = `${this.version} / ${this.max} · turn ${turnNo}`;
+    this.pos.textContent = t('{v} / {max} · turn {n}', { v: this.version, max: this.max, n: turnNo });
     this.what.textContent = this.describe(this.version);
-    this.banner.textContent = this.version === this.max && v.status === 'finished' ? 'Final position' : `Turn ${turnNo} · ${seatName(v, v.current)} · ${v.step?.replace('_', ' ')}`;
+    this.banner.textContent = this.version === this.max && v.status === 'finished' ? t('Final position') : t('Turn {n} · {name} · {step}', { n: turnNo, name: seatName(v, v.current), step: v.step?.replace('_', ' ') });
     // A past view carries no legal actions: show the step's moves as the log tells them.
     this.board.render(v, { highlight: this.highlight || this.inspectTiles || [] });
     this.scoreSec.replaceChild(renderScores(v, {}), this.scoreSec.lastChild);

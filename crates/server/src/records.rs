@@ -75,7 +75,14 @@ pub fn answer(req: RecordRequest) -> Result<String, ApiError> {
         .setup
         .players
         .iter()
-        .map(|name| SeatRow { name: name.clone(), kind: SeatKind::Human, level: None, token: None, undo: false })
+        .map(|name| SeatRow {
+            name: name.clone(),
+            kind: SeatKind::Human,
+            level: None,
+            token: None,
+            undo: false,
+            colour: None,
+        })
         .collect();
     let meta = Arc::new(Meta { id: "record".into(), created: 0, seed: 0, seats });
     let at = Live::rebuild(meta.clone(), &record, version).map_err(ApiError::InvalidRecord)?;
