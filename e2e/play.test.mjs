@@ -1045,7 +1045,7 @@ try {
   });
 
   await check('colours per seat; the UI in German and in Polish, chosen from the browser\'s language', async () => {
-    for (const [locale, words] of [['de-DE', { create: 'Anlegen und öffnen', turn: 'Du bist dran', replay: 'Wiederholung' }], ['pl-PL', { create: 'Utwórz i otwórz', turn: 'Twój ruch', replay: 'Powtórka' }]]) {
+    for (const [locale, words] of [['de-DE', { create: 'Anlegen und öffnen', turn: 'Du bist dran', easy: 'leicht' }], ['pl-PL', { create: 'Utwórz i otwórz', turn: 'Twój ruch', easy: 'łatwy' }]]) {
       const ctx3 = await browser.newContext({ locale, viewport: { width: 1200, height: 800 } });
       const p = await ctx3.newPage();
       watchPage(p, locale);
@@ -1067,6 +1067,7 @@ try {
       const fill = await p.getAttribute('.scores tr[data-seat="0"] td:first-child svg path', 'fill');
       assert(fill === '#ea580c', `seat 1 is drawn orange (${fill})`);
       assert((await p.textContent('.board-banner')).includes(words.turn), `the game in ${locale}: "${await p.textContent('.board-banner')}"`);
+      assert((await p.textContent('.scores tr[data-seat="1"] .tag')).includes(words.easy), `the bot's level in ${locale}`);
       await p.keyboard.press('?');
       await p.waitForSelector('#help-dialog[open]');
       await p.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
-import { t, tn } from './i18n.js';
+import { t, tn, tr } from './i18n.js';
 import { el, miniTile, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
@@ -40,7 +40,7 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
   for (let s = 0; s < n; s++) {
     const seat = view.seats?.[s] || {};
     const tags = [];
-    if (seat.type === 'bot') tags.push(h('span.tag', t('bot · {level}', { level: seat.level || 'bot' })));
+    if (seat.type === 'bot') tags.push(h('span.tag', t('bot · {level}', { level: tr(seat.level || 'bot') })));
     if (mine.has(s)) tags.push(h('span.tag.you', 'you'));
     if (win.has(s) && view.status === 'finished') tags.push(h('span.winner-badge', ' ★ winner'));
     // Every figure in play: filled icons in supply, hollow ones on the board.
