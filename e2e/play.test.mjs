@@ -339,6 +339,8 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       // selects (and brings the cell on screen), then R, the tile or the
       // Rotate button turns it and ✓, the Place button or Enter places it.
       const cell = page.locator(`[data-cell="${key}"].cell-legal`);
+      // The board redraws as the view changes: a cell found a moment ago
+      // may be gone by now (no box), and then the keys are used instead.
       const box = turns % 3 !== 0 && await cell.isVisible() && await inView(page, cell) ? await cell.boundingBox() : null;
       if (box) {
         const [mx, my] = [box.x + box.width / 2, box.y + box.height / 2];
