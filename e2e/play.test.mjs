@@ -407,7 +407,9 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       const lake = view.last_placed && view.last_placed.tile.startsWith('F');
       // Inns & Cathedrals: deploy the big follower the first time it can go.
       const big = bigs.length > 0 && stats.bigDeployed === 0;
-      const want = big || (deploys.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6)));
+      // (Only the big follower may be left to deploy, once the followers are all out.)
+      const normals = deploys.filter((a) => !a.figure);
+      const want = big || (normals.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6)));
       if (stats.deployed === 0 && deploys.length) await once('deploy-spots');
       if (want) {
         if (big) {
@@ -751,8 +753,9 @@ try {
     await shot(p, 'phone-choosing');
     await p.evaluate(() => window.scrollTo(0, 0));
     // A tap on a feature tells about it (touch has no hover).
-    const phoneGame = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
-    await inspectStartCity(p, base, phoneGame, 'tap');
+    const phoneHash = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1));
+    // (The turn is not ended: the tester's view counts its provisional tile.)
+    await inspectStartCity(p, base, phoneHash.get('game'), 'tap', { token: phoneHash.get('token') });
     await shot(p, 'phone-inspector');
     await p.tap('#inspector .ins-close');
     // Pinch (two touches spreading) zooms in; one finger pans.
@@ -937,6 +940,43 @@ try {
     await shot(page, 'replay-end');
   });
 
+  await check('open a record or a JCloisterZone saved game in the browser: checked, then in the replay viewer', async () => {
+    const open = async (name, text) => {
+      await page.goto(`${base}/`);
+      await page.waitForSelector('body[data-ready="1"][data-page="home"] #open-file');
+      await page.setInputFiles('#open-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    };
+    // The finished game's record, as "Download record" saves it.
+    const rec = await (await fetch(`${base}/api/games/${finished.gameId}/record`)).text();
+    await open('game.json', rec);
+    await page.waitForSelector('body[data-page="replay"][data-replay-source="file"][data-replay-version="1"]');
+    const view = await api(base, `/api/games/${finished.gameId}`);
+    const max = Number(await page.evaluate(() => document.body.dataset.replayMax));
+    assert(max === view.version, `the record's every step (${max} of ${view.version})`);
+    await page.click('#replay-forward');
+    await page.waitForSelector('body[data-replay-version="2"]');
+    await page.keyboard.press('End');
+    await page.waitForSelector(`body[data-replay-version="${max}"] .final table`);
+    await shot(page, 'record-opened');
+    // A JCloisterZone saved game.
+    await open('basic-502-0001.jcz', fs.readFileSync(path.join(ROOT, 'tests/data/jcz/basic-502-0001.jcz'), 'utf8'));
+    await page.waitForSelector('body[data-page="replay"][data-replay-source="file"][data-replay-version="1"]');
+    await page.keyboard.press('End');
+    await page.waitForSelector('.final table');
+    await shot(page, 'jcz-opened');
+    // Anything else is refused, with the reason.
+    await open('notes.txt', 'not a game at all');
+    await page.waitForSelector('#open-error[data-code="invalid_record"]');
+    const msg = await page.textContent('#open-error');
+    assert(msg.includes('notes.txt') && /not JSON/.test(msg), `the reason is shown: ${msg}`);
+    const broken = JSON.parse(rec);
+    broken.turns[3].at = [50, 50];
+    await open('broken.json', JSON.stringify(broken));
+    await page.waitForFunction(() => /turn/i.test(document.querySelector('#open-error')?.textContent || ''));
+    await shot(page, 'record-refused');
+    assert(await page.evaluate(() => document.body.dataset.page) === 'home', 'a refused file opens nothing');
+  });
+
   await check('Inns & Cathedrals with The Ferries, six seats: inns, cathedrals and the big follower, played to the end by clicking', async () => {
     // The lobby allows six seats only with Inns & Cathedrals.
     await page.goto(`${base}/`);
@@ -1008,6 +1048,49 @@ try {
     await p.evaluate(() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); });
     await p.waitForFunction(() => !document.title.includes('Your turn'));
     await ctx2.close();
+  });
+
+  await check('colours per seat; the UI in German and in Polish, chosen from the browser\'s language', async () => {
+    for (const [locale, words] of [['de-DE', { create: 'Anlegen und öffnen', turn: 'Du bist dran', easy: 'leicht' }], ['pl-PL', { create: 'Utwórz i otwórz', turn: 'Twój ruch', easy: 'łatwy' }]]) {
+      const ctx3 = await browser.newContext({ locale, viewport: { width: 1200, height: 800 } });
+      const p = await ctx3.newPage();
+      watchPage(p, locale);
+      await p.goto(`${base}/`);
+      await p.waitForSelector('body[data-ready="1"][data-page="home"]');
+      assert(await p.evaluate(() => document.documentElement.lang) === locale.slice(0, 2), 'the page says its language');
+      assert((await p.textContent('#create-game')).includes(words.create), `home in ${locale}: "${await p.textContent('#create-game')}"`);
+      // Seat 1 takes green; seat 2 takes green from it, and seat 1 gets seat 2's colour back.
+      await p.selectOption('select[name="seat-0-colour"]', 'green');
+      await p.selectOption('select[name="seat-1-colour"]', 'green');
+      assert(await p.inputValue('select[name="seat-0-colour"]') === 'blue', 'choosing a taken colour swaps the two');
+      await p.selectOption('select[name="seat-0-colour"]', 'orange');
+      await shot(p, `home-${locale}`);
+      await p.click('#create-game');
+      await waitMyTurn(p);
+      const game = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
+      const view = await api(base, `/api/games/${game}`);
+      assert(view.seats[0].colour === 'orange' && view.seats[1].colour === 'green', `the server has the colours (${JSON.stringify(view.seats)})`);
+      const fill = await p.getAttribute('.scores tr[data-seat="0"] td:first-child svg path', 'fill');
+      assert(fill === '#ea580c', `seat 1 is drawn orange (${fill})`);
+      assert((await p.textContent('.board-banner')).includes(words.turn), `the game in ${locale}: "${await p.textContent('.board-banner')}"`);
+      assert((await p.textContent('.scores tr[data-seat="1"] .tag')).includes(words.easy), `the bot's level in ${locale}`);
+      await p.keyboard.press('?');
+      await p.waitForSelector('#help-dialog[open]');
+      await p.keyboard.press('Escape');
+      await shot(p, `game-${locale}`);
+      // The finished game: its final scores and its replay.
+      await p.goto(`${base}/#game=${finished.gameId}`);
+      await p.waitForSelector('dialog[open] .final table');
+      await p.click('#close-final');
+      await p.goto(`${base}/#replay=${finished.gameId}`);
+      await p.waitForSelector('body[data-page="replay"][data-replay-version="1"]');
+      for (let i = 0; i < 6; i++) await p.click('#replay-next-turn');
+      assert((await p.textContent('.log-section')).length > 0, 'the log is shown');
+      await shot(p, `replay-${locale}`);
+      const missing = await p.evaluate(() => [...window.__i18n.missing]);
+      assert(missing.length === 0, `every text has its ${locale} words (missing: ${JSON.stringify(missing)})`);
+      await ctx3.close();
+    }
   });
 
   await check('no script errors in any page', async () => {

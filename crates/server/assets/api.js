@@ -1,5 +1,6 @@
 // The server's HTTP and WebSocket API (docs/api.md). Every refusal is an
 // ApiError carrying the server's typed code and message.
+import { t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(code, message, status = 0, extra = {}) {
@@ -24,7 +25,7 @@ async function request(method, path, body, retries = READ_RETRIES) {
       cache: 'no-store',
     });
   } catch (e) {
-    throw new ApiError('network', `cannot reach the server (${e.message})`);
+    throw new ApiError('network', t('cannot reach the server ({reason})', { reason: e.message }));
   }
   let data = null;
   const text = await res.text();
@@ -55,6 +56,8 @@ export const api = {
   act: (game, seat, token, version, action) =>
     request('POST', `/api/games/${enc(game)}/actions`, { seat, token, version, action }),
   history: (game) => request('GET', `/api/games/${enc(game)}/actions`),
+  /** body: { file } (a record's or a .jcz's text) or { record, version } */
+  recordView: (body) => request('POST', '/api/records/view', body),
   /** body: { at, piece, version?, token? } */
   feature: (game, body) => request('POST', `/api/games/${enc(game)}/feature`, body),
   recordUrl: (game) => `/api/games/${enc(game)}/record`,
@@ -177,6 +180,7 @@ export const ERROR_HELP = {
   not_your_turn: 'It is another seat’s turn.',
   game_over: 'The game is already finished.',
   illegal_action: 'The rules do not allow that.',
+  invalid_record: 'That file is no game record or saved game the rules allow.',
   too_large: 'The request was too large.',
   timeout: 'The request did not arrive in time.',
   busy: 'The server is busy. Try again later.',

@@ -3,9 +3,11 @@
 //   #game=ID&token=T...    play the seats of these tokens (several: hot-seat)
 //   #game=ID               watch (read-only)
 //   #replay=ID&v=N         step through a game
+//   #record&v=N            step through a record or .jcz opened in this tab
 import { api } from './api.js';
 import { Catalogue, installDefs } from './tiles.js';
 import { h, clear, parseHash, showError } from './ui.js';
+import { t, LANG } from './i18n.js';
 import { HomePage } from './lobby.js';
 import { GamePage, openHelp } from './game.js';
 import { ReplayPage } from './replay.js';
@@ -32,15 +34,15 @@ const ctx = {
     connEl.classList.toggle('hidden', !state);
     connEl.classList.toggle('ok', state === 'open');
     connEl.classList.toggle('bad', state === 'closed' || state === 'replaced');
-    connEl.textContent = state === 'open' ? 'live' : state === 'connecting' ? 'connecting…' : state === 'closed' ? 'offline, reconnecting…'
-      : state === 'replaced' ? 'opened in another tab: reload to play here' : '';
+    connEl.textContent = t(state === 'open' ? 'live' : state === 'connecting' ? 'connecting…' : state === 'closed' ? 'offline, reconnecting…'
+      : state === 'replaced' ? 'opened in another tab: reload to play here' : '');
     document.body.dataset.conn = state || '';
   },
 };
 
 async function route() {
-  const { game, replay, tokens, params } = parseHash();
-  const key = replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
+  const { game, replay, record, tokens, params } = parseHash();
+  const key = record ? 'record' : replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
   // The replay viewer rewrites its own #replay=..&v=N: no reload for that.
   if (key === routeKey && page) return;
   routeKey = key;
@@ -48,13 +50,21 @@ async function route() {
   ctx.setAlert(null);
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
   clear(main);
-  if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });
+  if (record) page = new ReplayPage(main, ctx, { local: true, version: Number(params.get('v')) || null });
+  else if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });
   else if (game) page = new GamePage(main, ctx, { game, tokens });
   else page = new HomePage(main, ctx);
   try { await page.start(); } catch (e) { console.error(e); showError(e); }
 }
 
 async function boot() {
+  // The page's own words, in the UI's language.
+  document.documentElement.lang = LANG;
+  const sub = document.querySelector('header.top .brand span');
+  if (sub) sub.textContent = `· ${t('The Ferries')}`;
+  const help = document.getElementById('help-btn');
+  help.title = t('keys (?)');
+  help.setAttribute('aria-label', t('keyboard help'));
   document.getElementById('help-btn').addEventListener('click', () => openHelp());
   for (let attempt = 0; ; attempt++) {
     try {

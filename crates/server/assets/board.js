@@ -1,6 +1,7 @@
 // The board: SVG drawn from the view, with pan (drag), zoom (wheel, pinch,
 // buttons, keys) and the clickable overlays of the current step.
 import { el, T, ferryPath, meeple, tileHref, colourOf, inkOn } from './tiles.js';
+import { t } from './i18n.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
 
@@ -13,7 +14,7 @@ export class BoardView {
     this.host = host;
     this.cat = catalogue;
     this.onPick = opts.onPick || (() => {});
-    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': 'game board', tabindex: 0 });
+    this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': t('game board'), tabindex: 0 });
     this.root = el('g', { class: 'root' });
     this.layers = {};
     for (const name of ['tiles', 'marks', 'cells', 'ferries', 'followers', 'options']) {
@@ -335,7 +336,7 @@ export class BoardView {
       boat.appendChild(el('path', { d: 'M-13,-5.5 L8,-5.5 L14,0 L8,5.5 L-13,5.5 Z', class: 'hull' }));
       boat.appendChild(el('rect', { x: -8, y: -3, width: 9, height: 6, rx: 1, class: 'cabin' }));
       g.appendChild(boat);
-      g.appendChild(el('title', {}, [document.createTextNode(`ferry ${f.ferry}`)]));
+      g.appendChild(el('title', {}, [document.createTextNode(t('ferry {pair}', { pair: f.ferry }))]));
       L.ferries.appendChild(g);
     }
 
@@ -376,12 +377,12 @@ export class BoardView {
       grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
       grp.appendChild(el('rect', { x: g.x * T, y: g.y * T, width: T, height: T, class: 'ghost-hit', 'data-pick': 'rotate', 'data-cell': `${g.x},${g.y}` }));
       // Confirm (✓) and rotate (↻) buttons on the tile's corners.
-      const cb = el('g', { class: 'confirm-btn', 'data-pick': 'confirm', transform: `translate(${g.x * T + 100} ${g.y * T})`, role: 'button', 'aria-label': 'place tile here' });
+      const cb = el('g', { class: 'confirm-btn', 'data-pick': 'confirm', transform: `translate(${g.x * T + 100} ${g.y * T})`, role: 'button', 'aria-label': t('place tile here') });
       cb.appendChild(el('circle', { r: 15 }));
       cb.appendChild(el('path', { d: 'M-7,0 L-2,6 L8,-6' }));
       grp.appendChild(cb);
       if (g.canRotate) {
-        const rb = el('g', { class: 'rotate-btn', 'data-pick': 'rotate', transform: `translate(${g.x * T} ${g.y * T})`, role: 'button', 'aria-label': 'rotate' });
+        const rb = el('g', { class: 'rotate-btn', 'data-pick': 'rotate', transform: `translate(${g.x * T} ${g.y * T})`, role: 'button', 'aria-label': t('rotate') });
         rb.appendChild(el('circle', { r: 13 }));
         rb.appendChild(el('path', { d: 'M5.5,-4 A7,7 0 1 0 6,3 M6,-9 L6,-3.5 L0.5,-3.5' }));
         grp.appendChild(rb);
@@ -393,12 +394,12 @@ export class BoardView {
       const g = el('g', {
         class: `spot${s.hot ? ' hot' : ''}`, transform: `translate(${s.x * T + sx} ${s.y * T + sy})`,
         'data-pick': 'deploy', 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind, 'data-figure': s.figure,
-        role: 'button', 'aria-label': `${s.figure === 'big' ? 'big follower' : 'follower'} on ${s.meeple}`,
+        role: 'button', 'aria-label': t(s.figure === 'big' ? 'big follower on {where}' : 'follower on {where}', { where: s.meeple }),
       });
       const big = s.figure === 'big';
       g.appendChild(el('circle', { r: big ? 15 : 12, class: 'ring', stroke: colourOf(s.seat) }));
       g.appendChild(meeple(s.seat, { transform: `scale(${big ? 1 : 0.75})${s.kind === 'field' ? ' rotate(-90)' : ''}` }, s.figure));
-      g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${big ? 'big follower on ' : ''}${s.meeple}`)]));
+      g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${t(big ? 'big follower on {where}' : 'follower on {where}', { where: s.meeple })}`)]));
       L.options.appendChild(g);
     }
     for (const [x, y] of ix.movable || []) {
@@ -414,7 +415,7 @@ export class BoardView {
       };
       const g = el('g', {
         class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n,
-        role: 'button', 'aria-label': `${o.n}: ${o.move ? 'move ferry to' : 'ferry on'} ${o.ferry}`,
+        role: 'button', 'aria-label': `${o.n}: ${t(o.move ? 'move ferry to {pair}' : 'ferry on {pair}', { pair: o.ferry })}`,
       });
       g.appendChild(el('path', { d: fp.d, class: 'hit' }));
       g.appendChild(el('path', { d: fp.d, class: 'vis' }));

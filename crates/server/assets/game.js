@@ -5,7 +5,8 @@ import { BoardView } from './board.js';
 import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
 import { createAndOpen } from './lobby.js';
 import { Inspector } from './inspector.js';
-import { miniTile } from './tiles.js';
+import { t, tn } from './i18n.js';
+import { miniTile, setSeatColours } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, at } from './panels.js';
 
 const STEP_WORDS = {
@@ -96,7 +97,7 @@ export class GamePage {
 
   async start() {
     document.body.dataset.page = 'game';
-    this.ctx.setHeader(`Game ${this.gameId}`);
+    this.ctx.setHeader(t('Game {id}', { id: this.gameId }));
     let first = null;
     try {
       first = await api.view(this.gameId);
@@ -167,6 +168,7 @@ export class GamePage {
 
     const prev = this.view;
     this.view = v;
+    setSeatColours((v.seats || []).map((s) => s.colour));
     if (!prev) {
       const mine = [...this.tokens.keys()];
       remember(this.gameId, { players: v.setup?.players, status: v.status, mineSeats: mine });
@@ -184,7 +186,7 @@ export class GamePage {
       if (v.step === 'place') this.rot = null;
       // Hot-seat: say whose turn it is when it passes between this browser's seats.
       if (this.tokens.size > 1 && this.tokens.has(v.to_act) && prev && prev.to_act !== v.to_act) {
-        toast(`${seatName(v, v.to_act)}’s turn`, { key: 'turn' });
+        toast(t('{name}’s turn', { name: seatName(v, v.to_act) }), { key: 'turn' });
       }
     }
     this.render();
@@ -210,11 +212,11 @@ export class GamePage {
     if (seat === null) { this.ctx.setAlert(null); return; }
     const was = prev && prev.status === 'active' && this.tokens.has(prev.to_act) ? prev.to_act : null;
     if (was === seat || document.visibilityState !== 'hidden') return;
-    const who = this.tokens.size > 1 ? `${seatName(this.view, seat)}’s turn` : 'Your turn';
+    const who = this.tokens.size > 1 ? t('{name}’s turn', { name: seatName(this.view, seat) }) : t('Your turn');
     this.ctx.setAlert(`▶ ${who}`);
     if (notifyWanted() && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
       try {
-        const n = new Notification(`Carcassonne: ${who.toLowerCase()}`, { body: `Game ${this.gameId}: ${STEP_WORDS[this.view.step] || this.view.step}`, tag: `turn-${this.gameId}` });
+        const n = new Notification(t('Carcassonne: {who}', { who }), { body: `${t('Game {id}', { id: this.gameId })}: ${stepWords(this.view.step)}`, tag: `turn-${this.gameId}` });
         n.onclick = () => { window.focus(); n.close(); };
       } catch (_) { /* notifications unavailable here */ }
     }
@@ -388,7 +390,7 @@ export class GamePage {
   }
 
   confirmPlace() {
-    if (!this.sel) { toast(isTouch() ? 'Tap a highlighted position first.' : 'Choose a highlighted position first (click it, or press ] ).', { key: 'hint' }); return; }
+    if (!this.sel) { toast(t(isTouch() ? 'Tap a highlighted position first.' : 'Choose a highlighted position first (click it, or press ] ).'), { key: 'hint' }); return; }
     const [x, y] = this.sel.split(',').map(Number);
     this.act({ type: 'place', at: [x, y], rot: this.currentRot() });
   }
@@ -573,7 +575,7 @@ export class GamePage {
     clear(b);
     if (v.status === 'finished') {
       const w = (v.final?.winners || []).map((s) => seatName(v, s));
-      b.append(`Game over — ${w.length > 1 ? 'shared victory: ' + w.join(', ') : (w[0] || '') + ' wins'}`);
+      b.append(w.length > 1 ? t('Game over — shared victory: {who}', { who: w.join(', ') }) : t('Game over — {who} wins', { who: w[0] || '' }));
       return;
     }
     const s = v.to_act;
@@ -581,16 +583,16 @@ export class GamePage {
     const mine = this.mySeat() !== null;
     const name = seatName(v, s);
     const bot = v.seats?.[s]?.type === 'bot';
-    if (mine) b.append(`${this.tokens.size > 1 ? name + ': ' : 'Your turn: '}${STEP_WORDS[v.step] || v.step}`);
-    else if (bot) b.append(`${name} is thinking…`);
-    else b.append(`${name} to ${STEP_WORDS[v.step] || v.step}${this.tokens.size ? '' : ' · watching'}`);
+    if (mine) b.append(this.tokens.size > 1 ? t('{name}: {step}', { name, step: stepWords(v.step) }) : t('Your turn: {step}', { step: stepWords(v.step) }));
+    else if (bot) b.append(t('{name} is thinking…', { name }));
+    else b.append(t(this.tokens.size ? '{name} to {step}' : '{name} to {step} · watching', { name, step: stepWords(v.step) }));
   }
 
   renderTurn() {
     const v = this.view;
     const sec = clear(this.turnSec);
     if (!v) return;
-    sec.appendChild(h('h3', v.status === 'finished' ? 'Game over' : `Turn ${v.turn + 1} · ${seatName(v, v.current)}`));
+    sec.appendChild(h('h3', v.status === 'finished' ? t('Game over') : t('Turn {n} · {name}', { n: v.turn + 1, name: seatName(v, v.current) })));
     if (v.status === 'finished') {
       sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
         h('button.primary', { onclick: () => this.openFinal(), id: 'show-final' }, 'Final scores'),
@@ -609,7 +611,7 @@ export class GamePage {
       svg.dataset.tile = tileId;
       svg.dataset.rot = rot;
       if (seat !== null && v.step === 'place') {
-        svg.setAttribute('title', isTouch() ? 'rotate' : 'rotate (R)');
+        svg.setAttribute('title', t(isTouch() ? 'rotate' : 'rotate (R)'));
         svg.addEventListener('click', () => this.rotate(1));
       }
       drawn.append(svg, h('div.rot-label', `${tileId}${v.step === 'place' ? ` · ${rot}°` : ''}`));
@@ -619,7 +621,7 @@ export class GamePage {
     sec.appendChild(panel);
     if (seat === null) {
       const bot = v.seats?.[v.to_act]?.type === 'bot';
-      body.append(h('div.what', bot ? `${seatName(v, v.to_act)} (bot) is playing…` : `Waiting for ${seatName(v, v.to_act)}`),
+      body.append(h('div.what', bot ? t('{name} (bot) is playing…', { name: seatName(v, v.to_act) }) : t('Waiting for {name}', { name: seatName(v, v.to_act) })),
         h('div.hint', this.tokens.size ? 'Your seat will be asked when it is its turn.' : 'You are watching this game (read-only).'));
       return;
     }
@@ -627,27 +629,27 @@ export class GamePage {
     // Words for the hand in use: taps and no keys on a touch screen.
     const touch = isTouch();
     const key = (k) => (touch ? '' : ` (${k})`);
-    body.appendChild(h('div.what', { id: 'step-what' }, `${this.tokens.size > 1 ? seatName(v, seat) + ': ' : ''}${cap(STEP_WORDS[v.step] || v.step)}`));
+    body.appendChild(h('div.what', { id: 'step-what' }, `${this.tokens.size > 1 ? seatName(v, seat) + ': ' : ''}${cap(stepWords(v.step))}`));
     const actions = h('div.actions');
     if (v.undoable > 0) {
       actions.append(h('button#undo', { onclick: () => this.undo(), disabled: dis, title: 'U or Ctrl+Z' }, '↶ Undo'));
     }
     if (v.step === 'end_turn') {
       actions.prepend(h('button.primary#end-turn', { onclick: () => this.endTurn(), disabled: dis, title: 'Enter' }, 'End turn'));
-      body.appendChild(h('div.hint', `The others see your turn once you end it. Until then Undo takes your choices back, one by one.`));
+      body.appendChild(h('div.hint', 'The others see your turn once you end it. Until then Undo takes your choices back, one by one.'));
     } else if (v.step === 'place') {
       const { cells, all } = this.placements();
       if (!cells.size && this.legal('discard').length) {
-        body.appendChild(h('div.hint', `${v.drawn} fits nowhere on the board: it leaves the game and you draw again.`));
-        actions.append(h('button.primary#discard', { onclick: () => this.pass(), disabled: dis }, `Discard tile${key('N')}`));
+        body.appendChild(h('div.hint', t('{tile} fits nowhere on the board: it leaves the game and you draw again.', { tile: v.drawn })));
+        actions.append(h('button.primary#discard', { onclick: () => this.pass(), disabled: dis }, `${t('Discard tile')}${key('N')}`));
       } else {
         actions.append(
           h('button#rotate', { onclick: () => this.rotate(1), disabled: dis || (this.sel ? cells.get(this.sel).length < 2 : all.length < 2), title: 'R / Shift+R' }, '↻ Rotate'),
-          h('button.primary#confirm', { onclick: () => this.confirmPlace(), disabled: dis || !this.sel, title: 'Enter' }, this.sel ? `Place at (${this.sel.replace(',', ', ')})` : 'Place'),
+          h('button.primary#confirm', { onclick: () => this.confirmPlace(), disabled: dis || !this.sel, title: 'Enter' }, this.sel ? t('Place at ({at})', { at: this.sel.replace(',', ', ') }) : t('Place')),
         );
         body.appendChild(h('div.hint', this.sel
-          ? `${(cells.get(this.sel) || []).length} rotation(s) fit here. ${touch ? 'Tap the tile to turn it, ✓ to place.' : 'Click the tile or press R to turn it, ✓ or Enter to place.'}`
-          : `${cells.size} highlighted position(s). ${touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).'} Bright ones fit as the tile is turned now.`));
+          ? `${tn((cells.get(this.sel) || []).length, '{n} rotation fits here.', '{n} rotations fit here.')} ${t(touch ? 'Tap the tile to turn it, ✓ to place.' : 'Click the tile or press R to turn it, ✓ or Enter to place.')}`
+          : `${tn(cells.size, '{n} highlighted position', '{n} highlighted positions')} ${t(touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).')} ${t('Bright ones fit as the tile is turned now.')}`));
       }
     } else {
       const opts = this.options();
@@ -677,16 +679,16 @@ export class GamePage {
           }
           body.appendChild(group);
         }
-        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `No follower${key('N')}`));
-        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${touch ? 'Tap' : 'Click'} a spot on the new tile or a choice below${figs.length > 1 && !touch ? '; B switches the figure' : ''}.`));
+        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('No follower')}${key('N')}`));
+        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${t(touch ? 'Tap a spot on the new tile or a choice below.' : figs.length > 1 ? 'Click a spot on the new tile or a choice below; B switches the figure.' : 'Click a spot on the new tile or a choice below.')}`));
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
       } else if (v.step === 'move_ferries') {
-        actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `Done${key('N')}`));
+        actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('Done')}${key('N')}`));
         const n = (v.movable_ferries || []).length;
         body.appendChild(h('div.hint', n
-          ? `${n} ferr${n === 1 ? 'y' : 'ies'} may move (ringed). Pick a new crossing for one, or Done.`
-          : `No other ferry may move this turn: ${touch ? 'tap' : 'press'} Done.`));
+          ? `${tn(n, '{n} ferry may move (ringed).', '{n} ferries may move (ringed).')} ${t('Pick a new crossing for one, or Done.')}`
+          : t(touch ? 'No other ferry may move this turn: tap Done.' : 'No other ferry may move this turn: press Done.')));
       }
       body.appendChild(list);
     }
@@ -724,14 +726,14 @@ export class GamePage {
         const link = absoluteLink(`/#game=${v.game}&token=${token}`);
         list.appendChild(h('div.link-row', { dataset: { seat } },
           h('span', h('span.pdot', { style: `background:${colour(Number(seat))}` }), ` ${name}`),
-          h('input', { type: 'text', readonly: true, value: link, 'aria-label': `join link for ${name}`, onfocus: (e) => e.target.select() }),
-          h('button.small', { onclick: async () => toast((await copyText(link)) ? `Link for ${name} copied` : link) }, 'Copy')));
+          h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('join link for {name}', { name }), onfocus: (e) => e.target.select() }),
+          h('button.small', { onclick: async () => toast((await copyText(link)) ? t('Link for {name} copied', { name }) : link) }, 'Copy')));
       }
       sec.append(h('p.muted', { style: 'font-size:.85em;margin:.2em 0 .4em' }, 'Send each invited player their link: it holds their seat’s secret token.'), list);
     }
     const spect = absoluteLink(`/#game=${v.game}`);
     sec.append(h('div', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
-      h('button.small', { onclick: async () => toast((await copyText(spect)) ? 'Spectator link copied' : spect) }, 'Copy spectator link'),
+      h('button.small', { onclick: async () => toast((await copyText(spect)) ? t('Spectator link copied') : spect) }, 'Copy spectator link'),
       h('a', { href: api.recordUrl(v.game), download: `carcassonne-${v.game}.json` }, 'Download record'),
       h('button.small', { onclick: () => this.openHelp() }, 'Keys (?)'),
       this.tokens.size && typeof Notification !== 'undefined' ? h('button.small#notify-toggle', {
@@ -741,7 +743,7 @@ export class GamePage {
           if (notifyWanted()) { setNotify(false); this.renderLinks(); return; }
           let p = Notification.permission;
           if (p === 'default') { try { p = await Notification.requestPermission(); } catch (_) { p = 'denied'; } }
-          if (p === 'granted') setNotify(true); else toast('This browser does not allow notifications for this page.', { key: 'notify' });
+          if (p === 'granted') setNotify(true); else toast(t('This browser does not allow notifications for this page.'), { key: 'notify' });
           this.renderLinks();
         },
       }, notifyWanted() && Notification.permission === 'granted' ? 'Turn notifications: on' : 'Notify me of my turn') : null));
@@ -771,8 +773,8 @@ export class GamePage {
     if (!v || this.again) return;
     this.again = true;
     const seats = (v.seats || []).map((s) => (s.type === 'bot'
-      ? { type: 'bot', level: s.level || 'easy', name: s.name }
-      : { type: 'human', name: s.name }));
+      ? { type: 'bot', level: s.level || 'easy', name: s.name, colour: s.colour }
+      : { type: 'human', name: s.name, colour: s.colour }));
     const body = { seats, expansions: v.setup?.expansions || [], edition: v.setup?.edition || 'c3', undo: true };
     if (v.setup?.rules && Object.keys(v.setup.rules).length) body.rules = v.setup.rules;
     if (remembered()[v.game]?.public) body.public = true;
@@ -788,6 +790,9 @@ export class GamePage {
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
+/** What a step asks, in words. */
+function stepWords(step) { return STEP_WORDS[step] ? t(STEP_WORDS[step]) : step; }
+
 /** Whether the player asked for a notification when its turn comes (kept in this browser). */
 function notifyWanted() { try { return localStorage.getItem('carcassonne.notify') === '1'; } catch (_) { return false; } }
 function setNotify(on) { try { localStorage.setItem('carcassonne.notify', on ? '1' : '0'); } catch (_) { /* private mode */ } }
@@ -798,7 +803,7 @@ const SIDE_WORDS = { N: 'north', E: 'east', S: 'south', W: 'west' };
 function ferryWords(a) {
   const [x, y] = (a.ferry || '').split('-');
   const n = (a.road || []).length;
-  return `${SIDE_WORDS[x] || x} ↔ ${SIDE_WORDS[y] || y}${n ? ` · road of ${n} tile${n === 1 ? '' : 's'}` : ''}`;
+  return `${t(SIDE_WORDS[x] || x)} ↔ ${t(SIDE_WORDS[y] || y)}${n ? ` · ${tn(n, 'road of {n} tile', 'road of {n} tiles')}` : ''}`;
 }
 
 /**
@@ -821,9 +826,8 @@ function supplyWords(v, seat) {
   const figs = v.figures?.length ? v.figures : [{ figure: 'normal', supply: v.supply || [] }];
   return figs.map((f) => {
     const n = f.supply?.[seat] ?? 0;
-    const word = f.figure === 'normal' ? 'follower' : `${f.figure} follower`;
-    return `${n} ${word}${n === 1 ? '' : 's'}`;
-  }).join(', ') + ' in supply';
+    return f.figure === 'normal' ? tn(n, '{n} follower', '{n} followers') : tn(n, '{n} big follower', '{n} big followers');
+  }).join(', ') + ' ' + t('in supply');
 }
 
 /** The action as the API takes it (the legal list's extra fields dropped). */

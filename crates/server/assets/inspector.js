@@ -5,6 +5,7 @@
 import { h, clear } from './ui.js';
 import { T } from './tiles.js';
 import { meepleIcon, seatName } from './panels.js';
+import { t, tn } from './i18n.js';
 
 const KIND = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
 
@@ -64,29 +65,29 @@ export class Inspector {
   render(r, f) {
     const v = this.o.view();
     const n = r.tiles.length;
-    const bits = [`${n} tile${n === 1 ? '' : 's'}`];
-    if (r.pennants) bits.push(`${r.pennants} pennant${r.pennants === 1 ? '' : 's'}`);
-    if (r.marks) bits.push(r.kind === 'road' ? 'an inn' : 'a cathedral');
-    if (r.kind === 'road' || r.kind === 'city') bits.push(r.complete ? 'complete' : `open (${r.open_edges} edge${r.open_edges === 1 ? '' : 's'})`);
-    if (r.kind === 'monastery') bits.push(r.complete ? 'surrounded' : `${r.value_end - 1} of 8 neighbours`);
+    const bits = [tn(n, '{n} tile', '{n} tiles')];
+    if (r.pennants) bits.push(tn(r.pennants, '{n} pennant', '{n} pennants'));
+    if (r.marks) bits.push(t(r.kind === 'road' ? 'an inn' : 'a cathedral'));
+    if (r.kind === 'road' || r.kind === 'city') bits.push(r.complete ? t('complete') : tn(r.open_edges, 'open ({n} edge)', 'open ({n} edges)'));
+    if (r.kind === 'monastery') bits.push(r.complete ? t('surrounded') : tn(r.value_end - 1, '{n} of 8 neighbours', '{n} of 8 neighbours'));
     const who = (pts) => {
       const list = pts.map((p, s) => [s, p]).filter(([, p]) => p > 0);
       return list.length ? list.map(([s, p]) => h('span.gain', { dataset: { seat: s } }, meepleIcon(s, 13), ` ${seatName(v, s)} +${p}`)) : [h('span.muted', 'no one')];
     };
     const figures = r.followers.map((c, s) => [s, c]).filter(([, c]) => c > 0);
     const rows = [
-      h('div.ins-title', h('b', KIND[r.kind] || r.kind), ` · ${bits.join(' · ')}`),
+      h('div.ins-title', h('b', KIND[r.kind] ? t(KIND[r.kind]) : r.kind), ` · ${bits.join(' · ')}`),
       h('div.ins-row', h('span.ins-label', 'Followers'), figures.length
         ? figures.map(([s, c]) => h('span.gain', { dataset: { seat: s } }, ...Array.from({ length: c }, () => meepleIcon(s, 13)), ` ${seatName(v, s)}`))
         : h('span.muted', 'none')),
     ];
     if (r.complete && r.kind !== 'field') {
-      rows.push(h('div.ins-row', h('span.ins-label', 'Scored'), `${r.value_complete} points when completed`));
+      rows.push(h('div.ins-row', h('span.ins-label', 'Scored'), t('{n} points when completed', { n: r.value_complete })));
     } else {
       if (r.value_complete !== null && r.value_complete !== undefined) {
-        rows.push(h('div.ins-row.ins-now', h('span.ins-label', `If completed now (${r.value_complete})`), ...who(r.if_completed)));
+        rows.push(h('div.ins-row.ins-now', h('span.ins-label', t('If completed now ({n})', { n: r.value_complete })), ...who(r.if_completed)));
       }
-      rows.push(h('div.ins-row.ins-end', h('span.ins-label', `At the end as it is (${r.value_end})`), ...who(r.at_end)));
+      rows.push(h('div.ins-row.ins-end', h('span.ins-label', t('At the end as it is ({n})', { n: r.value_end })), ...who(r.at_end)));
     }
     clear(this.card).append(...rows,
       h('button.small.ins-close', { 'aria-label': 'close', onclick: () => this.hide() }, '×'));

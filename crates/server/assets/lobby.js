@@ -2,7 +2,8 @@
 // watch or replay.
 import { api } from './api.js';
 import { h, clear, showError, remember, remembered, forget, fmtTime } from './ui.js';
-import { PLAYER_COLOURS } from './tiles.js';
+import { COLOUR_HEX, COLOUR_NAMES, setSeatColours } from './tiles.js';
+import { t } from './i18n.js';
 
 const LEVELS = [
   ['random', 'Random'],
@@ -21,6 +22,7 @@ export class HomePage {
 
   async start() {
     document.body.dataset.page = 'home';
+    setSeatColours(null);
     delete document.body.dataset.step;
     delete document.body.dataset.status;
     this.ctx.setHeader('');
@@ -30,11 +32,13 @@ export class HomePage {
     this.mineCard = h('section.card#my-games');
     this.activeCard = h('section.card#active-games');
     this.finishedCard = h('section.card#finished-games');
+    this.openCard = h('section.card#open-record');
     this.root.appendChild(h('div.home',
-      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.mineCard),
+      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.mineCard, this.openCard),
       h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.activeCard, this.finishedCard)));
     this.renderCreate();
     this.renderMine();
+    this.renderOpen();
     this.lists = [
       { status: 'active', card: this.activeCard, title: 'Games in progress', shown: LIST_PAGE, sig: null },
       { status: 'finished', card: this.finishedCard, title: 'Finished games', shown: LIST_PAGE, sig: null },
@@ -50,41 +54,54 @@ export class HomePage {
 
   renderCreate() {
     const c = clear(this.createCard);
+    // Every seat has a colour, no two alike: the first ones free, in order.
+    for (const s of this.seats) if (!COLOUR_NAMES.includes(s.colour) || this.seats.some((o) => o !== s && o.colour === s.colour && this.seats.indexOf(o) < this.seats.indexOf(s))) s.colour = null;
+    for (const s of this.seats) if (!s.colour) s.colour = COLOUR_NAMES.find((c) => !this.seats.some((o) => o.colour === c));
     c.appendChild(h('h2#create-h', 'New game'));
     const rows = h('div.seats', { role: 'group', 'aria-label': 'seats' });
     this.seats.forEach((s, i) => {
       // A person plays here (this browser) or is invited by a link; or a bot.
-      const typeSel = h('select', { 'aria-label': `seat ${i + 1} type`, name: `seat-${i}-type`, onchange: (e) => { s.type = e.target.value; this.saveAndRender(); } },
+      const typeSel = h('select', { 'aria-label': t('seat {n} type', { n: i + 1 }), name: `seat-${i}-type`, onchange: (e) => { s.type = e.target.value; this.saveAndRender(); } },
         h('option', { value: 'human', selected: s.type === 'human' }, 'Player here'),
         h('option', { value: 'invite', selected: s.type === 'invite' }, 'Invited player'),
         h('option', { value: 'bot', selected: s.type === 'bot' }, 'Bot'));
       const detail = s.type !== 'bot'
-        ? h('input', { type: 'text', maxlength: 32, placeholder: `Player ${i + 1}`, value: s.name || '', 'aria-label': `seat ${i + 1} name`, name: `seat-${i}-name`, oninput: (e) => { s.name = e.target.value; saveSeats(this.seats); } })
-        : h('select', { 'aria-label': `seat ${i + 1} bot level`, name: `seat-${i}-level`, onchange: (e) => { s.level = e.target.value; saveSeats(this.seats); } },
-          LEVELS.map(([v, t]) => h('option', { value: v, selected: (s.level || 'easy') === v }, t)));
+        ? h('input', { type: 'text', maxlength: 32, placeholder: t('Player {n}', { n: i + 1 }), value: s.name || '', 'aria-label': t('seat {n} name', { n: i + 1 }), name: `seat-${i}-name`, oninput: (e) => { s.name = e.target.value; saveSeats(this.seats); } })
+        : h('select', { 'aria-label': t('seat {n} bot level', { n: i + 1 }), name: `seat-${i}-level`, onchange: (e) => { s.level = e.target.value; saveSeats(this.seats); } },
+          LEVELS.map(([v, words]) => h('option', { value: v, selected: (s.level || 'easy') === v }, words)));
+      // Each seat's colour: choosing one another seat has swaps the two.
+      const colourSel = h('select.colour', {
+        'aria-label': t('seat {n} colour', { n: i + 1 }), name: `seat-${i}-colour`, style: `background:${COLOUR_HEX[s.colour]}`,
+        onchange: (e) => {
+          const other = this.seats.find((o) => o !== s && o.colour === e.target.value);
+          if (other) other.colour = s.colour;
+          s.colour = e.target.value;
+          this.saveAndRender();
+        },
+      }, COLOUR_NAMES.map((c) => h('option', { value: c, selected: s.colour === c }, t(c))));
       rows.appendChild(h('div.seat-row', { dataset: { seat: i } },
-        h('span.swatch', { style: `background:${PLAYER_COLOURS[i]}`, title: `seat ${i + 1}` }),
+        colourSel,
         typeSel, detail,
-        h('button.small', { 'aria-label': `remove seat ${i + 1}`, title: 'remove seat', disabled: this.seats.length <= 2, onclick: () => { this.seats.splice(i, 1); this.saveAndRender(); } }, '×')));
+        h('button.small', { 'aria-label': t('remove seat {n}', { n: i + 1 }), title: 'remove seat', disabled: this.seats.length <= 2, onclick: () => { this.seats.splice(i, 1); this.saveAndRender(); } }, '×')));
     });
     c.appendChild(rows);
     const most = maxSeats(this.opts);
     c.appendChild(h('div.form-row',
       h('button.small#add-seat', { disabled: this.seats.length >= most, onclick: () => { this.seats.push({ type: 'bot', level: 'easy' }); this.saveAndRender(); } }, '+ Add seat'),
-      h('span.muted', { style: 'font-size:.85em' }, `Seat 1 moves first. 2 to ${most} seats.`),
-      this.seats.length > most ? h('span.error#too-many-seats', { role: 'alert' }, ` ${this.seats.length} seats: remove ${this.seats.length - most}, or add Inns & Cathedrals.`) : null));
+      h('span.muted', { style: 'font-size:.85em' }, t('Seat 1 moves first. 2 to {n} seats.', { n: most })),
+      this.seats.length > most ? h('span.error#too-many-seats', { role: 'alert' }, t('{n} seats: remove {k}, or add Inns & Cathedrals.', { n: this.seats.length, k: this.seats.length - most })) : null));
     const ferries = h('input#exp-ferries', { type: 'checkbox', checked: this.opts.ferries, onchange: (e) => { this.opts.ferries = e.target.checked; saveOpts(this.opts); } });
     const inns = h('input#exp-inns', { type: 'checkbox', checked: this.opts.inns, onchange: (e) => { this.opts.inns = e.target.checked; this.saveOptsAndRender(); } });
     c.appendChild(h('fieldset', h('legend', 'Expansions'),
-      h('label', ferries, ' The Ferries (8 lake tiles, ferries to place and move)'),
-      h('label', inns, ' Inns & Cathedrals (18 tiles, inns, cathedrals, a big follower each, a sixth player)')));
-    const ed = (v, t) => h('label', h('input', { type: 'radio', name: 'edition', value: v, checked: this.opts.edition === v, onchange: () => { this.opts.edition = v; saveOpts(this.opts); } }), ` ${t}`);
+      h('label', ferries, ' ', 'The Ferries (8 lake tiles, ferries to place and move)'),
+      h('label', inns, ' ', 'Inns & Cathedrals (18 tiles, inns, cathedrals, a big follower each, a sixth player)')));
+    const ed = (v, words) => h('label', h('input', { type: 'radio', name: 'edition', value: v, checked: this.opts.edition === v, onchange: () => { this.opts.edition = v; saveOpts(this.opts); } }), ' ', words);
     c.appendChild(h('fieldset', h('legend', 'Edition (lake tiles: FC / F3 / F4)'), h('div.form-row', { style: 'margin:0' },
       ed('c3', 'c3 — 3rd edition (3 / 3 / 2)'), ed('c2', 'c2 — 2nd edition (3 / 4 / 1)'))));
     const tiny = h('input#rule-tiny-city', { type: 'checkbox', checked: this.opts.tinyCity, onchange: (e) => { this.opts.tinyCity = e.target.checked; saveOpts(this.opts); } });
-    c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)')));
+    c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' ', 'Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)')));
     const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
-    c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' Public: list it on this page, for anyone to watch and, once over, replay'),
+    c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' ', 'Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
     this.createBtn = h('button.primary#create-game', { onclick: () => this.create(), disabled: this.seats.length > most }, 'Create and open');
     c.appendChild(h('div.form-row', this.createBtn,
@@ -96,9 +113,10 @@ export class HomePage {
   saveOptsAndRender() { saveOpts(this.opts); this.renderCreate(); }
 
   async create() {
-    const seats = this.seats.map((s) => s.type === 'bot'
-      ? { type: 'bot', level: s.level || 'easy' }
-      : (s.name && s.name.trim() ? { type: 'human', name: s.name.trim() } : { type: 'human' }));
+    // Unnamed people get the default name in the UI's language.
+    const seats = this.seats.map((s, i) => (s.type === 'bot'
+      ? { type: 'bot', level: s.level || 'easy', colour: s.colour }
+      : { type: 'human', name: (s.name && s.name.trim()) || t('Player {n}', { n: i + 1 }), colour: s.colour }));
     const expansions = [...(this.opts.ferries ? ['ferries'] : []), ...(this.opts.inns ? ['inns'] : [])];
     // Turns are provisional until ended: the player may take decisions back.
     const body = { seats, expansions, edition: this.opts.edition, undo: true };
@@ -114,6 +132,33 @@ export class HomePage {
     }
   }
 
+  /** Open a record or a JCloisterZone saved game: the server checks it, the replay viewer shows it. */
+  renderOpen() {
+    const c = clear(this.openCard);
+    const err = h('div.error#open-error', { role: 'alert' });
+    const input = h('input#open-file', {
+      type: 'file', accept: '.json,.jcz,application/json',
+      onchange: async (e) => {
+        const file = e.target.files && e.target.files[0];
+        if (!file) return;
+        err.textContent = '';
+        try {
+          if (file.size > 512 * 1024) throw Object.assign(new Error(t('the file is larger than 512 KiB ({n} KiB)', { n: Math.round(file.size / 1024) })), { code: 'too_large' });
+          const res = await api.recordView({ file: await file.text() });
+          sessionStorage.setItem('carcassonne.record', JSON.stringify({ name: file.name, record: res.record, history: res.history, versions: res.versions }));
+          location.hash = 'record&v=1';
+        } catch (x) {
+          err.textContent = `${file.name}: ${x.message}`;
+          err.dataset.code = x.code || 'error';
+        }
+        e.target.value = '';
+      },
+    });
+    c.append(h('h2', 'Open a record'),
+      h('p.muted', { style: 'font-size:.88em;margin:.2em 0 .6em' }, 'A game record (.json, as “Download record” saves it) or a JCloisterZone saved game (.jcz): it is checked move by move and opens in the replay viewer.'),
+      h('label.file-pick', input), err);
+  }
+
   renderMine() {
     const c = clear(this.mineCard);
     const mine = remembered();
@@ -125,7 +170,7 @@ export class HomePage {
       const g = mine[id];
       const toks = Object.values(g.seats || {});
       ul.appendChild(h('li', { dataset: { game: id } },
-        h('span.who', (g.players || []).join(' · ') || id, h('div.meta', `${id}${g.status ? ' · ' + g.status : ''}`)),
+        h('span.who', (g.players || []).join(' · ') || id, h('div.meta', `${id}${g.status ? ' · ' + t(g.status) : ''}`)),
         h('a', { href: `#game=${id}${toks.map((t) => `&token=${t}`).join('')}` }, g.status === 'finished' ? 'Open' : 'Continue'),
         h('a', { href: `#replay=${id}`, dataset: { replay: id } }, 'Replay'),
         h('button.small', { title: 'forget this game in this browser', 'aria-label': 'forget', onclick: () => { forget(id); this.renderMine(); } }, '×')));
@@ -146,7 +191,7 @@ export class HomePage {
     } catch (e) {
       if (quiet) return;
       l.card.querySelector('.loading')?.remove();
-      l.card.appendChild(h('p.muted', `Could not load the list (${e.code}: ${e.message}).`));
+      l.card.appendChild(h('p.muted', t('Could not load the list ({code}: {message}).', { code: e.code, message: e.message })));
       return;
     }
     l.card.querySelector('.loading')?.remove();
@@ -189,8 +234,8 @@ export async function createAndOpen(body, here) {
 function gameRow(g) {
   const mine = remembered()[g.game];
   const players = (g.players || []).map((p, i) => `${p}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
-  const exps = [...(g.expansions?.includes('ferries') ? [`Ferries ${g.edition}`] : []), ...(g.expansions?.includes('inns') ? ['Inns & Cathedrals'] : [])];
-  const meta = [exps.length ? exps.join(' + ') : 'base game', ...(g.rules?.['tiny-city-scoring'] === 2 ? ['tiny cities 2'] : []), `${g.turns ?? '?'} turns`, fmtTime(g.updated)].join(' · ');
+  const exps = [...(g.expansions?.includes('ferries') ? [t('Ferries {edition}', { edition: g.edition })] : []), ...(g.expansions?.includes('inns') ? [t('Inns & Cathedrals')] : [])];
+  const meta = [exps.length ? exps.join(' + ') : t('base game'), ...(g.rules?.['tiny-city-scoring'] === 2 ? [t('tiny cities 2')] : []), t('{n} turns', { n: g.turns ?? '?' }), fmtTime(g.updated)].join(' · ');
   const links = [];
   if (g.status === 'finished') {
     links.push(h('a', { href: `#replay=${g.game}`, dataset: { replay: g.game } }, 'Replay'));

@@ -1,5 +1,6 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
+import { t, tn, tr } from './i18n.js';
 import { el, miniTile, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
@@ -24,48 +25,48 @@ const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', m
 export function featureWords(feature, figure) {
   if (!feature) return 'a feature';
   const [kind, where] = feature.split(':');
-  const role = ROLE_WORD[kind] || kind;
-  const words = `${role}${where === 'inner' ? ' (inside the tile)' : where ? ` (${where})` : ''}`;
-  return figure === 'big' ? `big ${words}` : words;
+  const role = ROLE_WORD[kind] ? t(ROLE_WORD[kind]) : kind;
+  const words = where === 'inner' ? t('{role} (inside the tile)', { role }) : where ? `${role} (${where})` : role;
+  return figure === 'big' ? t('big {words}', { words }) : words;
 }
 
 export function at(p) { return p ? `(${p[0]}, ${p[1]})` : ''; }
 
 /** The score board: points, projected points, followers left, whose turn. */
 export function renderScores(view, { mine = new Set(), winners = null } = {}) {
-  const t = h('table.scores', { 'aria-label': 'scores' });
+  const tbl = h('table.scores', { 'aria-label': 'scores' });
   const n = view.seats?.length || view.setup?.players?.length || 0;
   const win = new Set(winners || view.final?.winners || []);
   for (let s = 0; s < n; s++) {
     const seat = view.seats?.[s] || {};
     const tags = [];
-    if (seat.type === 'bot') tags.push(h('span.tag', `bot · ${seat.level || 'bot'}`));
+    if (seat.type === 'bot') tags.push(h('span.tag', t('bot · {level}', { level: tr(seat.level || 'bot') })));
     if (mine.has(s)) tags.push(h('span.tag.you', 'you'));
     if (win.has(s) && view.status === 'finished') tags.push(h('span.winner-badge', ' ★ winner'));
     // Every figure in play: filled icons in supply, hollow ones on the board.
     const figures = view.figures?.length ? view.figures : [{ figure: 'normal', each: 7, supply: view.supply || [] }];
-    const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} of ${f.each} ${f.figure === 'normal' ? 'followers' : `${f.figure} follower${f.each === 1 ? '' : 's'}`} in supply`).join(', ') });
+    const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} / ${f.figure === 'normal' ? tn(f.each, '{n} follower', '{n} followers') : tn(f.each, '{n} big follower', '{n} big followers')}`).join(', ') + ' ' + t('in supply') });
     for (const f of figures) {
       const left = f.supply?.[s] ?? 0;
       for (let i = 0; i < f.each; i++) sup.appendChild(meepleIcon(s, f.figure === 'big' ? 17 : 13, i >= left, f.figure));
     }
     const score = view.final ? view.final.scores[s] : view.scores?.[s] ?? 0;
     const proj = view.projected_scores?.[s];
-    t.appendChild(h('tr', { class: view.to_act === s ? 'to-act' : '', dataset: { seat: s } },
+    tbl.appendChild(h('tr', { class: view.to_act === s ? 'to-act' : '', dataset: { seat: s } },
       h('td', meepleIcon(s, 22)),
       h('td.name', h('div', seat.name ?? seatName(view, s), tags), sup),
       h('td', h('div.pts', { 'data-score': s }, String(score)),
         !view.final && proj !== undefined && proj !== score ? h('div.proj', { title: 'points if the game ended now' }, `→ ${proj}`) : null),
     ));
   }
-  return t;
+  return tbl;
 }
 
 /** Tiles left in the bag, per kind, drawn. */
 export function renderBag(view, cat) {
   const wrap = h('div');
   const total = view.bag?.total ?? 0;
-  wrap.appendChild(h('div.muted', { style: 'font-size:.85em;margin-bottom:.35em' }, `${total} tile${total === 1 ? '' : 's'} left in the bag`));
+  wrap.appendChild(h('div.muted', { style: 'font-size:.85em;margin-bottom:.35em' }, tn(total, '{n} tile left in the bag', '{n} tiles left in the bag')));
   const grid = h('div.bag-grid');
   const kinds = cat.forSetup(view.setup).filter((k) => k.count > 0);
   for (const k of kinds) {
@@ -80,22 +81,22 @@ export function renderBag(view, cat) {
 function logText(view, e) {
   const who = (s) => [dot(s), h('b', seatName(view, s))];
   switch (e.type) {
-    case 'tile_drawn': return ['Drew ', h('b', e.tile)];
-    case 'tile_placed': return [...who(e.seat), ` placed ${e.tile} at ${at(e.at)}${e.rot ? `, turned ${e.rot}°` : ''}`];
-    case 'tile_discarded': return [...who(e.seat), ` discarded ${e.tile}: it fits nowhere`];
-    case 'follower_deployed': return [...who(e.seat), ` put a ${featureWords(e.feature, e.figure)} at ${at(e.at)}`];
-    case 'ferry_placed': return [...who(e.seat), ` placed a ferry on ${e.ferry} at ${at(e.at)}`];
-    case 'ferry_moved': return [...who(e.seat), ` moved the ferry at ${at(e.at)} from ${e.from} to ${e.to}`];
-    case 'follower_returned': return [...who(e.seat), `’s follower returns from ${e.feature} at ${at(e.at)}`];
+    case 'tile_drawn': return [t('Drew {tile}', { tile: e.tile })];
+    case 'tile_placed': return [...who(e.seat), t(e.rot ? ' placed {tile} at {at}, turned {rot}°' : ' placed {tile} at {at}', { tile: e.tile, at: at(e.at), rot: e.rot })];
+    case 'tile_discarded': return [...who(e.seat), t(' discarded {tile}: it fits nowhere', { tile: e.tile })];
+    case 'follower_deployed': return [...who(e.seat), t(' put a {what} at {at}', { what: featureWords(e.feature, e.figure), at: at(e.at) })];
+    case 'ferry_placed': return [...who(e.seat), t(' placed a ferry on {ferry} at {at}', { ferry: e.ferry, at: at(e.at) })];
+    case 'ferry_moved': return [...who(e.seat), t(' moved the ferry at {at} from {from} to {to}', { at: at(e.at), from: e.from, to: e.to })];
+    case 'follower_returned': return [...who(e.seat), t('’s follower returns from {feature} at {at}', { feature: e.feature, at: at(e.at) })];
     case 'scored': {
       const n = (e.tiles || []).length;
-      const what = e.kind === 'monastery' ? `Monastery at ${at(e.tiles?.[0])}` : `${KIND_WORD[e.kind] || e.kind} of ${n} tile${n === 1 ? '' : 's'}`;
-      const how = e.end_of_game ? (e.completed ? ' (complete) at the end' : ' at the end') : ' completed';
+      const what = e.kind === 'monastery' ? t('Monastery at {at}', { at: at(e.tiles?.[0]) }) : `${KIND_WORD[e.kind] ? t(KIND_WORD[e.kind]) : e.kind} · ${tn(n, '{n} tile', '{n} tiles')}`;
+      const how = e.end_of_game ? (e.completed ? '{what} (complete) at the end: ' : '{what} at the end: ') : '{what} completed: ';
       const gains = [];
       (e.points || []).forEach((p, s) => { if (p) gains.push(h('span', dot(s), `${seatName(view, s)} +${p}`), ' '); });
-      return [h('b', `${what}${how}: `), gains.length ? gains : 'no one scores'];
+      return [h('b', t(how, { what })), gains.length ? gains : t('no one scores')];
     }
-    case 'game_ended': return [h('b', 'Game over: '), (e.scores || []).map((p, s) => `${seatName(view, s)} ${p}`).join(', ')];
+    case 'game_ended': return [h('b', t('Game over: ')), (e.scores || []).map((p, s) => `${seatName(view, s)} ${p}`).join(', ')];
     default: return [e.type];
   }
 }
@@ -110,7 +111,7 @@ export function renderLog(view, { onHover } = {}) {
   for (const e of view.log || []) {
     if (e.turn !== lastTurn && e.type !== 'game_ended') {
       lastTurn = e.turn;
-      box.appendChild(h('div.turn-head', `Turn ${e.turn}`));
+      box.appendChild(h('div.turn-head', t('Turn {n}', { n: e.turn })));
     }
     const cls = ['entry', e.type === 'scored' ? 'scored' : '', e.type === 'scored' && e.end_of_game ? 'end' : '', e.type === 'follower_returned' ? 'returned' : ''].filter(Boolean).join(' ');
     const tiles = e.type === 'scored' ? e.tiles : e.at ? [e.at] : null;
@@ -148,12 +149,12 @@ export function renderFinal(view, { compact = false } = {}) {
   }
   table.appendChild(body);
   const winners = (f.winners || []).map((s) => seatName(view, s));
-  const title = winners.length > 1 ? `Shared victory: ${winners.join(' and ')}` : winners.length ? `${winners[0]} wins` : 'Game over';
+  const title = winners.length > 1 ? t('Shared victory: {who}', { who: winners.join(t(' and ')) }) : winners.length ? t('{who} wins', { who: winners[0] }) : t('Game over');
   const list = h('div.log', { style: 'max-height:30vh;margin-top:.6em' });
   for (const sc of f.scorings || []) list.appendChild(h('div.entry.scored.end', logText(view, { ...sc, type: 'scored' })));
   return h('div.final', h('h3', { style: 'text-transform:none;font-size:1.05em;color:inherit' }, title), h('div.table-wrap', table),
     h('div.muted', { style: 'font-size:.8em;margin-top:.3em' }, '“Game” is what each scored during play; the next columns are the end-of-game scoring of open roads, cities, monasteries and farms.'),
-    (f.scorings || []).length ? h('details', h('summary', `End-of-game scorings (${f.scorings.length})`), list) : null);
+    (f.scorings || []).length ? h('details', h('summary', t('End-of-game scorings ({n})', { n: f.scorings.length })), list) : null);
 }
 
 /** The breakdown in a narrow column: during the game, at the end, total. */
@@ -166,11 +167,11 @@ function renderFinalCompact(view) {
   for (const s of order) {
     const bk = f.by_kind?.[s] || {};
     const end = ['road', 'city', 'monastery', 'field'].reduce((a, k) => a + (bk[k] || 0), 0);
-    const parts = [['road', 'roads'], ['city', 'cities'], ['monastery', 'monasteries'], ['field', 'farms']].filter(([k]) => bk[k]).map(([k, w]) => `${w} +${bk[k]}`).join(', ');
+    const parts = [['road', 'roads'], ['city', 'cities'], ['monastery', 'monasteries'], ['field', 'farms']].filter(([k]) => bk[k]).map(([k, w]) => `${t(w)} +${bk[k]}`).join(', ');
     body.appendChild(h('tr', { class: win.has(s) ? 'win' : '', dataset: { seat: s } },
       h('td', meepleIcon(s, 14), ' ', seatName(view, s), win.has(s) ? ' ★' : ''),
       h('td', String(f.before_end_scoring?.[s] ?? '')),
-      h('td', { title: parts || 'nothing' }, end ? `+${end}` : '·'),
+      h('td', { title: parts || t('nothing') }, end ? `+${end}` : '·'),
       h('td', h('b', String(f.scores[s])))));
   }
   table.appendChild(body);

@@ -5,8 +5,9 @@ import { BoardView } from './board.js';
 import { h, clear, showError, renderMissing } from './ui.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, at } from './panels.js';
 import { openHelp } from './game.js';
-import { el } from './tiles.js';
+import { el, setSeatColours } from './tiles.js';
 import { Inspector } from './inspector.js';
+import { t } from './i18n.js';
 
 // Player controls drawn as SVG: no emoji font is needed.
 function icon(d) {
@@ -24,10 +25,12 @@ const ICONS = {
 };
 
 export class ReplayPage {
-  constructor(root, ctx, { game, version }) {
+  constructor(root, ctx, { game, version, local = false }) {
     this.root = root;
     this.ctx = ctx;
-    this.gameId = game;
+    // A record opened in this tab (kept in sessionStorage), or a game of the server.
+    this.local = local ? openedRecord() : null;
+    this.gameId = local ? 'record' : game;
     this.want = version;
     this.cache = new Map();
     this.history = [];
@@ -40,7 +43,16 @@ export class ReplayPage {
   async start() {
     document.body.dataset.page = 'replay';
     delete document.body.dataset.step;
-    this.ctx.setHeader(`Replay ${this.gameId}`);
+    if (this.gameId === 'record' && !this.local) {
+      // #record, but no record was opened in this tab.
+      this.ctx.setHeader('');
+      this.ctx.setConn(null);
+      clear(this.root).appendChild(h('div.card#missing', { role: 'alert', style: 'margin:2em auto;max-width:34em' },
+        h('h2', 'No record open'), h('p', 'Open a record or a JCloisterZone saved game from the home page.'),
+        h('a.button.primary#missing-home', { href: '#' }, 'Back to the home page')));
+      return;
+    }
+    this.ctx.setHeader(this.local ? t('Record {name}', { name: this.local.name || '' }).trim() : t('Replay {id}', { id: this.gameId }));
     this.ctx.setConn(null);
     const r = clear(this.root);
     this.boardWrap = h('div.board-wrap');
@@ -67,14 +79,17 @@ export class ReplayPage {
     this.bagSec = h('section', h('h3', 'Tiles left'), h('div'));
     this.logSec = h('section.log-section', h('h3', 'Game log'), h('div'));
     this.side = h('aside.side', this.ctrlSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec,
-      h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
+      this.local
+        ? h('section', h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(this.local.record, null, 1)], { type: 'application/json' })), download: 'record.json' }, 'Download as a record'), ' · ', h('a', { href: '#' }, 'Home'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys'))
+        : h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, {});
     // Pointing at (or tapping) a feature tells about it, as it was at this step.
     this.inspector = new Inspector(this.boardWrap, this.board, {
       cat: this.ctx.cat,
       view: () => this.view,
-      ask: (at, piece) => api.feature(this.gameId, { at, piece, version: this.version }),
+      // (A record opened from a file is not a game of the server: no inspector there.)
+      ask: (at, piece) => (this.local ? Promise.reject(new Error('no game')) : api.feature(this.gameId, { at, piece, version: this.version })),
       onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, { highlight: this.highlight || tiles || [] }); },
     });
     this.board.onPointer = (p) => { if (this.view) this.inspector.point(p); };
@@ -82,7 +97,14 @@ export class ReplayPage {
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
     try {
-      const [cur, hist] = await Promise.all([api.view(this.gameId), api.history(this.gameId).catch(() => ({ actions: [] }))]);
+      let cur, hist;
+      if (this.local) {
+        cur = (await api.recordView({ record: this.local.record, version: this.local.versions })).view;
+        hist = this.local.history || { actions: [] };
+      } else {
+        [cur, hist] = await Promise.all([api.view(this.gameId), api.history(this.gameId).catch(() => ({ actions: [] }))]);
+      }
+      document.body.dataset.replaySource = this.local ? 'file' : 'server';
       this.cache.set(cur.version, cur);
       this.history = hist.actions || [];
       this.max = cur.version;
@@ -100,12 +122,12 @@ export class ReplayPage {
   destroy() {
     clearInterval(this.playing);
     document.removeEventListener('keydown', this.keyHandler);
-    this.board.destroy();
+    if (this.board) this.board.destroy();
   }
 
   async fetchView(v) {
     if (this.cache.has(v)) return this.cache.get(v);
-    const view = await api.viewAt(this.gameId, v);
+    const view = this.local ? (await api.recordView({ record: this.local.record, version: v })).view : await api.viewAt(this.gameId, v);
     this.cache.set(v, view);
     return view;
   }
@@ -115,12 +137,12 @@ export class ReplayPage {
     v = Math.max(1, Math.min(this.max, Math.round(v)));
     this.target = v;
     let view;
-    try { view = await this.fetchView(v); } catch (e) { showError(e, `Loading position ${v}`); return; }
+    try { view = await this.fetchView(v); } catch (e) { showError(e, t('Loading position {v}', { v })); return; }
     if (this.target !== v) return; // a later request won
     const from = this.version;
     this.version = v;
     this.view = view;
-    history.replaceState(null, '', `#replay=${this.gameId}&v=${v}`);
+    history.replaceState(null, '', this.local ? `#record&v=${v}` : `#replay=${this.gameId}&v=${v}`);
     this.render();
     if (refit && (view.board || []).some((t) => !this.board.visible(...t.at))) this.board.fit();
     // Stepping forward shows what scored on the way, as in a live game (not for long jumps).
@@ -142,9 +164,9 @@ export class ReplayPage {
   }
 
   togglePlay() {
-    if (this.playing) { clearInterval(this.playing); this.playing = null; this.playBtn.textContent = '▶ Play'; return; }
+    if (this.playing) { clearInterval(this.playing); this.playing = null; this.playBtn.textContent = t('▶ Play'); return; }
     if (this.version >= this.max) this.go(1);
-    this.playBtn.textContent = '⏸ Pause';
+    this.playBtn.textContent = t('⏸ Pause');
     this.playing = setInterval(() => {
       if (this.version >= this.max) { this.togglePlay(); return; }
       this.stepTurn(1);
@@ -170,30 +192,31 @@ export class ReplayPage {
   describe(v) {
     const a = this.history.find((x) => x.version === v);
     const view = this.view;
-    if (!a) return v === 1 ? 'The start: the first tile is drawn.' : '';
-    const who = a.seat !== null && a.seat !== undefined ? seatName(view, a.seat) : 'The server';
+    if (!a) return v === 1 ? t('The start: the first tile is drawn.') : '';
+    const who = a.seat !== null && a.seat !== undefined ? seatName(view, a.seat) : t('The server');
     const act = a.action || {};
     switch (act.type) {
-      case 'draw': return `${who} draws ${act.tile}.`;
-      case 'place': return `${who} places the tile at ${at(act.at)}${act.rot ? `, turned ${act.rot}°` : ''}.`;
-      case 'discard': return `${who} discards the tile (it fits nowhere).`;
-      case 'deploy': return `${who} deploys a ${act.figure === 'big' ? 'big follower' : 'follower'} on ${act.meeple}.`;
-      case 'pass': return `${who} passes.`;
-      case 'ferry': return `${who} places the ferry on ${act.ferry}.`;
-      case 'move': return `${who} moves the ferry at ${at(act.at)} to ${act.ferry}.`;
+      case 'draw': return t('{who} draws {tile}.', { who, tile: act.tile });
+      case 'place': return t(act.rot ? '{who} places the tile at {at}, turned {rot}°.' : '{who} places the tile at {at}.', { who, at: at(act.at), rot: act.rot });
+      case 'discard': return t('{who} discards the tile (it fits nowhere).', { who });
+      case 'deploy': return t(act.figure === 'big' ? '{who} deploys a big follower on {where}.' : '{who} deploys a follower on {where}.', { who, where: act.meeple });
+      case 'pass': return t('{who} passes.', { who });
+      case 'ferry': return t('{who} places the ferry on {ferry}.', { who, ferry: act.ferry });
+      case 'move': return t('{who} moves the ferry at {at} to {ferry}.', { who, at: at(act.at), ferry: act.ferry });
       default: return `${who}: ${act.type}`;
     }
   }
 
   render() {
     const v = this.view;
+    setSeatColours((v.seats || []).map((s) => s.colour));
     document.body.dataset.replayVersion = this.version;
     document.body.dataset.replayMax = this.max;
     this.slider.value = this.version;
     const turnNo = v.status === 'finished' ? v.turn : v.turn + 1;
-    this.pos.textContent = `${this.version} / ${this.max} · turn ${turnNo}`;
+    this.pos.textContent = t('{v} / {max} · turn {n}', { v: this.version, max: this.max, n: turnNo });
     this.what.textContent = this.describe(this.version);
-    this.banner.textContent = this.version === this.max && v.status === 'finished' ? 'Final position' : `Turn ${turnNo} · ${seatName(v, v.current)} · ${v.step?.replace('_', ' ')}`;
+    this.banner.textContent = this.version === this.max && v.status === 'finished' ? t('Final position') : t('Turn {n} · {name} · {step}', { n: turnNo, name: seatName(v, v.current), step: v.step?.replace('_', ' ') });
     // A past view carries no legal actions: show the step's moves as the log tells them.
     this.board.render(v, { highlight: this.highlight || this.inspectTiles || [] });
     this.scoreSec.replaceChild(renderScores(v, {}), this.scoreSec.lastChild);
@@ -210,4 +233,9 @@ export class ReplayPage {
       document.getElementById(id).disabled = dis;
     }
   }
+}
+
+/** The record opened in this tab, kept by the home page (null if none). */
+function openedRecord() {
+  try { return JSON.parse(sessionStorage.getItem('carcassonne.record') || 'null'); } catch (_) { return null; }
 }

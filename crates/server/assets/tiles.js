@@ -1,3 +1,5 @@
+import { t } from './i18n.js';
+
 // Tile drawing: every tile is drawn here, as SVG, from the catalogue that
 // GET /api/tiles returns (no bitmap art). A tile is 100 x 100 units at
 // rotation 0; on the board it is turned clockwise by `rot` around its centre.
@@ -437,7 +439,7 @@ export function tileGroup(def, rot = 0) {
       inn.appendChild(el('ellipse', { cx: 6, cy: 5, rx: 4, ry: 2.5, class: 'inn-pond' }));
       inn.appendChild(el('rect', { x: -6, y: -3, width: 10, height: 8, class: 'inn-wall' }));
       inn.appendChild(el('path', { d: 'M-8,-2 L-1,-8 L6,-2 Z', class: 'inn-roof' }));
-      inn.appendChild(el('title', {}, [document.createTextNode('inn')]));
+      inn.appendChild(el('title', {}, [document.createTextNode(t('inn'))]));
       outer.appendChild(inn);
     } else if (m.kind === 'cathedral') {
       // A church with two towers.
@@ -445,7 +447,7 @@ export function tileGroup(def, rot = 0) {
       c.appendChild(el('path', { d: 'M-10,9 V-2 L-7,-9 L-4,-2 V-4 L0,-9 L4,-4 V-2 L7,-9 L10,-2 V9 Z', class: 'cathedral-body' }));
       c.appendChild(el('path', { d: 'M0,-15 V-9 M-2.5,-12.5 H2.5', class: 'cathedral-cross' }));
       c.appendChild(el('path', { d: 'M-2.5,9 V3 A2.5,2.5 0 0 1 2.5,3 V9 Z', class: 'cathedral-door' }));
-      c.appendChild(el('title', {}, [document.createTextNode('cathedral')]));
+      c.appendChild(el('title', {}, [document.createTextNode(t('cathedral'))]));
       outer.appendChild(c);
     }
   }
@@ -480,7 +482,21 @@ export const MEEPLE_PATH = 'M0,-11 C3,-11 4.5,-9 4.5,-7 C4.5,-5.5 4,-4.5 3.2,-4 
 export const PLAYER_COLOURS = ['#d9342b', '#2563eb', '#eab308', '#1f2937', '#9333ea', '#16a34a'];
 export const PLAYER_NAMES_OF_COLOURS = ['red', 'blue', 'yellow', 'black', 'purple', 'green'];
 
-export function colourOf(seat) { return PLAYER_COLOURS[seat % PLAYER_COLOURS.length]; }
+/** The colours a seat may have (the server's names), and how they are drawn. */
+export const COLOUR_HEX = {
+  red: '#d9342b', blue: '#2563eb', yellow: '#eab308', black: '#1f2937',
+  purple: '#9333ea', green: '#16a34a', orange: '#ea580c', pink: '#db2777',
+};
+export const COLOUR_NAMES = Object.keys(COLOUR_HEX);
+
+/** The seats' colours of the game shown (names, by seat), or null: colours by seat. */
+let seatColours = null;
+export function setSeatColours(list) { seatColours = list && list.some(Boolean) ? list : null; }
+
+export function colourOf(seat) {
+  const c = seatColours && seatColours[seat];
+  return (c && COLOUR_HEX[c]) || PLAYER_COLOURS[seat % PLAYER_COLOURS.length];
+}
 
 /** Black or white, whichever reads better on the colour `hex` (#rrggbb). */
 export function inkOn(hex) {
@@ -498,7 +514,7 @@ export function meeple(seat, attrs = {}, figure = 'normal') {
 
 /** A small standalone <svg> showing one tile (uses the shared <defs>). */
 export function miniTile(id, rot = 0, size = 40, extraClass = '') {
-  const s = el('svg', { viewBox: '0 0 100 100', width: size, height: size, class: `mini-tile ${extraClass}`, 'aria-label': `tile ${id}`, role: 'img' });
+  const s = el('svg', { viewBox: '0 0 100 100', width: size, height: size, class: `mini-tile ${extraClass}`, 'aria-label': t('tile {id}', { id }), role: 'img' });
   s.appendChild(el('use', { href: tileHref(id, rot) }));
   return s;
 }

@@ -1,5 +1,6 @@
 // Small DOM helpers, messages and what this browser remembers.
 import { ERROR_HELP } from './api.js';
+import { t, tr } from './i18n.js';
 
 /** h('div.cls#id', {attrs}, children...) */
 export function h(tag, attrs, ...children) {
@@ -20,7 +21,8 @@ export function h(tag, attrs, ...children) {
     if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
     else if (k === 'class') e.className = v;
     else if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k === 'text') e.textContent = v;
+    else if (k === 'text') e.textContent = tr(v);
+    else if ((k === 'title' || k === 'aria-label' || k === 'placeholder') && typeof v === 'string') e.setAttribute(k, tr(v));
     else if (k in e && typeof v !== 'string') e[k] = v;
     else e.setAttribute(k, v === true ? '' : String(v));
   }
@@ -32,7 +34,7 @@ function append(e, children) {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
     if (Array.isArray(c)) append(e, c);
-    else e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+    else e.appendChild(c instanceof Node ? c : document.createTextNode(typeof c === 'string' ? tr(c) : String(c)));
   }
 }
 
@@ -48,22 +50,22 @@ export function toast(text, { error = false, code = null, timeout = error ? 9000
   let host = document.getElementById('toasts');
   if (!host) { host = h('div#toasts', { role: 'status', 'aria-live': 'polite' }); document.body.appendChild(host); }
   if (key) for (const old of host.querySelectorAll(`[data-key="${key}"]`)) old.remove();
-  const t = h('div.toast', { class: `toast${error ? ' error' : ''}`, dataset: { key: key || '', code: code || '' } },
+  const box = h('div.toast', { class: `toast${error ? ' error' : ''}`, dataset: { key: key || '', code: code || '' } },
     code ? h('span.code', code) : null,
     h('span.msg', text),
-    h('button.close', { 'aria-label': 'close', onclick: () => t.remove() }, '×'));
-  host.appendChild(t);
+    h('button.close', { 'aria-label': 'close', onclick: () => box.remove() }, '×'));
+  host.appendChild(box);
   while (host.children.length > 4) host.firstChild.remove();
-  if (timeout) setTimeout(() => t.remove(), timeout);
-  return t;
+  if (timeout) setTimeout(() => box.remove(), timeout);
+  return box;
 }
 
 /** Show an ApiError (or anything thrown) with its typed code. */
 export function showError(err, context = '') {
   const code = err && err.code ? err.code : 'error';
-  const help = ERROR_HELP[code];
+  const help = ERROR_HELP[code] ? t(ERROR_HELP[code]) : null;
   const msg = (err && err.message) || String(err);
-  const text = `${context ? context + ': ' : ''}${msg}${help && !msg.includes(help) ? ' — ' + help : ''}`;
+  const text = `${context ? t(context) + ': ' : ''}${msg}${help && !msg.includes(help) ? ' — ' + help : ''}`;
   return toast(text, { error: true, code, key: 'err' });
 }
 
@@ -93,11 +95,11 @@ export function forget(game) {
   try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (_) { /* private mode */ }
 }
 
-/** Parse the URL fragment: #game=ID&token=T&token=T2, #replay=ID&v=N, #new */
+/** Parse the URL fragment: #game=ID&token=T&token=T2, #replay=ID&v=N, #record&v=N */
 export function parseHash() {
   const raw = location.hash.replace(/^#/, '');
   const p = new URLSearchParams(raw);
-  return { params: p, game: p.get('game'), replay: p.get('replay'), tokens: p.getAll('token').filter(Boolean) };
+  return { params: p, game: p.get('game'), replay: p.get('replay'), record: p.has('record'), tokens: p.getAll('token').filter(Boolean) };
 }
 
 export function fmtTime(unix) {
@@ -130,7 +132,7 @@ export function renderMissing(root, id) {
   const mine = remembered()[id];
   clear(root).appendChild(h('div.card.missing#missing', { role: 'alert', style: 'margin:2em auto;max-width:34em' },
     h('h2', 'No such game'),
-    h('p', `This server has no game with the id “${String(id).slice(0, 40)}”.`),
+    h('p', t('This server has no game with the id “{id}”.', { id: String(id).slice(0, 40) })),
     h('p.muted', 'The link may be mistyped or cut short, or the game was made on another server or before its database was reset.'),
     h('div.form-row',
       h('a.button.primary#missing-home', { href: '#' }, 'Back to the home page'),

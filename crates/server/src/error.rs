@@ -27,6 +27,8 @@ pub enum ApiError {
     NotYourTurn { seat: usize, to_act: usize },
     #[error("the game is over")]
     GameOver,
+    #[error("{0}")]
+    InvalidRecord(String),
     #[error("there is no decision of this turn to take back")]
     NothingToUndo,
     #[error("{0}")]
@@ -62,6 +64,7 @@ impl ApiError {
             ApiError::NotYourTurn { .. } => "not_your_turn",
             ApiError::GameOver => "game_over",
             ApiError::NothingToUndo => "nothing_to_undo",
+            ApiError::InvalidRecord(_) => "invalid_record",
             ApiError::TurnNotOver(_) => "turn_not_over",
             ApiError::Illegal(_) => "illegal_action",
             ApiError::MethodNotAllowed => "method_not_allowed",
@@ -84,7 +87,7 @@ impl ApiError {
             | ApiError::GameOver
             | ApiError::NothingToUndo
             | ApiError::TurnNotOver(_) => StatusCode::CONFLICT,
-            ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Illegal(_) | ApiError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,

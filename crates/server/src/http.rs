@@ -57,6 +57,7 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api/games/{id}/actions", get(history).post(act))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/feature", post(feature))
+        .route("/api/records/view", post(record_view).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
@@ -92,10 +93,13 @@ impl FromRequest<AppState> for Body {
 
     async fn from_request(request: Request, st: &AppState) -> Result<Body, ApiError> {
         let wait = st.guard.limits().body_timeout;
+        // Records opened in the browser may be larger than other bodies.
+        let limit =
+            if request.uri().path() == "/api/records/view" { crate::records::MAX_RECORD_BODY } else { MAX_BODY };
         match tokio::time::timeout(wait, Bytes::from_request(request, st)).await {
             Err(_) => Err(ApiError::Timeout(wait)),
             Ok(Ok(bytes)) => Ok(Body(bytes)),
-            Ok(Err(r)) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::TooLarge(MAX_BODY)),
+            Ok(Err(r)) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::TooLarge(limit)),
             Ok(Err(r)) => Err(ApiError::Malformed(r.body_text())),
         }
     }
@@ -264,6 +268,14 @@ async fn feature(State(st): State<AppState>, Path(id): Path<String>, body: Body)
     };
     let report = st.hub.inspect(&id, at, req.piece, req.version, req.token.as_deref()).await?;
     Ok(ok_json(StatusCode::OK, &report))
+}
+
+async fn record_view(body: Body) -> Result<Response, ApiError> {
+    let req: crate::records::RecordRequest = parse(body)?;
+    let text = tokio::task::spawn_blocking(move || crate::records::answer(req))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))??;
+    Ok(json(StatusCode::OK, text))
 }
 
 async fn history(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -143,12 +143,16 @@ pub enum SeatRequest {
     Human {
         #[serde(default)]
         name: Option<String>,
+        #[serde(default)]
+        colour: Option<String>,
     },
     Bot {
         #[serde(default)]
         level: Option<String>,
         #[serde(default)]
         name: Option<String>,
+        #[serde(default)]
+        colour: Option<String>,
     },
 }
 
@@ -362,6 +366,14 @@ impl Hub {
                 searches |= self.bots.check_level(level.as_deref().unwrap_or("easy"))?;
             }
         }
+        let asked: Vec<Option<String>> = req
+            .seats
+            .iter()
+            .map(|s| match s {
+                SeatRequest::Human { colour, .. } | SeatRequest::Bot { colour, .. } => colour.clone(),
+            })
+            .collect();
+        let mut colours = crate::live::colours(&asked)?.into_iter();
         // ThreadRng is not Send: draw every secret before the first await.
         let (id, seed, seats) = {
             let mut rng = rand::rng();
@@ -370,14 +382,15 @@ impl Hub {
             let mut seats = Vec::with_capacity(n);
             for (i, s) in req.seats.into_iter().enumerate() {
                 seats.push(match s {
-                    SeatRequest::Human { name } => SeatRow {
+                    SeatRequest::Human { name, .. } => SeatRow {
                         name: crate::names::clean(name.as_deref(), format!("Player {}", i + 1))?,
                         kind: SeatKind::Human,
                         level: None,
                         token: Some(hex(&rng.random::<[u8; 16]>())),
                         undo: req.undo,
+                        colour: colours.next(),
                     },
-                    SeatRequest::Bot { level, name } => {
+                    SeatRequest::Bot { level, name, .. } => {
                         let level = level.unwrap_or_else(|| "easy".to_string());
                         SeatRow {
                             name: crate::names::clean(name.as_deref(), format!("Bot {} ({level})", i + 1))?,
@@ -385,6 +398,7 @@ impl Hub {
                             level: Some(level),
                             token: None,
                             undo: false,
+                            colour: colours.next(),
                         }
                     }
                 });

@@ -28,6 +28,7 @@ pub mod live;
 pub mod logging;
 pub mod names;
 pub mod net;
+pub mod records;
 pub mod store;
 pub mod view;
 pub mod wire;

@@ -37,6 +37,40 @@ pub struct SeatRow {
     /// it may take them back until then (games created with `undo`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub undo: bool,
+    /// The seat's colour, one of [`COLOURS`] (games from before colours
+    /// were chosen have none: the UI colours them by seat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+}
+
+/// The colours a seat may have, the defaults in seat order first.
+pub const COLOURS: [&str; 8] = ["red", "blue", "yellow", "black", "purple", "green", "orange", "pink"];
+
+/// The seats' colours: those asked for (each one of [`COLOURS`], no two
+/// alike), the others the first ones left, in seat order.
+pub fn colours(asked: &[Option<String>]) -> Result<Vec<String>, ApiError> {
+    let mut taken: Vec<&str> = Vec::new();
+    for c in asked.iter().flatten() {
+        let Some(known) = COLOURS.iter().find(|k| **k == c.as_str()) else {
+            return Err(ApiError::InvalidSetup(format!(
+                "colour '{}' is not one of {}",
+                crate::error::clip(c, 20),
+                COLOURS.join(", ")
+            )));
+        };
+        if taken.contains(known) {
+            return Err(ApiError::InvalidSetup(format!("two seats cannot both be {known}")));
+        }
+        taken.push(known);
+    }
+    let mut free = COLOURS.iter().filter(|c| !taken.contains(c));
+    asked
+        .iter()
+        .map(|c| match c {
+            Some(c) => Ok(c.clone()),
+            None => free.next().map(|c| c.to_string()).ok_or_else(|| ApiError::InvalidSetup("no colour left".into())),
+        })
+        .collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,6 +89,8 @@ pub struct SeatPublic {
     pub kind: SeatKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
 }
 
 /// How a bot seat plays.
@@ -122,7 +158,13 @@ impl Meta {
         self.seats
             .iter()
             .enumerate()
-            .map(|(seat, s)| SeatPublic { seat, name: s.name.clone(), kind: s.kind, level: s.level.clone() })
+            .map(|(seat, s)| SeatPublic {
+                seat,
+                name: s.name.clone(),
+                kind: s.kind,
+                level: s.level.clone(),
+                colour: s.colour.clone(),
+            })
             .collect()
     }
 }
@@ -418,8 +460,14 @@ mod tests {
     use super::*;
 
     fn meta() -> Arc<Meta> {
-        let seat =
-            |name: &str| SeatRow { name: name.into(), kind: SeatKind::Human, level: None, token: None, undo: false };
+        let seat = |name: &str| SeatRow {
+            name: name.into(),
+            kind: SeatKind::Human,
+            level: None,
+            token: None,
+            undo: false,
+            colour: None,
+        };
         Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 42, seats: vec![seat("a"), seat("b")] })
     }
 
