@@ -31,7 +31,7 @@ impl Bag {
         // a game without them nothing.
         let kinds = &catalogue().kinds;
         for (expansion, range) in &catalogue().sets {
-            if expansion.is_none_or(|e| rules.has(e)) {
+            if expansion.is_none_or(|e| rules.has_tiles(e)) {
                 for i in range.clone() {
                     counts[i] = kinds[i].count(rules.edition());
                 }

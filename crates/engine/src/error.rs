@@ -21,9 +21,30 @@ pub enum SetupError {
     UnknownEdition(String),
     #[error("tiny-city-scoring is 4 (standard) or 2 (a completed two-tile city scores as if incomplete), not {0}")]
     TinyCityScoring(u32),
+    #[error("{what} cannot be in play without {expansion}")]
+    NotInPlay { what: String, expansion: Expansion },
+    #[error("a player starts with {min} to {max} {}s, not {count}", .figure.noun())]
+    FigureCount { figure: FollowerKind, count: u8, min: u8, max: u8 },
+    #[error("unknown figure '{0}' (known: {known})", known = FollowerKind::ALL.map(FollowerKind::name).join(", "))]
+    UnknownFigureName(String),
+    #[error("the {} belongs to no expansion this program plays yet", .0.noun())]
+    UnknownFigure(FollowerKind),
+    #[error("a player starts with 0 to {max} abbeys, not {count}")]
+    AbbeyCount { count: u8, max: u8 },
 }
 
 impl SetupError {
+    /// Whether a rule variant (a record's `setup.rules`) is at fault.
+    pub fn is_rule_option(&self) -> bool {
+        !matches!(
+            self,
+            SetupError::PlayerCount { .. }
+                | SetupError::DuplicateExpansion(_)
+                | SetupError::UnknownExpansion(_)
+                | SetupError::UnknownEdition(_)
+        )
+    }
+
     /// A stable name of what is wrong, for tests and programs.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -32,6 +53,11 @@ impl SetupError {
             SetupError::UnknownExpansion(_) => "unknown-expansion",
             SetupError::UnknownEdition(_) => "unknown-edition",
             SetupError::TinyCityScoring(_) => "tiny-city-scoring",
+            SetupError::NotInPlay { .. } => "not-in-play",
+            SetupError::FigureCount { .. } => "figure-count",
+            SetupError::AbbeyCount { .. } => "abbey-count",
+            SetupError::UnknownFigure(_) => "unknown-figure",
+            SetupError::UnknownFigureName(_) => "unknown-figure",
         }
     }
 }

@@ -43,6 +43,6 @@ pub use event::{Event, EventSink, NoEvents, Scoring};
 pub use geometry::{Corner, HalfEdge, Pos, Rotation, Side};
 pub use record::{Game, Record, RecordError, RuleOptions, Summary, TurnError};
 pub use rules::ferries::Ferry;
-pub use setup::{Edition, Expansion, Rules};
+pub use setup::{Edition, Expansion, Rules, WagonMove};
 pub use state::{Follower, FollowerKind, State};
 pub use tile::{FeatureKind, TileKind};

@@ -13,6 +13,8 @@
 //! ([`Record::actions`], [`Record::from_actions`]); version 1 is written
 //! whenever it can hold the game.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -21,7 +23,7 @@ use crate::board::Placement;
 use crate::error::{PlayError, SetupError};
 use crate::event::{EventSink, NoEvents};
 use crate::geometry::{Pos, Rotation};
-use crate::setup::{Edition, Expansion, Rules, TINY_CITY_STANDARD};
+use crate::setup::{Edition, Expansion, Rules, WagonMove, TINY_CITY_STANDARD};
 use crate::state::{FollowerKind, State};
 use crate::tile::TileKind;
 
@@ -65,18 +67,73 @@ pub struct RuleOptions {
     /// 4 (standard, also when absent) or 2.
     #[serde(rename = "tiny-city-scoring", default, skip_serializing_if = "Option::is_none")]
     pub tiny_city_scoring: Option<u32>,
+    /// The expansions (of those in play) whose tiles are in the bag; absent:
+    /// all of them.
+    #[serde(rename = "tile-sets", default, skip_serializing_if = "Option::is_none")]
+    pub tile_sets: Option<Vec<String>>,
+    /// Figures a player starts with, by figure name (`normal`, `big`,
+    /// `mayor`, `wagon`, `barn`), where they differ from what the
+    /// expansions give; 0 leaves a figure out.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub figures: BTreeMap<String, u8>,
+    /// Abbeys a player starts with, where not one (Abbey & Mayor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abbeys: Option<u8>,
+    /// Where a scored wagon may move: `C2` (standard, also when absent) or `C1`.
+    #[serde(rename = "wagon-move", default, skip_serializing_if = "Option::is_none")]
+    pub wagon_move: Option<WagonMove>,
 }
 
 impl RuleOptions {
     /// The variants of `rules`, naming only those that differ from the
-    /// standard rules.
+    /// standard rules of its expansions.
     pub fn of(rules: &Rules) -> RuleOptions {
         let tiny = rules.tiny_city_scoring();
-        RuleOptions { tiny_city_scoring: (tiny != TINY_CITY_STANDARD).then_some(tiny) }
+        let standard = Rules::new(rules.players(), &rules.expansions().collect::<Vec<_>>(), rules.edition())
+            .expect("rules that were valid stay valid");
+        let tile_sets = (rules.tile_sets().ne(rules.expansions()))
+            .then(|| rules.tile_sets().map(|e| e.name().to_string()).collect());
+        let figures = FollowerKind::ALL
+            .into_iter()
+            .filter(|&k| rules.figure_count(k) != standard.figure_count(k))
+            .map(|k| (k.name().to_string(), rules.figure_count(k)))
+            .collect();
+        RuleOptions {
+            tiny_city_scoring: (tiny != TINY_CITY_STANDARD).then_some(tiny),
+            tile_sets,
+            figures,
+            abbeys: (rules.abbeys() != standard.abbeys()).then_some(rules.abbeys()),
+            wagon_move: (rules.wagon_move() != WagonMove::C2).then_some(rules.wagon_move()),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.tiny_city_scoring.is_none()
+        *self == RuleOptions::default()
+    }
+
+    /// `rules` with these variants.
+    pub fn apply(&self, mut rules: Rules) -> Result<Rules, SetupError> {
+        if let Some(points) = self.tiny_city_scoring {
+            rules = rules.with_tiny_city_scoring(points)?;
+        }
+        if let Some(sets) = &self.tile_sets {
+            let mut parsed = Vec::with_capacity(sets.len());
+            for e in sets {
+                parsed.push(Expansion::parse(e).ok_or_else(|| SetupError::UnknownExpansion(e.clone()))?);
+            }
+            rules = rules.with_tile_sets(&parsed)?;
+        }
+        for (name, &n) in &self.figures {
+            let kind = FollowerKind::parse(name).ok_or_else(|| SetupError::UnknownFigureName(name.clone()))?;
+            rules = rules.with_figures(kind, n)?;
+        }
+        if let Some(n) = self.abbeys {
+            rules = rules.with_abbeys(n)?;
+        }
+        if let Some(rule) = self.wagon_move {
+            rules = rules.with_wagon_move(rule)?;
+        }
+        Ok(rules)
     }
 }
 
@@ -141,7 +198,7 @@ pub enum RecordError {
     Malformed(String),
     #[error("unknown record format '{0}' (this program reads {FORMAT_V1} and {FORMAT_V2})")]
     Format(String),
-    #[error("setup: {}{}", if matches!(.0, SetupError::TinyCityScoring(_)) { "rules: " } else { "" }, .0)]
+    #[error("setup: {}{}", if .0.is_rule_option() { "rules: " } else { "" }, .0)]
     Setup(#[from] SetupError),
     #[error("turn {turn}: {error}")]
     Turn { turn: usize, error: TurnError },
@@ -347,11 +404,8 @@ impl Setup {
             None => Edition::default(),
             Some(e) => Edition::parse(e).ok_or_else(|| SetupError::UnknownEdition(e.clone()))?,
         };
-        let mut rules = Rules::new(self.players.len(), &expansions, edition)?;
-        if let Some(points) = self.rules.tiny_city_scoring {
-            rules = rules.with_tiny_city_scoring(points)?;
-        }
-        Ok(rules)
+        let rules = Rules::new(self.players.len(), &expansions, edition)?;
+        Ok(self.rules.apply(rules)?)
     }
 }
 

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::SetupError;
 use crate::names::written_names;
+use crate::state::FollowerKind;
 
 /// Fewest players in a game.
 pub const MIN_PLAYERS: usize = 2;
@@ -48,16 +49,52 @@ written_names!(Edition { C3 => "c3", C2 => "c2" });
 pub const TINY_CITY_STANDARD: u32 = 4;
 pub const TINY_CITY_VARIANT: u32 = 2;
 
-/// The rules a game is played with, validated: a player count from 2 to 5,
-/// each expansion at most once, and the rule variants.
+/// Where a wagon may go once its feature is scored (Abbey & Mayor).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub enum WagonMove {
+    /// Second edition, and JCloisterZone's default: to an unfinished, empty
+    /// road, city or monastery on the wagon's tile or one of the eight around it.
+    #[default]
+    #[serde(rename = "C2")]
+    C2,
+    /// First edition: to an unfinished, empty feature the tile data links
+    /// to the scored one (a road ending at a monastery, the roads of a
+    /// crossing, the monastery of an abbey that closed it).
+    #[serde(rename = "C1")]
+    C1,
+}
+
+written_names!(WagonMove { C2 => "C2", C1 => "C1" });
+
+/// The most figures of one kind besides the follower, or abbeys, a player
+/// may be given.
+pub const MAX_FIGURES: u8 = 9;
+/// The most followers a player may be given.
+pub const MAX_FOLLOWERS: u8 = 20;
+
+/// The rules a game is played with, validated: a player count the
+/// expansions allow, each expansion at most once, and the rule variants.
+///
+/// An expansion in play brings its tiles, its figures and its rules. As
+/// JCloisterZone allows, its tiles may be left out of the bag
+/// ([`Rules::with_tile_sets`]) and its figures given in other numbers
+/// ([`Rules::with_figures`], [`Rules::with_abbeys`]), for example barns
+/// with the base game's tiles only.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Rules {
     players: u8,
     expansions: u32,
+    /// The expansions whose tiles are in the bag (a bit per [`Expansion`]).
+    tile_sets: u32,
     edition: Edition,
     /// Whether a completed two-tile city scores 1 a tile and pennant
     /// instead of 2 (`tiny-city-scoring` 2 instead of 4).
     tiny_city: bool,
+    /// Figures of each kind a player starts with.
+    figures: [u8; FollowerKind::COUNT],
+    /// Abbeys a player starts with (Abbey & Mayor).
+    abbeys: u8,
+    wagon_move: WagonMove,
 }
 
 impl Rules {
@@ -74,7 +111,98 @@ impl Rules {
         if !(MIN_PLAYERS..=max).contains(&players) {
             return Err(SetupError::PlayerCount { players, min: MIN_PLAYERS, max });
         }
-        Ok(Rules { players: players as u8, expansions: mask, edition, tiny_city: false })
+        let mut rules = Rules {
+            players: players as u8,
+            expansions: mask,
+            tile_sets: mask,
+            edition,
+            tiny_city: false,
+            figures: [0; FollowerKind::COUNT],
+            abbeys: 0,
+            wagon_move: WagonMove::C2,
+        };
+        crate::rules::default_figures(&rules.clone(), |kind, n| rules.figures[kind as usize] = n);
+        if rules.has(Expansion::Abbey) {
+            rules.abbeys = crate::rules::abbey::ABBEYS;
+        }
+        Ok(rules)
+    }
+
+    /// These rules with only the tiles of `sets` (each in play) in the bag
+    /// besides the base game's.
+    pub fn with_tile_sets(self, sets: &[Expansion]) -> Result<Rules, SetupError> {
+        let mut mask = 0;
+        for &e in sets {
+            if !self.has(e) {
+                return Err(SetupError::NotInPlay { what: format!("the tiles of {e}"), expansion: e });
+            }
+            mask |= 1 << e as u32;
+        }
+        Ok(Rules { tile_sets: mask, ..self })
+    }
+
+    /// These rules with each player starting with `n` figures of `kind`
+    /// (0 leaves the figure out), which the expansions in play must give.
+    pub fn with_figures(self, kind: FollowerKind, n: u8) -> Result<Rules, SetupError> {
+        let max = if kind == FollowerKind::Normal {
+            MAX_FOLLOWERS
+        } else {
+            let expansion = crate::rules::expansion_of(kind).ok_or(SetupError::UnknownFigure(kind))?;
+            if !self.has(expansion) {
+                return Err(SetupError::NotInPlay { what: format!("the {}", kind.noun()), expansion });
+            }
+            MAX_FIGURES
+        };
+        let min = u8::from(kind == FollowerKind::Normal);
+        if !(min..=max).contains(&n) {
+            return Err(SetupError::FigureCount { figure: kind, count: n, min, max });
+        }
+        let mut figures = self.figures;
+        figures[kind as usize] = n;
+        Ok(Rules { figures, ..self })
+    }
+
+    /// These rules with each player holding `n` abbeys (Abbey & Mayor).
+    pub fn with_abbeys(self, n: u8) -> Result<Rules, SetupError> {
+        if !self.has(Expansion::Abbey) {
+            return Err(SetupError::NotInPlay { what: "abbeys".into(), expansion: Expansion::Abbey });
+        }
+        if n > MAX_FIGURES {
+            return Err(SetupError::AbbeyCount { count: n, max: MAX_FIGURES });
+        }
+        Ok(Rules { abbeys: n, ..self })
+    }
+
+    /// These rules with wagons moving as `rule` says (Abbey & Mayor).
+    pub fn with_wagon_move(self, rule: WagonMove) -> Result<Rules, SetupError> {
+        if rule != WagonMove::C2 && !self.has(Expansion::Abbey) {
+            return Err(SetupError::NotInPlay { what: "the wagon's move".into(), expansion: Expansion::Abbey });
+        }
+        Ok(Rules { wagon_move: rule, ..self })
+    }
+
+    /// Whether the tiles of `e` are in the bag.
+    pub fn has_tiles(&self, e: Expansion) -> bool {
+        self.tile_sets & (1 << e as u32) != 0
+    }
+
+    /// The expansions whose tiles are in the bag.
+    pub fn tile_sets(&self) -> impl Iterator<Item = Expansion> + '_ {
+        Expansion::ALL.into_iter().filter(|e| self.has_tiles(*e))
+    }
+
+    /// Figures of `kind` each player starts with.
+    pub fn figure_count(&self, kind: FollowerKind) -> u8 {
+        self.figures[kind as usize]
+    }
+
+    /// Abbeys each player starts with.
+    pub fn abbeys(&self) -> u8 {
+        self.abbeys
+    }
+
+    pub fn wagon_move(&self) -> WagonMove {
+        self.wagon_move
     }
 
     /// These rules with a completed city of exactly two tiles scoring
@@ -125,9 +253,13 @@ impl Rules {
 
     /// Each figure in play and how many of it a player starts with, the
     /// normal follower first.
-    pub fn figures(&self) -> Vec<(crate::state::FollowerKind, u8)> {
+    pub fn figures(&self) -> Vec<(FollowerKind, u8)> {
         let mut out = Vec::with_capacity(2);
-        crate::rules::figures(self, |kind, n| out.push((kind, n)));
+        crate::rules::figures(self, |kind, n| {
+            if n > 0 {
+                out.push((kind, n))
+            }
+        });
         out
     }
 }

@@ -22,7 +22,8 @@ use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::tile::{EdgeKind, FeatureKind};
 use carcassonne_engine::{
-    Action, Expansion, FollowerKind, Game, JettyPair, Location, PlacedTile, Placement, Record, State, Step, TileKind,
+    Action, Expansion, FollowerKind, Game, JettyPair, Location, PlacedTile, Placement, Record, RuleOptions, State,
+    Step, TileKind, WagonMove,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -328,6 +329,93 @@ fn naive_movable(state: &State, new: usize) -> BTreeSet<Pos> {
     out
 }
 
+/// Whether a wagon may go to piece `n`, naively: a road, city or monastery
+/// without figures, unfinished (a monastery: fewer than eight neighbours).
+fn naive_wagon_may_go(state: &State, nf: &NaiveFeatures, n: Node) -> bool {
+    let t = state.board().tile(n.0);
+    let kind = t.kind.info().def.features[n.1].kind;
+    let (open, _, followers, ..) = nf.totals[nf.comp[&n]];
+    match kind {
+        FeatureKind::Field => false,
+        FeatureKind::Monastery => followers == 0 && t.pos.surrounding().any(|q| state.board().tile_index(q).is_none()),
+        _ => followers == 0 && open > 0,
+    }
+}
+
+/// The features each tile links for a wagon under the first edition's rule,
+/// written again from JCloisterZone's tile data (`wagon-move` groups), as
+/// indices of the tile's features.
+fn naive_wagon_links(id: &str) -> Vec<Vec<usize>> {
+    match id {
+        "A" | "S" | "T" | "I8" | "I9" | "I11" | "M6" => vec![vec![0, 1]],
+        "L" => vec![vec![1, 2, 3]],
+        "W" | "I14" => vec![vec![0, 1, 2]],
+        "X" | "I5" => vec![vec![0, 1, 2, 3]],
+        "I2" | "I10" => vec![vec![0, 1], vec![0, 2]],
+        "M4" => vec![vec![0, 2], vec![1, 3]],
+        "M5" => (1..5).map(|r| vec![0, r]).collect(),
+        _ => vec![],
+    }
+}
+
+/// Where the first waiting wagon may go, found naively from flood-filled
+/// features: C2, every free feature on the 3x3 tiles around the tile it
+/// stood on; C1, every free feature a tile of the scored one links to it,
+/// and the monastery of an abbey next to a piece of it.
+fn naive_wagon_moves(state: &State) -> BTreeSet<String> {
+    let nf = naive_features(state);
+    let board = state.board();
+    let w = state.abbey_mayor().waiting[0];
+    let from = board.tile(w.tile as usize);
+    let scored = nf.comp[&(w.tile as usize, (w.piece - from.first_piece()) as usize)];
+    let mut out = BTreeSet::new();
+    let mut offer = |n: Node| {
+        if naive_wagon_may_go(state, &nf, n) {
+            let t = board.tile(n.0);
+            let (_, loc) = state.piece_location(piece_id(state, n));
+            out.insert(key(&Action::MoveWagon { at: t.pos, to: loc }));
+        }
+    };
+    match state.rules().wagon_move() {
+        WagonMove::C2 => {
+            for (i, t) in board.tiles().iter().enumerate() {
+                if (t.pos.x - from.pos.x).abs() <= 1 && (t.pos.y - from.pos.y).abs() <= 1 {
+                    for j in 0..t.kind.info().def.features.len() {
+                        offer((i, j));
+                    }
+                }
+            }
+        }
+        WagonMove::C1 => {
+            for (i, t) in board.tiles().iter().enumerate() {
+                for group in naive_wagon_links(t.kind.id()) {
+                    if group.iter().any(|&j| nf.comp[&(i, j)] == scored) {
+                        for &j in &group {
+                            offer((i, j));
+                        }
+                    }
+                }
+                if t.kind.info().abbey {
+                    let touches = Side::ALL.into_iter().any(|s| {
+                        let Some(ni) = board.tile_index(t.pos.step(s)) else { return false };
+                        let n = board.tile(ni);
+                        n.kind.info().def.features.iter().enumerate().any(|(j, f)| {
+                            f.kind != FeatureKind::Field
+                                && rotated_sides(n, f.sides).contains(&s.opposite())
+                                && nf.comp[&(ni, j)] == scored
+                        })
+                    });
+                    if touches {
+                        offer((i, 0));
+                    }
+                }
+            }
+        }
+    }
+    out.insert(key(&Action::Pass));
+    out
+}
+
 fn jetty_pairs(t: &PlacedTile) -> Vec<JettyPair> {
     let sides: Vec<Side> =
         t.kind.info().def.features.iter().filter(|f| f.jetty).flat_map(|f| rotated_sides(t, f.sides)).collect();
@@ -416,14 +504,17 @@ struct Totals {
     tiles: usize,
 }
 
-/// Figures of each kind a player has in a game under these rules.
+/// Figures of each kind a player has in a game under these rules: what the
+/// expansions give, unless the setup says otherwise.
 fn figures(state: &State, kind: FollowerKind) -> usize {
-    match kind {
+    let given = match kind {
         FollowerKind::Normal => 7,
         FollowerKind::Big if state.rules().has(Expansion::Inns) => 1,
         FollowerKind::Mayor | FollowerKind::Wagon | FollowerKind::Barn if state.rules().has(Expansion::Abbey) => 1,
         _ => 0,
-    }
+    };
+    let rules = RuleOptions::of(state.rules());
+    rules.figures.get(kind.name()).map_or(given, |n| *n as usize)
 }
 
 fn check_conservation(state: &State, start: &Totals, discarded: usize) {
@@ -442,7 +533,7 @@ fn check_conservation(state: &State, start: &Totals, discarded: usize) {
     }
     // Abbeys come from the players' hands, not the bag.
     let abbeys = if state.rules().has(Expansion::Abbey) {
-        n - state.abbeys().iter().map(|a| *a as usize).sum::<usize>()
+        n * state.rules().abbeys() as usize - state.abbeys().iter().map(|a| *a as usize).sum::<usize>()
     } else {
         0
     };
@@ -458,6 +549,8 @@ fn check_conservation(state: &State, start: &Totals, discarded: usize) {
 struct Seen {
     abbeys: usize,
     wagon_moves: usize,
+    /// Wagon steps whose moves were checked against the naive reference.
+    wagon_steps: usize,
     barns: usize,
     mayors: usize,
     big: usize,
@@ -518,6 +611,11 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
                 naive.insert(key(&Action::Pass));
                 assert_eq!(keys, naive, "ferry moves");
             }
+            Step::MoveWagon => {
+                let legal: BTreeSet<String> = legal.iter().map(|a| key(&canonical(&state, *a))).collect();
+                assert_eq!(legal, naive_wagon_moves(&state), "wagon moves ({})", state.rules().wagon_move());
+                seen.wagon_steps += 1;
+            }
             _ => {}
         }
         let Some(action) = random_action(&state, &mut rng, &mut buf) else { break };
@@ -567,28 +665,33 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
     positions
 }
 
-fn setup(players: usize, expansions: &[&str], edition: &str) -> Setup {
+fn setup(players: usize, expansions: &[&str], edition: &str, rules: &RuleOptions) -> Setup {
     Setup {
         players: (0..players).map(|i| format!("P{i}")).collect(),
         expansions: expansions.iter().map(|s| s.to_string()).collect(),
         edition: Some(edition.to_string()),
         seed: None,
-        rules: Default::default(),
+        rules: rules.clone(),
     }
 }
 
 fn run_games(games: u64, expansions: &[&str], edition: &str) {
+    run_games_with(games, expansions, edition, &RuleOptions::default())
+}
+
+fn run_games_with(games: u64, expansions: &[&str], edition: &str, rules: &RuleOptions) {
     let mut positions = 0;
     let mut seen = Seen::default();
     let most = if expansions.contains(&"inns") { 6 } else { 5 };
     for seed in 0..games {
         let players = 2 + (seed % (most - 1)) as usize;
-        positions += play_checked_game(setup(players, expansions, edition), seed, seed % 10 == 0, &mut seen);
+        positions += play_checked_game(setup(players, expansions, edition, rules), seed, seed % 10 == 0, &mut seen);
     }
     eprintln!("{games} games, {positions} placement positions cross-checked, {seen:?}");
     // The random games reach every decision of the expansions in play.
     if expansions.contains(&"abbey") {
         assert!(seen.abbeys > 0 && seen.wagon_moves > 0 && seen.barns > 0 && seen.mayors > 0, "{seen:?}");
+        assert!(seen.wagon_steps >= seen.wagon_moves, "{seen:?}");
     }
     if expansions.contains(&"inns") {
         assert!(seen.big > 0, "{seen:?}");
@@ -630,6 +733,21 @@ fn random_abbey_and_ferries_games_keep_every_invariant() {
     run_games(80, &["abbey", "ferries"], "c3");
 }
 
+/// As JCloisterZone lets a setup choose: Abbey & Mayor's figures and abbeys
+/// with the base game's tiles only, two of each a player, and the first
+/// edition's wagon moves (C1).
+#[test]
+fn random_abbey_figures_on_base_tiles_with_c1_keep_every_invariant() {
+    let rules = RuleOptions {
+        tile_sets: Some(vec![]),
+        figures: [("mayor", 2), ("wagon", 2), ("barn", 2)].into_iter().map(|(k, n)| (k.to_string(), n)).collect(),
+        abbeys: Some(2),
+        wagon_move: Some(WagonMove::C1),
+        ..RuleOptions::default()
+    };
+    run_games_with(60, &["abbey"], "c3", &rules);
+}
+
 #[test]
 fn random_games_with_every_expansion_keep_every_invariant() {
     run_games(80, &["ferries", "inns", "abbey"], "c2");
@@ -643,7 +761,7 @@ fn placement_counts_agree_with_the_naive_generator() {
     let mut counts: BTreeMap<u64, (usize, usize)> = BTreeMap::new();
     for seed in 1000..1040u64 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let mut state = State::new(setup(2, &["ferries"], "c3").rules().unwrap());
+        let mut state = State::new(setup(2, &["ferries"], "c3", &RuleOptions::default()).rules().unwrap());
         let mut buf = Vec::new();
         let (mut fast, mut naive) = (0, 0);
         while let Some(a) = random_action(&state, &mut rng, &mut buf) {

@@ -69,7 +69,7 @@ fn record() -> impl Strategy<Value = Record> {
                 expansions: expansions.iter().map(|s| s.to_string()).collect(),
                 edition: edition.map(str::to_string),
                 seed: None,
-                rules: RuleOptions { tiny_city_scoring: tiny },
+                rules: RuleOptions { tiny_city_scoring: tiny, ..RuleOptions::default() },
             },
             turns,
         })

@@ -3,10 +3,12 @@
 use serde_json::{Map, Value};
 
 use carcassonne_engine::record::{Setup, FORMAT_V1, FORMAT_V2};
+use carcassonne_engine::setup::MAX_FIGURES;
 use carcassonne_engine::{
-    Action, Expansion, FollowerKind, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation, RuleOptions, Step,
-    TileKind,
+    Action, Actor, Expansion, FollowerKind, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation, RuleOptions,
+    Step, TileKind, WagonMove,
 };
+use carcassonne_engine::{Corner, Location};
 
 use crate::error::{illegal, malformed, unsupported, JczError};
 use crate::follower_step_offered;
@@ -52,6 +54,9 @@ pub fn import(text: &str) -> Result<Import, JczError> {
     if sets.inns {
         expansions.push(Expansion::Inns.name().to_string());
     }
+    if sets.abbey_rules {
+        expansions.push(Expansion::Abbey.name().to_string());
+    }
     let setup = Setup {
         players,
         expansions,
@@ -70,6 +75,7 @@ pub fn import(text: &str) -> Result<Import, JczError> {
         turn: None,
         warnings: Vec::new(),
         needless_passes: Vec::new(),
+        after_turn: false,
     };
     for (i, msg) in replay.iter().enumerate() {
         let next = replay.get(i + 1).and_then(|m| m.get("type")).and_then(Value::as_str);
@@ -152,7 +158,9 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     if !setup.contains_key("sets") {
         if let Some(Value::Object(exps)) = setup.get("expansions") {
             for (name, on) in exps {
-                if enabled(on) && !matches!(name.as_str(), "BASIC" | "FERRIES" | "INNS_AND_CATHEDRALS") {
+                if enabled(on)
+                    && !matches!(name.as_str(), "BASIC" | "FERRIES" | "INNS_AND_CATHEDRALS" | "ABBEY_AND_MAYOR")
+                {
                     return Err(unsupported("setup.expansions", format!("expansion {name} is not supported")));
                 }
             }
@@ -178,6 +186,7 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             }
             "ferries" | "ferries:1" => sets.ferries = true,
             "inns-and-cathedrals" | "inns-and-cathedrals:1" => sets.inns = true,
+            "abbey-and-mayor" | "abbey-and-mayor:1" => sets.abbey = true,
             "inns-and-cathedrals:2" => {
                 return Err(unsupported(
                     "setup.sets",
@@ -188,7 +197,7 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                 return Err(unsupported(
                     "setup.sets",
                     format!(
-                        "tile set {other} is not supported (only the base game, The Ferries and Inns & Cathedrals are)"
+                        "tile set {other} is not supported (only the base game, The Ferries, Inns & Cathedrals and Abbey & Mayor are)"
                     ),
                 ))
             }
@@ -212,6 +221,8 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     };
     let (mut followers, mut farmers, mut ferry) = (None, false, false);
     let (mut big, mut inn, mut cathedral) = (None, false, false);
+    // Abbey & Mayor's elements, each a number a player.
+    let mut abbey_counts: [(&str, u8); 4] = [("abbey", 0), ("mayor", 0), ("wagon", 0), ("barn", 0)];
     for (name, value) in elements {
         if !enabled(value) {
             continue;
@@ -224,11 +235,24 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             "big-follower" => big = Some(number(value).unwrap_or(f64::NAN)),
             "inn" => inn = true,
             "cathedral" => cathedral = true,
+            "abbey" | "mayor" | "wagon" | "barn" => {
+                let n = match value {
+                    Value::Bool(true) => Some(1.0),
+                    v => number(v),
+                };
+                let at = format!("setup.elements.{name}");
+                let n = match n {
+                    Some(n) if n.fract() == 0.0 && (1.0..=f64::from(MAX_FIGURES)).contains(&n) => n as u8,
+                    _ => return Err(unsupported(at, format!("{value} {name}s a player are not supported (1 to {MAX_FIGURES} are)"))),
+                };
+                let slot = abbey_counts.iter_mut().find(|(k, _)| k == name).expect("listed");
+                slot.1 = n;
+            }
             other => {
                 return Err(unsupported(
                     format!("setup.elements.{other}"),
                     format!(
-                        "game element {other} is not supported (only followers, farmers, ferries, big followers, inns and cathedrals are)"
+                        "game element {other} is not supported (only followers, farmers, ferries, big followers, inns, cathedrals, abbeys, mayors, wagons and barns are)"
                     ),
                 ))
             }
@@ -253,6 +277,31 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     check_inns_elements(sets, big, inn, cathedral)?;
 
     let mut options = RuleOptions::default();
+    // Abbey & Mayor is in play with its tiles or any of its elements; what
+    // the setup leaves out, the record says.
+    sets.abbeys = abbey_counts[0].1 > 0;
+    sets.abbey_rules = sets.abbey || abbey_counts.iter().any(|(_, n)| *n > 0);
+    if sets.abbey_rules {
+        for (name, n) in abbey_counts {
+            if n != 1 {
+                if name == "abbey" {
+                    options.abbeys = Some(n);
+                } else {
+                    options.figures.insert(name.to_string(), n);
+                }
+            }
+        }
+        if !sets.abbey {
+            let mut others = Vec::new();
+            if sets.ferries {
+                others.push(Expansion::Ferries.name().to_string());
+            }
+            if sets.inns {
+                others.push(Expansion::Inns.name().to_string());
+            }
+            options.tile_sets = Some(others);
+        }
+    }
     if let Some(rules) = setup.get("rules") {
         let rules = match rules {
             Value::Object(r) => r,
@@ -273,6 +322,19 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                         ))
                     }
                 }
+            } else if name == "wagon-move" && sets.abbey_rules {
+                match value.as_str() {
+                    Some("C1") => options.wagon_move = Some(WagonMove::C1),
+                    Some("C2") | None => {}
+                    Some(other) => {
+                        return Err(unsupported(at, format!("wagon-move {other} is not supported (only C1 or C2)")))
+                    }
+                }
+            } else if name == "barn-placement" && sets.abbey_rules && value.as_str() == Some("occupied") {
+                return Err(unsupported(
+                    at,
+                    "barn-placement occupied is not supported (a barn goes only on a farm without one, as JCloisterZone's default not-occupied has it)",
+                ));
             } else if !EXPANSION_RULES.contains(&name.as_str()) && enabled(value) {
                 return Err(unsupported(at, format!("rule {name} = {value} is not supported")));
             }
@@ -444,6 +506,9 @@ struct Reader {
     /// PASS messages where JCloisterZone has nothing to pass (older exports
     /// of this program wrote them), by message index.
     needless_passes: Vec<usize>,
+    /// Whether a wagon moved, or a player passed, after the turn's COMMIT
+    /// (JCloisterZone commits those once more).
+    after_turn: bool,
 }
 
 impl Reader {
@@ -464,10 +529,16 @@ impl Reader {
         if kind == "PLACE_TILE" && self.turn.is_some() {
             return Err(malformed(&at, "PLACE_TILE before the COMMIT that ends the turn before it"));
         }
-        let expected = match &self.turn {
-            Some(t) => Some(t.player),
-            None if !self.game.state().is_over() => Some(self.game.state().current_player()),
-            None => None,
+        if kind == "PLACE_TILE" {
+            self.wagons_left_behind(&at)?;
+        }
+        let expected = match (&self.turn, self.game.state().actor()) {
+            // Whoever moved the last wagon commits it.
+            (None, _) if kind == "COMMIT" && self.after_turn => None,
+            (Some(t), _) => Some(t.player),
+            (None, Some(Actor::Player(p))) => Some(p),
+            (None, Some(Actor::Chance)) => Some(self.game.state().current_player()),
+            (None, None) => None,
         };
         if let (Some(p), Some(want)) = (m.get("player").and_then(Value::as_u64), expected) {
             if p as usize != want {
@@ -514,10 +585,20 @@ impl Reader {
         let pos = read_position(payload.get("position")).map_err(|e| malformed(at, e))?;
         let before = self.game.clone();
         let next_draw = self.next_draw;
-        self.discards_before(kind, id)?;
         let player = self.game.state().current_player();
-        self.play(Action::Draw(kind), at)?;
-        self.play(Action::Place(Placement { pos, rot }), at)?;
+        if id == tiles::ABBEY_TILE {
+            // An abbey from the hand instead of a draw; JCloisterZone turns it
+            // as it likes (it fits anywhere).
+            self.play(Action::PlaceAbbey(pos), at)?;
+        } else {
+            if self.game.state().step() == Step::Abbey {
+                // Not taking the abbey: JCloisterZone writes nothing for it.
+                self.play(Action::Pass, at)?;
+            }
+            self.discards_before(kind, id)?;
+            self.play(Action::Draw(kind), at)?;
+            self.play(Action::Place(Placement { pos, rot }), at)?;
+        }
         self.turn = Some(OpenTurn { start: i, before, next_draw, player, pos, acted: false });
         Ok(())
     }
@@ -559,22 +640,30 @@ impl Reader {
         let parts: Vec<&str> = meeple.split('.').collect();
         // `player.small.n` or `player.big.n`; a file without a type is read
         // as a small follower, as before.
-        let figure = match parts.get(1) {
-            None | Some(&"small") => FollowerKind::Normal,
-            Some(&"big") if self.sets.inns => FollowerKind::Big,
-            Some(&"big") => {
-                return Err(illegal(
+        let figure =
+            match parts.get(1) {
+                None | Some(&"small") => FollowerKind::Normal,
+                Some(&"big") => FollowerKind::Big,
+                Some(&"mayor") => FollowerKind::Mayor,
+                Some(&"wagon") => FollowerKind::Wagon,
+                Some(&"barn") => FollowerKind::Barn,
+                Some(_) => return Err(unsupported(
                     at,
-                    format!("meeple {meeple} is a big follower, and this game has none (no Inns & Cathedrals)"),
-                ))
-            }
-            Some(_) => {
-                return Err(unsupported(
-                    at,
-                    format!("meeple {meeple} is not supported (only small and big followers are)"),
-                ))
-            }
-        };
+                    format!(
+                        "meeple {meeple} is not supported (only small and big followers, mayors, wagons and barns are)"
+                    ),
+                )),
+            };
+        if self.game.state().rules().figure_count(figure) == 0 {
+            return Err(illegal(
+                at,
+                format!("meeple {meeple} is a {}, and this game gives the players none", figure.noun()),
+            ));
+        }
+        let pointer = payload.get("pointer").ok_or_else(|| malformed(at, "DEPLOY_MEEPLE without a pointer"))?;
+        if self.turn.is_none() && self.game.state().step() == Step::MoveWagon {
+            return self.move_wagon(at, meeple, figure, pointer);
+        }
         let turn = self.open_turn(at, "DEPLOY_MEEPLE")?;
         if turn.acted {
             return Err(illegal(at, "a second follower step in one turn"));
@@ -585,8 +674,27 @@ impl Reader {
                 return Err(illegal(at, format!("meeple {meeple} is not one of player {player}'s")));
             }
         }
-        let pointer = payload.get("pointer").ok_or_else(|| malformed(at, "DEPLOY_MEEPLE without a pointer"))?;
         let pos = read_position(pointer.get("position")).map_err(|e| malformed(at, e))?;
+        if figure == FollowerKind::Barn {
+            // JCloisterZone points at the field of the tile south-east of the
+            // barn's corner (the corner is that tile's north-west one).
+            let corner =
+                match (pos.x - placed.x, pos.y - placed.y) {
+                    (0, 0) => Corner::Nw,
+                    (1, 0) => Corner::Ne,
+                    (0, 1) => Corner::Sw,
+                    (1, 1) => Corner::Se,
+                    _ => return Err(illegal(
+                        at,
+                        format!(
+                            "a barn goes on a corner of the tile just placed at {placed}; the field at {pos} has none"
+                        ),
+                    )),
+                };
+            self.play(Action::Deploy(figure, Location::Corner(corner)), at)?;
+            self.turn.as_mut().expect("open").acted = true;
+            return Ok(());
+        }
         if pos != placed {
             return Err(illegal(at, format!("a follower goes on the tile just placed at {placed}, not at {pos}")));
         }
@@ -628,6 +736,11 @@ impl Reader {
     }
 
     fn pass(&mut self, i: usize, at: &str, next: Option<&str>) -> Result<(), JczError> {
+        if self.turn.is_none() && matches!(self.game.state().step(), Step::MoveWagon | Step::Abbey) {
+            // A wagon that stays in its owner's supply, or the last round's abbey declined.
+            self.after_turn = true;
+            return self.play(Action::Pass, at);
+        }
         let acted = self.open_turn(at, "PASS")?.acted;
         if !acted && follower_step_offered(self.game.state()) {
             self.play(Action::Pass, at)?;
@@ -696,6 +809,10 @@ impl Reader {
     }
 
     fn commit(&mut self, at: &str) -> Result<(), JczError> {
+        if self.turn.is_none() && std::mem::take(&mut self.after_turn) {
+            // Ends the wagon moves after a turn's scoring.
+            return Ok(());
+        }
         self.follower_step_done(at, "COMMIT")?;
         match self.game.state().step() {
             Step::PlaceFerry => {
@@ -705,6 +822,56 @@ impl Reader {
             _ => {}
         }
         self.turn = None;
+        Ok(())
+    }
+
+    /// A wagon's move after its feature scored (out of turn: its owner's).
+    fn move_wagon(&mut self, at: &str, meeple: &str, figure: FollowerKind, pointer: &Value) -> Result<(), JczError> {
+        let Some(Actor::Player(owner)) = self.game.state().actor() else {
+            return Err(illegal(at, "no wagon waits to move"));
+        };
+        if figure != FollowerKind::Wagon || meeple.split('.').next() != Some(&owner.to_string()) {
+            return Err(illegal(
+                at,
+                format!(
+                    "meeple {meeple} cannot be deployed now: {} moves a wagon whose feature scored",
+                    self.name(owner as u64)
+                ),
+            ));
+        }
+        let pos = read_position(pointer.get("position")).map_err(|e| malformed(at, e))?;
+        let text = pointer
+            .get("location")
+            .and_then(Value::as_str)
+            .ok_or_else(|| malformed(at, "a pointer without a location"))?;
+        let jcz = location::parse(text).map_err(|e| unsupported(at, e))?;
+        let tile = *self
+            .game
+            .state()
+            .board()
+            .tile_at(pos)
+            .ok_or_else(|| illegal(at, format!("a wagon moves to a placed tile, and {pos} holds none")))?;
+        let feature = pointer.get("feature").and_then(Value::as_str);
+        let loc = location::to_ours(tile.kind, tile.rot, feature, jcz, text).map_err(|e| illegal(at, e))?;
+        self.after_turn = true;
+        self.play(Action::MoveWagon { at: pos, to: loc }, at)
+    }
+
+    /// Wagons still waiting when the next turn begins: JCloisterZone offered
+    /// them no move that the rules here allow, so they go back to supply.
+    fn wagons_left_behind(&mut self, at: &str) -> Result<(), JczError> {
+        while self.turn.is_none() && self.game.state().step() == Step::MoveWagon {
+            let owner = match self.game.state().actor() {
+                Some(Actor::Player(p)) => p,
+                _ => break,
+            };
+            self.warnings.push(format!(
+                "{at}: {}'s wagon could move after its feature scored, and JCloisterZone wrote no move for it: it goes back to supply",
+                self.name(owner as u64)
+            ));
+            self.play(Action::Pass, at)?;
+        }
+        self.after_turn = false;
         Ok(())
     }
 

@@ -88,6 +88,9 @@ pub(crate) const GARDEN_TILES: &[(&str, &str)] = &[
 /// is not read (see `import::read_setup`).
 pub(crate) const INNS_GARDEN_TILES: &[&str] = &["IC/CCCCG", "IC/RFr.iG"];
 
+/// JCloisterZone's id of the abbey tile (placed from the hand, never drawn).
+pub(crate) const ABBEY_TILE: &str = "AM/A";
+
 /// Which tile sets a saved game plays with.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Sets {
@@ -95,6 +98,12 @@ pub(crate) struct Sets {
     pub gardens: bool,
     /// Inns & Cathedrals (`inns-and-cathedrals:1`).
     pub inns: bool,
+    /// Abbey & Mayor's tiles (`abbey-and-mayor:1`).
+    pub abbey: bool,
+    /// Abbey tiles in the players' hands (the element `abbey`).
+    pub abbeys: bool,
+    /// Abbey & Mayor's rules: its tiles or any of its elements.
+    pub abbey_rules: bool,
 }
 
 /// Our tile kind for a JCloisterZone tile id, or why there is none.
@@ -112,11 +121,11 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
             }
             None => {
                 return Err(match id.split_once('/') {
-                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) => {
-                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries or Inns & Cathedrals")
+                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) | Some(("AM", _)) => {
+                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries, Inns & Cathedrals or Abbey & Mayor")
                     }
                     Some((set, _)) => format!(
-                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR) or Inns & Cathedrals (IC)"
+                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR), Inns & Cathedrals (IC) or Abbey & Mayor (AM)"
                     ),
                     None => format!("'{id}' is not a JCloisterZone tile id such as BA/RCr"),
                 })
@@ -126,9 +135,14 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
     if id.starts_with("FR/") && !sets.ferries {
         return Err(format!("tile {id} is a lake tile of The Ferries, which the setup does not name"));
     }
-    if id.starts_with("AM/") {
-        // Importing Abbey & Mayor (its figures, abbeys and setup) is not done yet.
-        return Err(format!("tile {id} is not supported: importing Abbey & Mayor is not supported yet"));
+    if id == ABBEY_TILE {
+        if !sets.abbeys {
+            return Err(format!("tile {id} is an abbey, and the setup gives the players none (element abbey)"));
+        }
+    } else if id.starts_with("AM/") && !sets.abbey {
+        return Err(format!(
+            "tile {id} is a tile of Abbey & Mayor, whose set abbey-and-mayor:1 the setup does not name"
+        ));
     }
     if id.starts_with("IC/") && !sets.inns {
         return Err(format!(
@@ -263,7 +277,7 @@ mod tests {
 
     #[test]
     fn garden_tiles_need_the_second_base_set() {
-        let plain = Sets { ferries: false, gardens: false, inns: false };
+        let plain = Sets::default();
         assert!(to_ours("BA/CcG", plain).unwrap_err().contains("basic:2"));
         assert_eq!(to_ours("BA/CcG", Sets { gardens: true, ..plain }).unwrap().id(), "N");
         assert!(to_ours("FR/RRR", plain).unwrap_err().contains("The Ferries"));

@@ -168,7 +168,7 @@ fn random_games() -> Vec<Record> {
             expansions,
             edition: Some("c2".into()),
             seed: None,
-            rules: RuleOptions { tiny_city_scoring: (seed % 5 == 0).then_some(2) },
+            rules: RuleOptions { tiny_city_scoring: (seed % 5 == 0).then_some(2), ..RuleOptions::default() },
         };
         let mut game = Game::new(setup).unwrap();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);

@@ -188,9 +188,33 @@ fn assert_refusal(err: &carcassonne_jcz::JczError, kind: JczErrorKind, text: &st
 }
 
 #[test]
+fn abbey_and_mayor_tiles_without_its_elements_give_no_figures() {
+    let mut doc: Value = serde_json::from_str(&data("base-scoring.jcz")).unwrap();
+    doc["setup"]["sets"]["abbey-and-mayor:1"] = json!(1);
+    let got = import(&doc.to_string()).unwrap();
+    let rules = got.record.setup.rules().unwrap();
+    assert!(rules.has(carcassonne_engine::Expansion::Abbey) && rules.has_tiles(carcassonne_engine::Expansion::Abbey));
+    assert_eq!(rules.abbeys(), 0);
+    assert_eq!(rules.figures(), [(carcassonne_engine::FollowerKind::Normal, 7)]);
+    // The same game as without the set: its tiles are only in the bag.
+    assert_eq!(figures(&summary(&got.record)), (8, vec![11, 2], vec![18, 10], vec![5, 4]));
+}
+
+#[test]
 fn other_expansions_and_rule_variants_are_refused() {
-    let e = refused("base-scoring.jcz", |d| d["setup"]["sets"]["abbey-and-mayor"] = json!(1));
-    assert_refusal(&e, JczErrorKind::Unsupported, "setup.sets: tile set abbey-and-mayor is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["sets"]["traders-and-builders"] = json!(1));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.sets: tile set traders-and-builders is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["barn"] = json!(10));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.barn: 10 barns a player are not supported");
+    let e = refused("base-scoring.jcz", |d| {
+        d["setup"]["elements"]["barn"] = json!(1);
+        d["setup"]["rules"]["barn-placement"] = json!("occupied");
+    });
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "setup.rules.barn-placement: barn-placement occupied is not supported",
+    );
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["abbot"] = json!(1));
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.abbot: game element abbot is not supported");
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["farmers"] = json!(false));
@@ -204,23 +228,31 @@ fn other_expansions_and_rule_variants_are_refused() {
     });
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.ferry: lake tiles without ferries");
     let e = refused("base-scoring.jcz", |d| {
-        d["setup"] = json!({"expansions": {"BASIC": true, "ABBEY_AND_MAYOR": true}});
+        d["setup"] = json!({"expansions": {"BASIC": true, "TRADERS_AND_BUILDERS": true}});
     });
-    assert_refusal(&e, JczErrorKind::Unsupported, "setup.expansions: expansion ABBEY_AND_MAYOR is not supported");
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.expansions: expansion TRADERS_AND_BUILDERS is not supported");
     let e = refused("base-scoring.jcz", |d| d["appVersion"] = json!("4.6.1"));
     assert_refusal(&e, JczErrorKind::Unsupported, "appVersion: saved games of JCloisterZone 4.6.1");
     let e = refused("base-scoring.jcz", |d| d["replay"][0]["payload"]["tileId"] = json!("AM/A"));
-    assert_refusal(&e, JczErrorKind::Unsupported, "replay[0]: tile AM/A is not supported");
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "replay[0]: tile AM/A is an abbey, and the setup gives the players none",
+    );
     let e = refused("ferries.jcz", |d| d["replay"][2]["payload"]["token"] = json!("BRIDGE"));
     assert_refusal(&e, JczErrorKind::Unsupported, "replay[2]: token BRIDGE is not supported");
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.builder.1"));
     assert_refusal(
         &e,
         JczErrorKind::Unsupported,
-        "replay[1]: meeple 0.builder.1 is not supported (only small and big followers are)",
+        "replay[1]: meeple 0.builder.1 is not supported (only small and big followers, mayors, wagons and barns are)",
     );
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.big.1"));
-    assert_refusal(&e, JczErrorKind::Illegal, "replay[1]: meeple 0.big.1 is a big follower, and this game has none");
+    assert_refusal(
+        &e,
+        JczErrorKind::Illegal,
+        "replay[1]: meeple 0.big.1 is a big follower, and this game gives the players none",
+    );
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["type"] = json!("MOVE_NEUTRAL_FIGURE"));
     assert_refusal(&e, JczErrorKind::Unsupported, "replay[1]: message MOVE_NEUTRAL_FIGURE is not supported");
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["pointer"]["location"] = json!("TOWER"));

@@ -31,7 +31,7 @@ use super::{Touched, View};
 pub const FIGURES: &[(FollowerKind, u8)] =
     &[(FollowerKind::Mayor, 1), (FollowerKind::Wagon, 1), (FollowerKind::Barn, 1)];
 
-/// Abbeys each player has (not in the bag).
+/// Abbeys each player has (not in the bag), unless the rules say otherwise.
 pub const ABBEYS: u8 = 1;
 
 /// The abbey tile's id.
@@ -160,6 +160,8 @@ pub struct WaitingWagon {
     pub player: u8,
     pub tile: u16,
     pub location: Location,
+    /// The piece it stood on, of the feature just scored.
+    pub piece: PieceId,
 }
 
 /// What Abbey & Mayor keeps in the state.
@@ -178,9 +180,9 @@ pub struct AbbeyMayor {
 }
 
 impl AbbeyMayor {
-    pub(crate) fn new(players: usize) -> AbbeyMayor {
+    pub(crate) fn new(rules: &crate::setup::Rules) -> AbbeyMayor {
         let mut abbeys = [0; MAX_PLAYERS];
-        abbeys[..players].fill(ABBEYS);
+        abbeys[..rules.players()].fill(rules.abbeys());
         AbbeyMayor { abbeys, ..AbbeyMayor::default() }
     }
 
@@ -259,6 +261,23 @@ pub(crate) fn touched(view: View, out: &mut Touched) {
     }
 }
 
+/// Whether a wagon may go to piece `p` of the tile at `pos`: a road, city
+/// or monastery, unfinished and without any figure.
+fn wagon_may_go(board: &Board, features: &Features, pos: Pos, p: PieceId) -> bool {
+    let kind = features.info(p).kind;
+    if kind == FeatureKind::Field {
+        return false;
+    }
+    let totals = features.totals(p);
+    if totals.followers > 0 {
+        return false;
+    }
+    match kind {
+        FeatureKind::Monastery => pos.surrounding().any(|q| board.tile_index(q).is_none()),
+        _ => totals.open > 0,
+    }
+}
+
 /// Where the wagon that stood on tile `from` may go (second edition, and
 /// JCloisterZone's default): a road, city or monastery on that tile or one
 /// of the eight around it, unfinished and without any figure.
@@ -272,24 +291,74 @@ pub(crate) fn wagon_targets(
     for pos in std::iter::once(at).chain(at.surrounding()) {
         let Some(i) = board.tile_index(pos) else { continue };
         let t = board.tile(i);
-        let n = t.kind.info().pieces();
-        for local in 0..n {
+        for local in 0..t.kind.info().pieces() {
             let p = t.first_piece + local as PieceId;
-            let kind = features.info(p).kind;
-            if kind == FeatureKind::Field {
-                continue;
-            }
-            let totals = features.totals(p);
-            if totals.followers > 0 {
-                continue;
-            }
-            let open = match kind {
-                FeatureKind::Monastery => pos.surrounding().any(|q| board.tile_index(q).is_none()),
-                _ => totals.open > 0,
-            };
-            if open {
+            if wagon_may_go(board, features, pos, p) {
                 f(pos, crate::state::location_of(t, local as u8), p);
             }
+        }
+    }
+}
+
+/// The features each tile links for a wagon under the first edition's
+/// rule (`wagon-move: C1`), as pieces of the tile in the order of its
+/// definition: a road ending at a monastery or city, the roads of a
+/// crossing. The links are JCloisterZone's tile data; tiles not named here
+/// link nothing (lakes never do).
+fn wagon_links(id: &str) -> &'static [&'static [u8]] {
+    match id {
+        // The base game: the monastery and its road; the city and its road
+        // (S, T); the roads of a crossing (L without its city, W, X).
+        "A" | "S" | "T" => &[&[0, 1]],
+        "L" => &[&[1, 2, 3]],
+        "W" => &[&[0, 1, 2]],
+        "X" => &[&[0, 1, 2, 3]],
+        // Inns & Cathedrals.
+        "I2" | "I10" => &[&[0, 1], &[0, 2]],
+        "I5" => &[&[0, 1, 2, 3]],
+        "I8" | "I9" | "I11" => &[&[0, 1]],
+        "I14" => &[&[0, 1, 2]],
+        // Abbey & Mayor.
+        "M4" => &[&[0, 2], &[1, 3]],
+        "M5" => &[&[0, 1], &[0, 2], &[0, 3], &[0, 4]],
+        "M6" => &[&[0, 1]],
+        _ => &[],
+    }
+}
+
+/// Where a wagon whose feature (holding piece `scored`) was just scored may
+/// go under the first edition's rule: every unfinished, empty feature a
+/// tile of the scored feature links to it ([`wagon_links`]), and the
+/// monastery of an abbey that closed it.
+pub(crate) fn linked_wagon_targets(
+    board: &Board,
+    features: &Features,
+    scored: PieceId,
+    mut f: impl FnMut(Pos, Location, PieceId),
+) {
+    let root = features.find(scored);
+    let mut seen: Vec<PieceId> = Vec::new();
+    let mut offer = |pos: Pos, t: &crate::board::PlacedTile, local: u8, f: &mut dyn FnMut(Pos, Location, PieceId)| {
+        let p = t.first_piece + local as PieceId;
+        if !seen.contains(&p) && wagon_may_go(board, features, pos, p) {
+            seen.push(p);
+            f(pos, crate::state::location_of(t, local), p);
+        }
+    };
+    for (i, t) in board.tiles().iter().enumerate() {
+        for group in wagon_links(t.kind.id()) {
+            if group.iter().any(|&l| features.find(t.first_piece + l as PieceId) == root) {
+                for &l in group.iter() {
+                    offer(t.pos, t, l, &mut f);
+                }
+            }
+        }
+        if t.kind.info().abbey
+            && Side::ALL
+                .into_iter()
+                .any(|s| crate::state::piece_across(board, i, s).is_some_and(|p| features.find(p) == root))
+        {
+            offer(t.pos, t, 0, &mut f);
         }
     }
 }

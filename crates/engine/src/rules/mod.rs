@@ -49,7 +49,7 @@ impl Extensions {
     pub(crate) fn new(rules: &Rules) -> Extensions {
         let mut ext = Extensions::default();
         if rules.has(Expansion::Abbey) {
-            ext.abbey = abbey::AbbeyMayor::new(rules.players());
+            ext.abbey = abbey::AbbeyMayor::new(rules);
         }
         ext
     }
@@ -117,7 +117,7 @@ impl TurnPlan {
             deploy_follows_place: false,
             other_figures: !followers_alike(rules).is_empty() || !figures_apart(rules).is_empty(),
         };
-        if rules.has(Expansion::Abbey) {
+        if rules.has(Expansion::Abbey) && rules.abbeys() > 0 {
             for &s in abbey::STEPS_BEFORE_DRAW {
                 plan.push(s);
             }
@@ -181,8 +181,19 @@ impl TurnPlan {
     }
 }
 
-/// Each figure kind in play and how many of it each player has.
-pub(crate) fn figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
+/// The expansion that gives figures of `kind` besides the normal
+/// follower (`None`: no expansion of this engine does yet).
+pub(crate) fn expansion_of(kind: FollowerKind) -> Option<Expansion> {
+    match kind {
+        FollowerKind::Big => Some(Expansion::Inns),
+        FollowerKind::Mayor | FollowerKind::Wagon | FollowerKind::Barn => Some(Expansion::Abbey),
+        FollowerKind::Normal | FollowerKind::Builder | FollowerKind::Pig => None,
+    }
+}
+
+/// Each figure kind the expansions in play give, and how many of it each
+/// player has unless the rules say otherwise.
+pub(crate) fn default_figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
     for &(kind, n) in base::FIGURES {
         f(kind, n);
     }
@@ -196,6 +207,12 @@ pub(crate) fn figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
             f(kind, n);
         }
     }
+}
+
+/// Each figure kind the expansions in play give, and how many of it each
+/// player has under these rules (0 for a figure the setup leaves out).
+pub(crate) fn figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
+    default_figures(rules, |kind, _| f(kind, rules.figure_count(kind)));
 }
 
 /// Figures that stand only on some features or corners (the mayor, the

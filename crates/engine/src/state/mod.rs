@@ -103,8 +103,9 @@ impl State {
     /// the first player about to draw.
     pub fn new(rules: Rules) -> State {
         let bag = Bag::for_rules(&rules);
-        // Every tile of the bag, the start tile and the abbeys (one a player at most).
-        let pieces = (bag.total() as usize + 1 + MAX_PLAYERS) * catalogue().max_pieces;
+        // Every tile of the bag, the start tile and the abbeys.
+        let abbeys = rules.abbeys() as usize * rules.players();
+        let pieces = (bag.total() as usize + 1 + abbeys) * catalogue().max_pieces;
         assert!(pieces <= PieceSet::CAPACITY, "piece sets hold every piece of a game");
         let mut supply = [[0; MAX_PLAYERS]; FollowerKind::COUNT];
         let mut figures = 0;

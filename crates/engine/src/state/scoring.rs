@@ -154,7 +154,7 @@ impl State {
                 if f.kind == FollowerKind::Wagon {
                     let (_, location) = self.piece_location(f.piece);
                     let tile = self.features.info(f.piece).tile;
-                    self.ext.abbey.waiting.push(WaitingWagon { player: f.player, tile, location });
+                    self.ext.abbey.waiting.push(WaitingWagon { player: f.player, tile, location, piece: f.piece });
                     continue;
                 }
                 self.supply[f.kind as usize][f.player as usize] += 1;

@@ -9,7 +9,7 @@ use crate::features::PieceId;
 use crate::geometry::{Corner, Pos, Rotation};
 use crate::rules;
 use crate::rules::abbey;
-use crate::setup::Expansion;
+use crate::setup::{Expansion, WagonMove};
 use crate::tile::FeatureKind;
 
 use super::{FollowerKind, State};
@@ -43,10 +43,7 @@ impl State {
                 out.push(Action::Pass);
             }
             Step::MoveWagon => {
-                let w = self.ext.abbey.waiting[0];
-                abbey::wagon_targets(&self.board, &self.features, w.tile as usize, |at, to, _| {
-                    out.push(Action::MoveWagon { at, to })
-                });
+                self.wagon_targets(|at, to, _| out.push(Action::MoveWagon { at, to }));
                 out.push(Action::Pass);
             }
             step => rules::legal_actions(step, &self.ext, self.view(), out),
@@ -403,7 +400,7 @@ impl State {
     /// The bag is empty: the game ends, or (Abbey & Mayor) each player in
     /// turn, from the one after the last tile's, may still place an abbey.
     fn after_last_tile<E: EventSink>(&mut self, events: &mut E) {
-        if !self.rules.has(Expansion::Abbey) {
+        if !self.rules.has(Expansion::Abbey) || self.rules.abbeys() == 0 {
             self.end_game(events);
             return;
         }
@@ -441,7 +438,7 @@ impl State {
     fn next_wagon<E: EventSink>(&mut self, events: &mut E) {
         while let Some(&w) = self.ext.abbey.waiting.first() {
             let mut any = false;
-            abbey::wagon_targets(&self.board, &self.features, w.tile as usize, |_, _, _| any = true);
+            self.wagon_targets(|_, _, _| any = true);
             if any {
                 self.step = Step::MoveWagon;
                 self.acting = w.player;
@@ -476,7 +473,8 @@ impl State {
         let w = self.ext.abbey.waiting[0];
         let bad = |why| Err(PlayError::WagonMove { at, to, why });
         let from = self.board.tile(w.tile as usize).pos;
-        if (at.x - from.x).abs() > 1 || (at.y - from.y).abs() > 1 {
+        let near = (at.x - from.x).abs() <= 1 && (at.y - from.y).abs() <= 1;
+        if !near && self.rules.wagon_move() == WagonMove::C2 {
             return bad("a wagon moves to the tile it stood on or one of the eight around it");
         }
         let Some(tile) = self.board.tile_index(at) else {
@@ -486,7 +484,7 @@ impl State {
             return bad("that tile has no such feature");
         };
         let mut ok = false;
-        abbey::wagon_targets(&self.board, &self.features, w.tile as usize, |_, _, q| ok |= q == p);
+        self.wagon_targets(|_, _, q| ok |= q == p);
         if ok {
             return Ok(());
         }
@@ -496,7 +494,23 @@ impl State {
         if self.features.totals(p).followers > 0 {
             return bad("a wagon goes only where no figure stands");
         }
-        bad("that feature is finished")
+        let finished = match to.kind() {
+            FeatureKind::Monastery => at.surrounding().all(|q| self.board.tile_index(q).is_some()),
+            _ => self.features.totals(p).open == 0,
+        };
+        if self.rules.wagon_move() == WagonMove::C2 || finished {
+            return bad("that feature is finished");
+        }
+        bad("under the first edition's rule (C1) a wagon moves only to a feature linked to the one scored")
+    }
+
+    /// Where the first waiting wagon may go, as the rules in play say.
+    fn wagon_targets(&self, f: impl FnMut(Pos, Location, PieceId)) {
+        let w = self.ext.abbey.waiting[0];
+        match self.rules.wagon_move() {
+            WagonMove::C2 => abbey::wagon_targets(&self.board, &self.features, w.tile as usize, f),
+            WagonMove::C1 => abbey::linked_wagon_targets(&self.board, &self.features, w.piece, f),
+        }
     }
 
     /// Enters the first step of the turn plan with a decision to make: a
