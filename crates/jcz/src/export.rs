@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 
 use carcassonne_engine::features::PieceId;
 use carcassonne_engine::{
-    Action, Edition, Event, Expansion, FollowerKind, Game, JettyPair, Location, Placement, Pos, Record, Step,
+    Action, Actor, Corner, Edition, Event, Expansion, FollowerKind, Game, HalfEdge, JettyPair, Location, Placement,
+    Pos, Record, Step,
 };
 
 use crate::error::{illegal, unsupported, JczError};
@@ -76,8 +77,18 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
     let rules = record.setup.rules().map_err(|e| illegal("", e.to_string()))?;
     let ferries = rules.has(Expansion::Ferries);
     let inns = rules.has(Expansion::Inns);
-    if rules.has(Expansion::Abbey) {
-        return Err(unsupported("setup.expansions", "exporting Abbey & Mayor is not supported yet"));
+    let abbey = rules.has(Expansion::Abbey);
+    if ferries && !rules.has_tiles(Expansion::Ferries) || inns && !rules.has_tiles(Expansion::Inns) {
+        return Err(unsupported(
+            "setup.rules.tile-sets",
+            "JCloisterZone plays The Ferries and Inns & Cathedrals with their tiles only",
+        ));
+    }
+    if rules.figure_count(FollowerKind::Normal) != 7 {
+        return Err(unsupported(
+            "setup.rules.figures",
+            "JCloisterZone's saved games are read here with 7 followers a player only",
+        ));
     }
     let mut warnings = Vec::new();
     if ferries {
@@ -117,10 +128,29 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
         sets["ferries"] = json!(1);
         elements["ferry"] = json!(1);
     }
+    let mut jcz_rules = json!({"tiny-city-scoring": rules.tiny_city_scoring().to_string()});
+    if abbey {
+        // JCloisterZone chooses A&M's tiles and each of its figures apart.
+        if rules.has_tiles(Expansion::Abbey) {
+            sets["abbey-and-mayor:1"] = json!(1);
+        }
+        for (name, n) in [
+            ("abbey", rules.abbeys()),
+            ("mayor", rules.figure_count(FollowerKind::Mayor)),
+            ("wagon", rules.figure_count(FollowerKind::Wagon)),
+            ("barn", rules.figure_count(FollowerKind::Barn)),
+        ] {
+            if n > 0 {
+                elements[name] = json!(n);
+            }
+        }
+        jcz_rules["wagon-move"] = json!(rules.wagon_move().name());
+        jcz_rules["barn-placement"] = json!("not-occupied");
+    }
     let setup = json!({
         "sets": sets,
         "elements": elements,
-        "rules": {"tiny-city-scoring": rules.tiny_city_scoring().to_string()},
+        "rules": jcz_rules,
         "timer": null,
         "start": [{"tile": tiles::to_jcz(carcassonne_engine::Bag::start_tile()), "x": 0, "y": 0, "rotation": 0}],
     });
@@ -215,6 +245,12 @@ impl Writer {
                         self.meeples.remove(&meeple);
                     }
                 }
+                Event::WagonMoved { from, from_location, at: pos, location, .. } => {
+                    let (old, new) = (self.piece(from, from_location), self.piece(pos, location));
+                    if let Some(meeple) = self.on_board.remove(&old) {
+                        self.on_board.insert(new, meeple);
+                    }
+                }
                 _ => {}
             }
         }
@@ -227,12 +263,29 @@ impl Writer {
         state.resolve(tile, loc).expect("a feature of the tile")
     }
 
+    /// Writes the turn's COMMIT once: before the wagon moves that follow
+    /// its scoring, or at its end.
+    fn commit(&mut self, committed: &mut bool, placed: Option<Pos>, moved: &[Pos], player: usize) {
+        if std::mem::replace(committed, true) {
+            return;
+        }
+        // JCloisterZone waits for a PASS while it offers ferries to move.
+        if let Some(pos) = placed {
+            if ferries_in_play(&self.game) && !offered_ferries(self.game.state(), pos, moved).is_empty() {
+                self.message("PASS", json!({}), player);
+            }
+        }
+        self.message("COMMIT", json!({"random": 0.0, "salt": "0"}), player);
+    }
+
     /// Writes the messages of one record entry, from its actions.
     fn entry(&mut self, i: usize, actions: &[Action]) -> Result<(), JczError> {
         let at = format!("turn {}", i + 1);
         let player = self.game.state().current_player();
         let mut placed: Option<Pos> = None;
         let mut moved: Vec<Pos> = Vec::new();
+        // Whether the turn's COMMIT is written, and who acted after it.
+        let (mut committed, mut last) = (false, player);
         for &action in actions {
             match action {
                 Action::Draw(kind) => {
@@ -251,30 +304,92 @@ impl Writer {
                     );
                     placed = Some(pos);
                 }
-                Action::Deploy(figure @ (FollowerKind::Normal | FollowerKind::Big), loc) => {
-                    let tile = *self.game.state().placed_tile().expect("a follower goes on the tile just placed");
+                Action::Deploy(FollowerKind::Barn, Location::Corner(corner)) => {
+                    let tile = *self.game.state().placed_tile().expect("a barn goes on the tile just placed");
+                    // JCloisterZone points at the field of the tile south-east
+                    // of the corner, whose north-west corner it is.
+                    let (dx, dy) = match corner {
+                        Corner::Nw => (0, 0),
+                        Corner::Ne => (1, 0),
+                        Corner::Sw => (0, 1),
+                        Corner::Se => (1, 1),
+                    };
+                    let pos = Pos::new(tile.pos.x + dx, tile.pos.y + dy);
+                    let se = *self.game.state().board().tile_at(pos).expect("a barn's corner has four tiles");
                     self.play(action, &at)?;
-                    let (feature, location) = location::to_jcz(tile.kind, tile.rot, loc);
+                    let (feature, location) = location::to_jcz(se.kind, se.rot, Location::Field(HalfEdge::Nnw));
                     let n = self.last_deployed;
-                    // JCloisterZone's figure classes SmallFollower and BigFollower.
-                    let class = if figure == FollowerKind::Big { "big" } else { "small" };
                     self.message(
                         "DEPLOY_MEEPLE",
                         json!({
-                            "pointer": {"position": [tile.pos.x, tile.pos.y], "feature": feature, "location": location},
-                            "meepleId": format!("{player}.{class}.{n}"),
+                            "pointer": {"position": [pos.x, pos.y], "feature": feature, "location": location},
+                            "meepleId": format!("{player}.barn.{n}"),
                         }),
                         player,
                     );
                 }
-                Action::Deploy(figure, _) => {
-                    return Err(unsupported(
-                        &at,
-                        format!("a {} cannot be exported (only followers and big followers can)", figure.noun()),
-                    ))
+                Action::Deploy(figure, loc) => {
+                    let tile = *self.game.state().placed_tile().expect("a follower goes on the tile just placed");
+                    self.play(action, &at)?;
+                    let (feature, location) = location::to_jcz(tile.kind, tile.rot, loc);
+                    let n = self.last_deployed;
+                    self.message(
+                        "DEPLOY_MEEPLE",
+                        json!({
+                            "pointer": {"position": [tile.pos.x, tile.pos.y], "feature": feature, "location": location},
+                            "meepleId": format!("{player}.{}.{n}", meeple_class(figure)),
+                        }),
+                        player,
+                    );
                 }
-                Action::PlaceAbbey(_) | Action::MoveWagon { .. } => {
-                    return Err(unsupported(&at, "exporting Abbey & Mayor's abbeys and wagons is not supported yet"))
+                Action::PlaceAbbey(pos) => {
+                    self.play(action, &at)?;
+                    self.message(
+                        "PLACE_TILE",
+                        json!({"tileId": tiles::ABBEY_TILE, "rotation": "R0", "position": [pos.x, pos.y]}),
+                        player,
+                    );
+                    placed = Some(pos);
+                }
+                Action::MoveWagon { at: to_pos, to } => {
+                    self.commit(&mut committed, placed, &moved, player);
+                    let state = self.game.state();
+                    let w = state.abbey_mayor().waiting[0];
+                    let wagon = self.on_board.get(&w.piece).copied();
+                    let owner = w.player as usize;
+                    let tile =
+                        *state.board().tile_at(to_pos).ok_or_else(|| illegal(&at, "a wagon moves to a placed tile"))?;
+                    self.play(action, &at)?;
+                    let (feature, location) = location::to_jcz(tile.kind, tile.rot, to);
+                    let n = wagon.map_or(1, |m| m.2);
+                    self.message(
+                        "DEPLOY_MEEPLE",
+                        json!({
+                            "pointer": {"position": [to_pos.x, to_pos.y], "feature": feature, "location": location},
+                            "meepleId": format!("{owner}.wagon.{n}"),
+                        }),
+                        owner,
+                    );
+                    last = owner;
+                }
+                Action::Pass if self.game.state().step() == Step::MoveWagon => {
+                    self.commit(&mut committed, placed, &moved, player);
+                    let owner = match self.game.state().actor() {
+                        Some(Actor::Player(p)) => p,
+                        _ => player,
+                    };
+                    self.play(action, &at)?;
+                    self.message("PASS", json!({}), owner);
+                    last = owner;
+                }
+                // Declining the abbey: JCloisterZone draws without a word,
+                // except in the last round after the final tile.
+                Action::Pass if self.game.state().step() == Step::Abbey => {
+                    let last_round = self.game.state().abbey_mayor().final_round.is_some();
+                    self.play(action, &at)?;
+                    if last_round {
+                        self.message("PASS", json!({}), player);
+                    }
                 }
                 Action::Pass if self.game.state().step() == Step::Deploy => {
                     // JCloisterZone has no follower step to pass when it offers no follower.
@@ -310,15 +425,25 @@ impl Writer {
         }
         // A game in progress: the drawn tile waits in the draw order, so
         // JCloisterZone draws it next.
-        let Some(pos) = placed else {
+        if placed.is_none() {
             return Ok(());
-        };
-        // JCloisterZone waits for a PASS while it offers ferries to move.
-        if ferries_in_play(&self.game) && !offered_ferries(self.game.state(), pos, &moved).is_empty() {
-            self.message("PASS", json!({}), player);
         }
-        self.message("COMMIT", json!({"random": 0.0, "salt": "0"}), player);
+        if committed {
+            // The wagon moves are committed by whoever made the last.
+            self.message("COMMIT", json!({"random": 0.0, "salt": "0"}), last);
+        } else {
+            self.commit(&mut committed, placed, &moved, player);
+        }
         Ok(())
+    }
+}
+
+/// JCloisterZone's name of a figure in a meeple id (`0.small.1`).
+fn meeple_class(figure: FollowerKind) -> &'static str {
+    match figure {
+        FollowerKind::Normal => "small",
+        FollowerKind::Big => "big",
+        other => other.name(),
     }
 }
 

@@ -640,20 +640,21 @@ impl Reader {
         let parts: Vec<&str> = meeple.split('.').collect();
         // `player.small.n` or `player.big.n`; a file without a type is read
         // as a small follower, as before.
-        let figure =
-            match parts.get(1) {
-                None | Some(&"small") => FollowerKind::Normal,
-                Some(&"big") => FollowerKind::Big,
-                Some(&"mayor") => FollowerKind::Mayor,
-                Some(&"wagon") => FollowerKind::Wagon,
-                Some(&"barn") => FollowerKind::Barn,
-                Some(_) => return Err(unsupported(
+        let figure = match parts.get(1) {
+            None | Some(&"small") => FollowerKind::Normal,
+            Some(&"big") => FollowerKind::Big,
+            Some(&"mayor") => FollowerKind::Mayor,
+            Some(&"wagon") => FollowerKind::Wagon,
+            Some(&"barn") => FollowerKind::Barn,
+            Some(_) => {
+                return Err(unsupported(
                     at,
                     format!(
                         "meeple {meeple} is not supported (only small and big followers, mayors, wagons and barns are)"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         if self.game.state().rules().figure_count(figure) == 0 {
             return Err(illegal(
                 at,
@@ -678,19 +679,20 @@ impl Reader {
         if figure == FollowerKind::Barn {
             // JCloisterZone points at the field of the tile south-east of the
             // barn's corner (the corner is that tile's north-west one).
-            let corner =
-                match (pos.x - placed.x, pos.y - placed.y) {
-                    (0, 0) => Corner::Nw,
-                    (1, 0) => Corner::Ne,
-                    (0, 1) => Corner::Sw,
-                    (1, 1) => Corner::Se,
-                    _ => return Err(illegal(
+            let corner = match (pos.x - placed.x, pos.y - placed.y) {
+                (0, 0) => Corner::Nw,
+                (1, 0) => Corner::Ne,
+                (0, 1) => Corner::Sw,
+                (1, 1) => Corner::Se,
+                _ => {
+                    return Err(illegal(
                         at,
                         format!(
                             "a barn goes on a corner of the tile just placed at {placed}; the field at {pos} has none"
                         ),
-                    )),
-                };
+                    ))
+                }
+            };
             self.play(Action::Deploy(figure, Location::Corner(corner)), at)?;
             self.turn.as_mut().expect("open").acted = true;
             return Ok(());

@@ -1,7 +1,7 @@
 //! Conversion between JCloisterZone 5.x saved games (`.jcz`) and game
-//! records (`carcassonne-record/1`, or `/2` once a big follower is
-//! deployed), for the base game with The Ferries, Inns & Cathedrals, both
-//! or neither.
+//! records (`carcassonne-record/1`, or `/2` once a figure other than the
+//! follower is deployed), for the base game with any of The Ferries, Inns &
+//! Cathedrals and Abbey & Mayor.
 //!
 //! The crate is pure: it reads and writes text, and checks every game with
 //! the engine. [`import`] turns a saved game into a record (refusing, with

@@ -38,6 +38,8 @@ pub(crate) struct JczLocation {
     /// Half-edges (our half-edge bits).
     pub halves: u8,
     pub monastery: bool,
+    /// `II`: Abbey & Mayor's second field inside a tile.
+    pub second: bool,
 }
 
 /// Reads a location such as `WE`, `NL.NR.EL` or `I`.
@@ -51,9 +53,11 @@ pub(crate) fn parse(text: &str) -> Result<JczLocation, String> {
         } else if part == "I" || part == "CLOISTER" {
             // JCloisterZone 5.7 renamed its monastery location CLOISTER to I.
             loc.monastery = true;
+        } else if part == "II" {
+            loc.second = true;
         } else if matches!(
             part,
-            "II" | "III"
+            "III"
                 | "IV"
                 | "MONASTERY"
                 | "AS_ABBOT"
@@ -72,7 +76,7 @@ pub(crate) fn parse(text: &str) -> Result<JczLocation, String> {
             return Err(format!("'{text}' is not a JCloisterZone location such as N, WE, NL.NR or I"));
         }
     }
-    let kinds = (loc.sides != 0) as u8 + (loc.halves != 0) as u8 + loc.monastery as u8;
+    let kinds = (loc.sides != 0) as u8 + (loc.halves != 0) as u8 + loc.monastery as u8 + loc.second as u8;
     if kinds != 1 {
         return Err(format!("'{text}' mixes edges, half-edges and the monastery"));
     }
@@ -99,7 +103,13 @@ pub(crate) fn to_ours(
     let info = kind.info();
     let o = &info.oriented[rot.quarters() as usize];
     let missing = || format!("tile {kind} turned {rot} has no feature at {text}");
-    let (found, location) = if loc.monastery && wanted == Some(FeatureKind::Field) {
+    let (found, location) = if loc.second {
+        // `II` names Abbey & Mayor's second field inside the tile.
+        if info.inner_field2 == NO_PIECE {
+            return Err(missing());
+        }
+        (FeatureKind::Field, Location::InnerField2)
+    } else if loc.monastery && wanted == Some(FeatureKind::Field) {
         // `I` names the middle of the tile: a field there touches no edge.
         if info.inner_field == NO_PIECE {
             return Err(missing());
@@ -251,7 +261,14 @@ mod tests {
     #[test]
     fn other_expansions_locations_are_refused() {
         assert!(parse("TOWER").unwrap_err().contains("not supported"));
-        assert!(parse("II").unwrap_err().contains("not supported"));
+        assert!(parse("III").unwrap_err().contains("not supported"));
+        assert_eq!(parse("II").unwrap(), JczLocation { second: true, ..JczLocation::default() });
+        let m2 = kind("M2");
+        for rot in Rotation::ALL {
+            let ii = to_ours(m2, rot, Some("Field"), parse("II").unwrap(), "II").unwrap();
+            assert_eq!(ii, Location::InnerField2);
+            assert_eq!(to_jcz(m2, rot, ii), ("Field", "II".into()));
+        }
         assert!(parse("XYZ").unwrap_err().contains("not a JCloisterZone location"));
         assert!(parse("N.NL").is_err());
     }

@@ -315,3 +315,122 @@ fn a_missing_follower_step_is_refused_where_it_is_missing() {
         "replay[1]: COMMIT before the follower step: JCloisterZone offers Ann a follower here, so DEPLOY_MEEPLE or PASS comes first"
     );
 }
+
+/// The messages of a saved game that matter to JCloisterZone, without clocks
+/// and random numbers: type, player, and the payload's tile, position,
+/// meeple and pointer.
+fn messages(text: &str) -> Vec<String> {
+    let doc: Value = serde_json::from_str(text).unwrap();
+    doc["replay"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let p = &m["payload"];
+            let pointer = &p["pointer"];
+            format!(
+                "{} by {} {} {} {} {} {} {}",
+                kind(m),
+                m["player"],
+                p["tileId"],
+                p["rotation"],
+                p["position"],
+                p["meepleId"],
+                pointer["position"],
+                pointer["location"]
+            )
+        })
+        .collect()
+}
+
+/// JCloisterZone's Abbey & Mayor test games, imported and exported again,
+/// give back JCloisterZone's own messages: the abbey as PLACE_TILE AM/A, a
+/// wagon's move after the turn's COMMIT by its owner with a COMMIT of its
+/// own, a barn pointing at the field south-east of its corner, and the
+/// elements and rules of the setup.
+#[test]
+fn abbey_and_mayor_exports_write_what_jcloisterzone_wrote() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/engine-tests");
+    for name in [
+        "abbey-merge.jcz",
+        "abbey-wagon-move.jcz",
+        "multiple-wagons.jcz",
+        "multiple-barns.jcz",
+        "barn-scoring-two-players.jcz",
+        "mayor-zero-points-two-players.jcz",
+    ] {
+        let original = std::fs::read_to_string(dir.join(name)).unwrap();
+        let record = carcassonne_jcz::import_record(&original).unwrap();
+        let exported = carcassonne_jcz::export(&record).unwrap().text;
+        let (want, got) = (messages(&original), messages(&exported));
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            assert_eq!(g, w, "{name}: replay[{i}]");
+        }
+        assert_eq!(got.len(), want.len(), "{name}");
+        let (want, got): (Value, Value) =
+            (serde_json::from_str(&original).unwrap(), serde_json::from_str(&exported).unwrap());
+        assert_eq!(got["setup"]["sets"], want["setup"]["sets"], "{name}");
+        assert_eq!(got["setup"]["elements"], want["setup"]["elements"], "{name}");
+        let rule = |v: &Value| v["setup"]["rules"]["wagon-move"].as_str().unwrap_or("C2").to_string();
+        assert_eq!(rule(&got), rule(&want), "{name}");
+        assert_eq!(carcassonne_jcz::import_record(&exported).unwrap(), record, "{name}");
+    }
+}
+
+/// Random Abbey & Mayor games, alone and with the other expansions, with
+/// its figures and tiles chosen apart and both wagon rules, export and
+/// import back to the same record and state.
+#[test]
+fn abbey_and_mayor_random_games_export_and_import_back() {
+    let (mut abbeys, mut wagons, mut barns) = (0, 0, 0);
+    for seed in 0..24u64 {
+        // In the order an import names them.
+        let mut expansions = Vec::new();
+        if seed % 2 == 1 {
+            expansions.push("ferries".to_string());
+        }
+        if seed % 3 == 1 {
+            expansions.push("inns".to_string());
+        }
+        expansions.push("abbey".to_string());
+        let mut rules = RuleOptions::default();
+        if seed % 4 == 0 {
+            rules.wagon_move = Some(carcassonne_engine::WagonMove::C1);
+        }
+        if seed % 5 == 2 {
+            rules.tile_sets = Some(expansions.iter().filter(|e| *e != "abbey").cloned().collect());
+            rules.figures.insert("barn".into(), 2);
+            rules.figures.insert("mayor".into(), 0);
+        }
+        let setup = Setup {
+            players: (0..2 + (seed % 4) as usize).map(|i| format!("P{i}")).collect(),
+            expansions,
+            edition: Some("c2".into()),
+            seed: None,
+            rules,
+        };
+        let mut game = Game::new(setup).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut buf = Vec::new();
+        while let Some(a) = random_action(game.state(), &mut rng, &mut buf) {
+            match a {
+                Action::PlaceAbbey(_) => abbeys += 1,
+                Action::MoveWagon { .. } => wagons += 1,
+                Action::Deploy(FollowerKind::Barn, _) => barns += 1,
+                _ => {}
+            }
+            game.play(a).unwrap();
+        }
+        let record = game.record();
+        let text = carcassonne_jcz::export(record).unwrap_or_else(|e| panic!("game {seed}: {e}")).text;
+        let back = carcassonne_jcz::import(&text).unwrap_or_else(|e| panic!("game {seed}: {e}"));
+        assert_eq!(back.record.setup, record.setup, "game {seed}");
+        for (i, (b, r)) in back.record.turns.iter().zip(&record.turns).enumerate() {
+            assert_eq!(b, r, "game {seed}: turn {}", i + 1);
+        }
+        assert_eq!(back.record.turns.len(), record.turns.len(), "game {seed}");
+        assert!(back.warnings.is_empty(), "game {seed}: {:?}", back.warnings);
+        assert_eq!(Game::replay(&back.record).unwrap().state(), game.state(), "game {seed}");
+    }
+    assert!(abbeys > 10 && wagons > 5 && barns > 5, "{abbeys} abbeys, {wagons} wagon moves, {barns} barns");
+}

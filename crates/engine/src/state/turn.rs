@@ -427,10 +427,12 @@ impl State {
     }
 
     /// Wagons whose features scored move in seat order from the player
-    /// whose turn it is.
+    /// whose turn it is; one player's wagons in the order the tiles they
+    /// stood on were placed (mostly the order they were deployed in, as
+    /// JCloisterZone numbers them).
     fn order_waiting_wagons(&mut self) {
         let (n, current) = (self.rules.players() as u8, self.current);
-        self.ext.abbey.waiting.sort_by_key(|w| (w.player + n - current) % n);
+        self.ext.abbey.waiting.sort_by_key(|w| ((w.player + n - current) % n, w.tile));
     }
 
     /// Asks the next waiting wagon's owner where it goes; a wagon with
