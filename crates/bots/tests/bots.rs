@@ -273,3 +273,88 @@ fn a_turn_budget_is_spent_on_the_turns_first_decision_and_carried_over() {
     }
     assert!(carried >= 5, "turns with a carried decision: {carried}");
 }
+
+/// Rules with Abbey & Mayor, with The Ferries or not.
+fn abbey_rules(players: usize, ferries: bool) -> Rules {
+    let mut expansions = vec![Expansion::Abbey];
+    if ferries {
+        expansions.push(Expansion::Ferries);
+    }
+    Rules::new(players, &expansions, Edition::C3).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Abbey & Mayor's decisions too: the abbey before the draw, mayors,
+    /// wagons and barns, and wagon moves, which may be another player's
+    /// than the turn's.
+    #[test]
+    fn bots_choose_legal_actions_with_abbey_and_mayor(
+        seed in any::<u64>(),
+        players in 2usize..=5,
+        ferries in any::<bool>(),
+        decision in 0u32..260,
+    ) {
+        let state = position(abbey_rules(players, ferries), seed, decision);
+        let legal = state.legal_action_list();
+        for spec in SPECS {
+            let action = bot(spec, seed).choose(&state);
+            prop_assert!(action.is_some(), "{spec} chose nothing at step {}", state.step());
+            let action = action.unwrap();
+            prop_assert!(legal.contains(&action), "{spec} chose {action}, not among {legal:?}");
+        }
+    }
+}
+
+/// Bob closes the road of Alice's wagon: she, not Bob, decides where it
+/// goes, and every bot decides for her, legally, from her point of view.
+#[test]
+fn a_wagon_move_out_of_turn_is_decided_by_its_owner_s_bot() {
+    let mut state = State::new(abbey_rules(2, false));
+    let turns = [
+        ("U", "place at [1, 0] turned 0", "deploy wagon on road:E"),
+        ("A", "place at [2, 0] turned 90", "pass"),
+        ("B", "place at [0, 1] turned 0", "pass"),
+        ("A", "place at [-1, 0] turned 270", "pass"),
+    ];
+    for (tile, place, deploy) in turns {
+        if state.step() == Step::Abbey {
+            state.play(Action::Pass).unwrap();
+        }
+        state.play(Action::Draw(TileKind::parse(tile).unwrap())).unwrap();
+        state.play(place.parse().unwrap()).unwrap();
+        state.play(deploy.parse().unwrap()).unwrap();
+    }
+    assert_eq!(state.step(), Step::MoveWagon);
+    assert_eq!((state.current_player(), state.actor()), (1, Some(Actor::Player(0))));
+    let legal = state.legal_action_list();
+    assert!(legal.iter().any(|a| matches!(a, Action::MoveWagon { .. })), "{legal:?}");
+    for spec in SPECS.iter().copied().chain(["mcts:iters=400:trees=1", "mcts:iters=400:trees=1:draws=determinized"]) {
+        for seed in 0..3 {
+            let a = bot(spec, seed).choose(&state).unwrap();
+            assert!(legal.contains(&a), "{spec}: {a}");
+            if spec == "greedy" || spec.contains("iters=400") {
+                // Moving on is worth points at the end; going back is worth nothing now.
+                assert!(matches!(a, Action::MoveWagon { .. }), "{spec} seed {seed}: {a}");
+            }
+        }
+    }
+}
+
+/// Whole Abbey & Mayor games with The Ferries, every kind of search in a
+/// seat: legal to the end (the arena plays each choice checked), abbeys
+/// placed and wagons moved.
+#[test]
+fn whole_abbey_and_mayor_games_with_ferries_are_legal() {
+    let mut abbeys = 0;
+    for (i, options) in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]).enumerate() {
+        let spec = format!("mcts:iters=16:{options}");
+        let played = play(&[&spec, "greedy", "random"], abbey_rules(3, true), 11 + i as u64);
+        assert!(played.game.state().is_over());
+        let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
+        assert_eq!(replayed.state().final_scores(), played.scores());
+        abbeys += played.game.state().abbeys().iter().filter(|a| **a == 0).count();
+    }
+    assert!(abbeys > 0, "no abbey placed in three games");
+}
