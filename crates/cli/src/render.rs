@@ -50,6 +50,15 @@ pub fn event(e: &Event, names: &[String]) -> String {
             format!("{}'s follower on {location} at {at} returns", name(names, *player))
         }
         Event::GameEnded { .. } => "the game is over".to_string(),
+        Event::GoodsTaken { player, wine, grain, cloth } => {
+            let goods: Vec<String> = [(wine, "wine"), (grain, "grain"), (cloth, "cloth")]
+                .into_iter()
+                .filter(|(n, _)| **n > 0)
+                .map(|(n, g)| format!("{n} {g}"))
+                .collect();
+            format!("{} takes the goods of the city: {}", name(names, *player), goods.join(", "))
+        }
+        Event::SecondTurn { player } => format!("{}'s builder gives a second turn", name(names, *player)),
     }
 }
 

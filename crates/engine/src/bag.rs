@@ -8,7 +8,7 @@ use crate::setup::Rules;
 use crate::tile::{catalogue, TileKind};
 
 /// Room for every kind of the catalogue.
-const MAX_KINDS: usize = 64;
+const MAX_KINDS: usize = 96;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Bag {

@@ -51,6 +51,18 @@ pub enum Event {
         at: Pos,
         location: Location,
     },
+    /// Traders & Builders: the player who completed a city took its goods.
+    GoodsTaken {
+        player: usize,
+        wine: u8,
+        grain: u8,
+        cloth: u8,
+    },
+    /// Traders & Builders: the player's tile extended their builder's road
+    /// or city, so they play a second turn now.
+    SecondTurn {
+        player: usize,
+    },
     /// A follower went back to its owner's supply.
     FollowerReturned {
         player: usize,

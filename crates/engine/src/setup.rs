@@ -22,13 +22,15 @@ pub enum Expansion {
     Inns,
     /// Abbey & Mayor: abbeys, the mayor, the wagon and the barn.
     Abbey,
+    /// Traders & Builders: trade goods, the builder and its second turn, the pig.
+    Traders,
 }
 
 impl Expansion {
-    pub const ALL: [Expansion; 3] = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey];
+    pub const ALL: [Expansion; 4] = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders];
 }
 
-written_names!(Expansion { Ferries => "ferries", Inns => "inns", Abbey => "abbey" });
+written_names!(Expansion { Ferries => "ferries", Inns => "inns", Abbey => "abbey", Traders => "traders" });
 
 /// Which tile distribution is used.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]

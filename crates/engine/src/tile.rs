@@ -49,7 +49,24 @@ pub struct FeatureDef {
     /// An inn on a road piece, or a cathedral in a city piece (Inns &
     /// Cathedrals): the mark that changes what the feature scores.
     pub mark: bool,
+    /// A trade good shown on a city piece (Traders & Builders).
+    pub good: Option<Good>,
 }
+
+/// A trade good of Traders & Builders, shown on city pieces.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Good {
+    Wine = 0,
+    Grain = 1,
+    Cloth = 2,
+}
+
+impl Good {
+    pub const ALL: [Good; 3] = [Good::Wine, Good::Grain, Good::Cloth];
+}
+
+crate::names::written_names!(Good { Wine => "wine", Grain => "grain", Cloth => "cloth" });
 
 const fn side_mask(sides: &[Side]) -> u8 {
     let mut m = 0;
@@ -71,8 +88,16 @@ const fn half_mask(halves: &[HalfEdge]) -> u8 {
     m
 }
 
-const EMPTY: FeatureDef =
-    FeatureDef { kind: FeatureKind::Field, sides: 0, halves: 0, pennants: 0, borders: 0, jetty: false, mark: false };
+const EMPTY: FeatureDef = FeatureDef {
+    kind: FeatureKind::Field,
+    sides: 0,
+    halves: 0,
+    pennants: 0,
+    borders: 0,
+    jetty: false,
+    mark: false,
+    good: None,
+};
 
 /// A road piece reaching `sides`; with one side it ends inside the tile.
 pub const fn road(sides: &[Side]) -> FeatureDef {
@@ -97,6 +122,11 @@ pub const fn road_with_inn(sides: &[Side]) -> FeatureDef {
 /// A city piece with a cathedral (Inns & Cathedrals).
 pub const fn city_with_cathedral(sides: &[Side]) -> FeatureDef {
     FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), mark: true, ..EMPTY }
+}
+
+/// A city piece showing a trade good (Traders & Builders).
+pub const fn city_with_good(sides: &[Side], good: Good) -> FeatureDef {
+    FeatureDef { kind: FeatureKind::City, sides: side_mask(sides), good: Some(good), ..EMPTY }
 }
 
 /// A city piece with a coat of arms.

@@ -22,8 +22,8 @@ use carcassonne_engine::playout::random_action;
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::tile::{EdgeKind, FeatureKind};
 use carcassonne_engine::{
-    Action, Expansion, FollowerKind, Game, JettyPair, Location, PlacedTile, Placement, Record, RuleOptions, State,
-    Step, TileKind, WagonMove,
+    Action, Actor, Expansion, FollowerKind, Game, JettyPair, Location, PlacedTile, Placement, Record, RuleOptions,
+    State, Step, TileKind, WagonMove,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -197,15 +197,17 @@ fn naive_final_scores(state: &State) -> Vec<u32> {
         let (open, pennants, _, _, _, marks) = naive.totals[*c];
         let mut strength = vec![0u32; scores.len()];
         let mut barns = vec![false; scores.len()];
+        let mut pigs = vec![false; scores.len()];
         for f in state.followers() {
             if nodes.iter().any(|n| piece_id(state, *n) == f.piece) {
                 strength[f.player as usize] += match f.kind {
                     FollowerKind::Big => 2,
                     FollowerKind::Mayor => pennants as u32,
-                    FollowerKind::Barn => 0,
-                    _ => 1,
+                    FollowerKind::Barn | FollowerKind::Builder | FollowerKind::Pig => 0,
+                    FollowerKind::Normal | FollowerKind::Wagon => 1,
                 };
                 barns[f.player as usize] |= f.kind == FollowerKind::Barn;
+                pigs[f.player as usize] |= f.kind == FollowerKind::Pig;
             }
         }
         let best = strength.iter().copied().max().unwrap_or(0);
@@ -253,16 +255,78 @@ fn naive_final_scores(state: &State) -> Vec<u32> {
             (FeatureKind::Field, false) => (3 * points, 0),
             _ => (points, 0),
         };
-        for ((s, st), barn) in scores.iter_mut().zip(&strength).zip(&barns) {
+        // A pig adds 1 a completed city to its owner's farm, if they score it.
+        let pig_points = if kind == FeatureKind::Field { points / if barn_farm { 1 } else { 3 } } else { 0 };
+        for (((s, st), barn), pig) in scores.iter_mut().zip(&strength).zip(&barns).zip(&pigs) {
             if best > 0 && *st == best {
                 *s += points;
+                if *pig {
+                    *s += pig_points;
+                }
             }
             if *barn {
                 *s += barn_points;
             }
         }
     }
+    // Each good: 10 to every player with the most tokens (at least one).
+    for g in 0..3 {
+        let best = state.goods().iter().map(|t| t[g]).max().unwrap_or(0);
+        for (s, t) in scores.iter_mut().zip(state.goods()) {
+            if best > 0 && t[g] == best {
+                *s += 10;
+            }
+        }
+    }
     scores
+}
+
+/// Goods shown on the completed cities of the board, by good: all of them
+/// are in the players' hands, each taken once.
+fn naive_goods_on_completed_cities(state: &State) -> [u32; 3] {
+    let naive = naive_features(state);
+    let mut out = [0; 3];
+    for (node, c) in &naive.comp {
+        let f = &state.board().tile(node.0).kind.info().def.features[node.1];
+        if let (FeatureKind::City, Some(g), 0) = (f.kind, f.good, naive.totals[*c].0) {
+            out[g as usize] += 1;
+        }
+    }
+    out
+}
+
+/// Builders and pigs the player may deploy, found naively: on a feature of
+/// the new tile that holds one of the player's followers (a builder: an
+/// unfinished road or city) and none of their figure of that kind.
+fn naive_special_deployments(state: &State) -> BTreeSet<String> {
+    let nf = naive_features(state);
+    let board = state.board();
+    let Some(Actor::Player(player)) = state.actor() else { return BTreeSet::new() };
+    let t = state.placed_tile().unwrap();
+    let i = board.tile_index(t.pos).unwrap();
+    let mut out = BTreeSet::new();
+    for (j, f) in t.kind.info().def.features.iter().enumerate() {
+        let c = nf.comp[&(i, j)];
+        let on = |kinds: &[FollowerKind]| {
+            state.followers().iter().any(|fl| {
+                fl.player as usize == player
+                    && kinds.contains(&fl.kind)
+                    && nf.comp.iter().any(|(n, cc)| *cc == c && piece_id(state, *n) == fl.piece)
+            })
+        };
+        let followers = [FollowerKind::Normal, FollowerKind::Big, FollowerKind::Mayor, FollowerKind::Wagon];
+        let (_, loc) = state.piece_location(piece_id(state, (i, j)));
+        for kind in [FollowerKind::Builder, FollowerKind::Pig] {
+            let fits = match kind {
+                FollowerKind::Builder => matches!(f.kind, FeatureKind::Road | FeatureKind::City) && nf.totals[c].0 > 0,
+                _ => f.kind == FeatureKind::Field,
+            };
+            if fits && state.supply_of(kind)[player] > 0 && on(&followers) && !on(&[kind]) {
+                out.insert(key(&canonical(state, Action::Deploy(kind, loc))));
+            }
+        }
+    }
+    out
 }
 
 fn check_features(state: &State) {
@@ -348,6 +412,10 @@ fn naive_wagon_may_go(state: &State, nf: &NaiveFeatures, n: Node) -> bool {
 fn naive_wagon_links(id: &str) -> Vec<Vec<usize>> {
     match id {
         "A" | "S" | "T" | "I8" | "I9" | "I11" | "M6" => vec![vec![0, 1]],
+        "T11" | "T12" | "T13" | "T16" | "T17" | "T18" | "T21" | "T22" => vec![vec![0, 1]],
+        "T7" | "T8" | "T19" => vec![vec![0, 1], vec![0, 2]],
+        "T9" | "T10" | "T23" => vec![vec![0, 2]],
+        "T20" => (1..4).map(|r| vec![0, r]).collect(),
         "L" => vec![vec![1, 2, 3]],
         "W" | "I14" => vec![vec![0, 1, 2]],
         "X" | "I5" => vec![vec![0, 1, 2, 3]],
@@ -511,6 +579,7 @@ fn figures(state: &State, kind: FollowerKind) -> usize {
         FollowerKind::Normal => 7,
         FollowerKind::Big if state.rules().has(Expansion::Inns) => 1,
         FollowerKind::Mayor | FollowerKind::Wagon | FollowerKind::Barn if state.rules().has(Expansion::Abbey) => 1,
+        FollowerKind::Builder | FollowerKind::Pig if state.rules().has(Expansion::Traders) => 1,
         _ => 0,
     };
     let rules = RuleOptions::of(state.rules());
@@ -551,6 +620,11 @@ struct Seen {
     wagon_moves: usize,
     /// Wagon steps whose moves were checked against the naive reference.
     wagon_steps: usize,
+    builders: usize,
+    pigs: usize,
+    second_turns: usize,
+    /// Goods held, summed over the positions checked.
+    goods: usize,
     barns: usize,
     mayors: usize,
     big: usize,
@@ -564,6 +638,9 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
     let mut discarded = 0;
     let mut positions = 0;
     let mut move_step_checked = false;
+    // After a placement with Traders & Builders: whether a second turn is
+    // due, for which player, and the turn count then.
+    let mut expect_second: Option<(bool, usize, u32)> = None;
     // A state whose buffers are reused by `clone_from`, as search does.
     let mut scratch = State::new(game.state().rules().to_owned());
     loop {
@@ -611,6 +688,14 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
                 naive.insert(key(&Action::Pass));
                 assert_eq!(keys, naive, "ferry moves");
             }
+            Step::Deploy if state.rules().has(Expansion::Traders) => {
+                let specials: BTreeSet<String> = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Deploy(FollowerKind::Builder | FollowerKind::Pig, _)))
+                    .map(|a| key(&canonical(&state, *a)))
+                    .collect();
+                assert_eq!(specials, naive_special_deployments(&state), "builders and pigs");
+            }
             Step::MoveWagon => {
                 let legal: BTreeSet<String> = legal.iter().map(|a| key(&canonical(&state, *a))).collect();
                 assert_eq!(legal, naive_wagon_moves(&state), "wagon moves ({})", state.rules().wagon_move());
@@ -619,6 +704,27 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
             _ => {}
         }
         let Some(action) = random_action(&state, &mut rng, &mut buf) else { break };
+        // Traders & Builders: a tile that extends the player's builder, in a
+        // first turn, earns a second one (found naively after placing).
+        if let (Action::Place(_), true) = (action, state.rules().has(Expansion::Traders)) {
+            let mut after = state.clone();
+            after.play(action).unwrap();
+            let nf = naive_features(&after);
+            let i = after.board().tiles().len() - 1;
+            let player = state.current_player() as u8;
+            let builder_comps: BTreeSet<usize> = after
+                .followers()
+                .iter()
+                .filter(|f| f.kind == FollowerKind::Builder && f.player == player)
+                .filter_map(|f| nf.comp.iter().find(|(n, _)| piece_id(&after, **n) == f.piece).map(|(_, c)| *c))
+                .collect();
+            let extends = (0..after.board().tile(i).kind.info().def.features.len())
+                .any(|j| builder_comps.contains(&nf.comp[&(i, j)]));
+            expect_second = Some((extends && !state.is_second_turn(), state.current_player(), state.turns()));
+            if extends && !state.is_second_turn() {
+                seen.second_turns += 1;
+            }
+        }
         match action {
             Action::Discard => discarded += 1,
             Action::PlaceAbbey(_) => seen.abbeys += 1,
@@ -626,6 +732,8 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
             Action::Deploy(FollowerKind::Barn, _) => seen.barns += 1,
             Action::Deploy(FollowerKind::Mayor, _) => seen.mayors += 1,
             Action::Deploy(FollowerKind::Big, _) => seen.big += 1,
+            Action::Deploy(FollowerKind::Builder, _) => seen.builders += 1,
+            Action::Deploy(FollowerKind::Pig, _) => seen.pigs += 1,
             _ => {}
         }
         let mut on_clone = state.clone();
@@ -639,6 +747,22 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
             assert!(a >= b, "scores never decrease");
         }
         check_conservation(after, &start, discarded);
+        // Goods are taken at the end of the turn that completes a city.
+        if after.rules().has(Expansion::Traders) && (after.turns() != state.turns() || after.is_over()) {
+            let held = (0..3).map(|g| after.goods().iter().map(|t| t[g] as u32).sum::<u32>()).collect::<Vec<_>>();
+            assert_eq!(held, naive_goods_on_completed_cities(after), "the goods of completed cities are held");
+            seen.goods += held.iter().sum::<u32>() as usize;
+        }
+        if let Some((second, player, turns)) = expect_second {
+            if after.turns() > turns && !after.is_over() && after.bag().total() > 0 {
+                let same = after.current_player() == player;
+                assert_eq!(same, second, "a second turn exactly when the tile extended the player's builder");
+                assert_eq!(after.is_second_turn(), second);
+                expect_second = None;
+            } else if after.turns() > turns {
+                expect_second = None;
+            }
+        }
         check_ferries(after);
         if let Err(e) = carcassonne_engine::audit::check(after) {
             panic!("the engine's own audit: {e}");
@@ -696,6 +820,9 @@ fn run_games_with(games: u64, expansions: &[&str], edition: &str, rules: &RuleOp
     if expansions.contains(&"inns") {
         assert!(seen.big > 0, "{seen:?}");
     }
+    if expansions.contains(&"traders") {
+        assert!(seen.builders > 0 && seen.pigs > 0 && seen.second_turns > 0 && seen.goods > 0, "{seen:?}");
+    }
 }
 
 #[test]
@@ -749,8 +876,23 @@ fn random_abbey_figures_on_base_tiles_with_c1_keep_every_invariant() {
 }
 
 #[test]
+fn random_traders_games_keep_every_invariant() {
+    run_games(80, &["traders"], "c3");
+}
+
+#[test]
+fn random_traders_and_ferries_games_keep_every_invariant() {
+    run_games(80, &["traders", "ferries"], "c2");
+}
+
+#[test]
+fn random_inns_traders_and_ferries_games_keep_every_invariant() {
+    run_games(80, &["inns", "traders", "ferries"], "c3");
+}
+
+#[test]
 fn random_games_with_every_expansion_keep_every_invariant() {
-    run_games(80, &["ferries", "inns", "abbey"], "c2");
+    run_games(80, &["ferries", "inns", "abbey", "traders"], "c2");
 }
 
 /// Perft-style counts: the number of legal placements summed over the

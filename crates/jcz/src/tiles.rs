@@ -8,8 +8,9 @@
 use carcassonne_engine::TileKind;
 
 /// `(JCloisterZone id, our id)` for the base game, The Ferries, Inns &
-/// Cathedrals (set `inns-and-cathedrals:1`) and Abbey & Mayor (set
-/// `abbey-and-mayor:1`, and its abbey).
+/// Cathedrals (set `inns-and-cathedrals:1`), Abbey & Mayor (set
+/// `abbey-and-mayor:1`, and its abbey) and Traders & Builders (set
+/// `traders-and-builders:1`).
 pub(crate) const TILES: &[(&str, &str)] = &[
     ("BA/LR", "A"),
     ("BA/L", "B"),
@@ -68,6 +69,30 @@ pub(crate) const TILES: &[(&str, &str)] = &[
     ("AM/Rrr", "M11"),
     ("AM/CRcr+", "M12"),
     ("AM/A", "AB"),
+    ("TB/Cc.g", "T1"),
+    ("TB/Cc.w", "T2"),
+    ("TB/CCc.c", "T3"),
+    ("TB/CCc.w", "T4"),
+    ("TB/Ccc.g", "T5"),
+    ("TB/CcCC.c", "T6"),
+    ("TB/CcRR!.c", "T7"),
+    ("TB/CcRR.w", "T8"),
+    ("TB/CcRC.c", "T9"),
+    ("TB/CcRC.g", "T10"),
+    ("TB/CcR.c", "T11"),
+    ("TB/CcR!.w", "T12"),
+    ("TB/CccR.w", "T13"),
+    ("TB/CcCc.w", "T14"),
+    ("TB/CFc.w", "T15"),
+    ("TB/CR", "T16"),
+    ("TB/CRc.g", "T17"),
+    ("TB/CRc.w", "T18"),
+    ("TB/CRcR.w", "T19"),
+    ("TB/LRRR", "T20"),
+    ("TB/RCc.g", "T21"),
+    ("TB/RCc!.g", "T22"),
+    ("TB/RRC", "T23"),
+    ("TB/RRrr", "T24"),
 ];
 
 /// The tiles with a garden of JCloisterZone's `basic:2` set (its third
@@ -229,6 +254,30 @@ mod tests {
         ("AM/Rrr", "road:_S field:NL.WR field:NR.EL field:ER.SL.SR.WL"),
         ("AM/CRcr+", "city+:WE road:NS field:SL.SR field:NL field:NR"),
         ("AM/A", "monastery"),
+        ("TB/Cc.g", "city:NW[grain] field:EL.ER.SL.SR"),
+        ("TB/Cc.w", "city:NW[wine] field:EL.ER.SL.SR"),
+        ("TB/CCc.c", "city:WE[cloth] city:S field:NL.NR field:I"),
+        ("TB/CCc.w", "city:WE[wine] city:S field:NL.NR field:I"),
+        ("TB/Ccc.g", "city:_S[grain] field:SL.SR"),
+        ("TB/CcCC.c", "city:NW[cloth] city:S city:E field:I"),
+        ("TB/CcRR!.c", "city:NW[cloth] road:S road:E field:SR field:SL field:ER field:EL"),
+        ("TB/CcRR.w", "city:NW[wine] road:S road:E field:SR field:ER.SL field:EL"),
+        ("TB/CcRC.c", "city:NW[cloth] city:S road:E field:EL field:ER"),
+        ("TB/CcRC.g", "city:NW[grain] city:S road:E field:EL field:ER"),
+        ("TB/CcR.c", "city:NW[cloth] road:E field:EL field:ER.SL.SR"),
+        ("TB/CcR!.w", "city:NW[wine] road:E field:EL field:ER field:SL.SR"),
+        ("TB/CccR.w", "city:_S[wine] road:S field:SR field:SL"),
+        ("TB/CcCc.w", "city:NW[wine] city:SE field:I"),
+        ("TB/CFc.w", "city:WE[wine] field:NL.NR field:SL.SR"),
+        ("TB/CR", "city:N road:E field:EL field:ER.SL.SR.WL.WR"),
+        ("TB/CRc.g", "city:WE[grain] road:S field:NL.NR field:SR field:SL"),
+        ("TB/CRc.w", "city:WE[wine] road:S field:NL.NR field:SR field:SL"),
+        ("TB/CRcR.w", "city:WE[wine] road:N road:S field:NL field:NR field:SL field:SR"),
+        ("TB/LRRR", "monastery road:E road:S road:W field:NL.NR.EL.WR field:ER.SL field:SR.WL"),
+        ("TB/RCc.g", "city:NW[grain] road:S field:SR field:EL.ER.SL"),
+        ("TB/RCc!.g", "city:NW[grain] road:S field:SR field:SL field:EL.ER"),
+        ("TB/RRC", "city:N road:W road:S field:WR field:SR.WL field:EL.ER.SL"),
+        ("TB/RRrr", "road:NS road:WE field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
     ];
 
     fn describe(kind: TileKind) -> Vec<String> {
@@ -245,6 +294,9 @@ mod tests {
                 FeatureKind::City if f.mark => format!("city:{}(cathedral)", side_name(f.sides)),
                 FeatureKind::City if f.pennants > 1 => format!("city++:{}", side_name(f.sides)),
                 FeatureKind::City if f.pennants > 0 => format!("city+:{}", side_name(f.sides)),
+                FeatureKind::City if f.good.is_some() => {
+                    format!("city:{}[{}]", side_name(f.sides), f.good.expect("a good").name())
+                }
                 FeatureKind::City => format!("city:{}", side_name(f.sides)),
                 FeatureKind::Field if f.halves == 0 && i as u8 == info.inner_field2 => "field:II".to_string(),
                 FeatureKind::Field if f.halves == 0 => "field:I".to_string(),

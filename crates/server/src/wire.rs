@@ -340,6 +340,17 @@ pub enum EventOut {
     GameEnded {
         scores: Vec<u32>,
     },
+    /// Traders & Builders: the player who completed a city took its goods.
+    GoodsTaken {
+        seat: usize,
+        wine: u8,
+        grain: u8,
+        cloth: u8,
+    },
+    /// Traders & Builders: the player plays a second turn (their builder).
+    SecondTurn {
+        seat: usize,
+    },
 }
 
 impl EventOut {
@@ -377,6 +388,10 @@ impl EventOut {
                 EventOut::FollowerReturned { seat: *player, at: xy(*at), feature: location.to_string() }
             }
             Event::GameEnded { scores } => EventOut::GameEnded { scores: scores.clone() },
+            Event::GoodsTaken { player, wine, grain, cloth } => {
+                EventOut::GoodsTaken { seat: *player, wine: *wine, grain: *grain, cloth: *cloth }
+            }
+            Event::SecondTurn { player } => EventOut::SecondTurn { seat: *player },
         }
     }
 }

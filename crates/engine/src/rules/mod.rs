@@ -24,6 +24,7 @@ pub mod base;
 pub mod ferries;
 pub mod inns;
 pub(crate) mod interactions;
+pub mod traders;
 
 use crate::action::{Action, Step};
 use crate::bag::Bag;
@@ -36,13 +37,15 @@ use crate::state::{Follower, FollowerKind};
 use crate::tile::{FeatureKind, TileSet};
 
 /// Every module's tiles, base game first: the catalogue's order.
-pub(crate) static TILE_SETS: [&TileSet; 4] = [&base::TILES, &ferries::TILES, &inns::TILES, &abbey::TILES];
+pub(crate) static TILE_SETS: [&TileSet; 5] =
+    [&base::TILES, &ferries::TILES, &inns::TILES, &abbey::TILES, &traders::TILES];
 
 /// What each expansion in play keeps in the state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Extensions {
     pub ferries: ferries::Ferries,
     pub abbey: abbey::AbbeyMayor,
+    pub traders: traders::Traders,
 }
 
 impl Extensions {
@@ -57,6 +60,7 @@ impl Extensions {
     pub(crate) fn clone_from(&mut self, source: &Extensions) {
         self.ferries.clone_from(&source.ferries);
         self.abbey.clone_from(&source.abbey);
+        self.traders = source.traders;
     }
 }
 
@@ -187,7 +191,8 @@ pub(crate) fn expansion_of(kind: FollowerKind) -> Option<Expansion> {
     match kind {
         FollowerKind::Big => Some(Expansion::Inns),
         FollowerKind::Mayor | FollowerKind::Wagon | FollowerKind::Barn => Some(Expansion::Abbey),
-        FollowerKind::Normal | FollowerKind::Builder | FollowerKind::Pig => None,
+        FollowerKind::Builder | FollowerKind::Pig => Some(Expansion::Traders),
+        FollowerKind::Normal => None,
     }
 }
 
@@ -207,6 +212,11 @@ pub(crate) fn default_figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)
             f(kind, n);
         }
     }
+    if rules.has(Expansion::Traders) {
+        for &(kind, n) in traders::FIGURES {
+            f(kind, n);
+        }
+    }
 }
 
 /// Each figure kind the expansions in play give, and how many of it each
@@ -216,22 +226,30 @@ pub(crate) fn figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
 }
 
 /// Figures that stand only on some features or corners (the mayor, the
-/// wagon, the barn), in the rules in play; [`stands_on`] says where.
+/// wagon, the barn; the builder and the pig, which join a feature of their
+/// owner's), in the rules in play; [`stands_on`] says where.
 #[inline]
 pub(crate) fn figures_apart(rules: &Rules) -> &'static [FollowerKind] {
-    if rules.has(Expansion::Abbey) {
-        &[FollowerKind::Mayor, FollowerKind::Wagon, FollowerKind::Barn]
-    } else {
-        &[]
+    use FollowerKind::{Barn, Builder, Mayor, Pig, Wagon};
+    match (rules.has(Expansion::Abbey), rules.has(Expansion::Traders)) {
+        (false, false) => &[],
+        (true, false) => &[Mayor, Wagon, Barn],
+        (false, true) => &[Builder, Pig],
+        (true, true) => &[Mayor, Wagon, Barn, Builder, Pig],
     }
 }
 
 /// Whether a figure of `kind` may stand on a feature of kind `on`, or why not.
 #[inline]
 pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'static str> {
-    match kind {
-        FollowerKind::Normal | FollowerKind::Big => Ok(()),
-        kind => abbey::stands_on(kind, on),
+    match (kind, on) {
+        (FollowerKind::Normal | FollowerKind::Big, _) => Ok(()),
+        (FollowerKind::Builder, FeatureKind::Road | FeatureKind::City) | (FollowerKind::Pig, FeatureKind::Field) => {
+            Ok(())
+        }
+        (FollowerKind::Builder, _) => Err("the builder goes on a road or a city"),
+        (FollowerKind::Pig, _) => Err("the pig goes on a field"),
+        (kind, on) => abbey::stands_on(kind, on),
     }
 }
 
@@ -393,9 +411,14 @@ pub(crate) fn game_over(bag: &Bag) -> bool {
     base::game_over(bag)
 }
 
-/// Scoring at the end of the game beyond its open features.
+/// Scoring at the end of the game beyond its open features: the trade
+/// goods (Traders & Builders).
 #[inline]
-pub(crate) fn end_of_game(_rules: &Rules, _scores: &mut [u32]) {}
+pub(crate) fn end_of_game(rules: &Rules, ext: &Extensions, scores: &mut [u32]) {
+    if rules.has(Expansion::Traders) {
+        traders::end_of_game(&ext.traders, rules.players(), scores);
+    }
+}
 
 /// What a farm scores at the end per completed city it borders: to its
 /// followers' majority, and to each player with a barn there (once,

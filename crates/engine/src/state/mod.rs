@@ -223,6 +223,22 @@ impl State {
         &self.ext.ferries
     }
 
+    /// What Traders & Builders keeps: the goods each player holds, and
+    /// whether this turn is (or earned) a builder's second turn.
+    pub fn traders(&self) -> &crate::rules::traders::Traders {
+        &self.ext.traders
+    }
+
+    /// Tokens of wine, grain and cloth each player holds (Traders & Builders).
+    pub fn goods(&self) -> &[[u8; 3]] {
+        &self.ext.traders.goods[..self.rules.players()]
+    }
+
+    /// Whether this turn is a second turn, given by the player's builder.
+    pub fn is_second_turn(&self) -> bool {
+        self.ext.traders.second_turn == crate::rules::traders::SecondTurn::Playing
+    }
+
     /// What Abbey & Mayor keeps: abbeys in hand, barns, wagons waiting to move.
     pub fn abbey_mayor(&self) -> &crate::rules::abbey::AbbeyMayor {
         &self.ext.abbey

@@ -6,6 +6,7 @@ use crate::event::{Event, EventSink, Scoring};
 use crate::features::{PieceId, PieceSet, NONE};
 use crate::geometry::Pos;
 use crate::rules::abbey::{self, WaitingWagon};
+use crate::rules::traders;
 use crate::rules::{self, Feature};
 use crate::setup::{Expansion, MAX_PLAYERS};
 use crate::tile::FeatureKind;
@@ -198,7 +199,11 @@ impl State {
             return;
         }
         let cities = self.completed_cities_bordered(root);
-        let won = self.won(root, FeatureKind::Field, per_city * cities);
+        let mut won = self.won(root, FeatureKind::Field, per_city * cities);
+        if self.rules.has(Expansion::Traders) {
+            // As JCloisterZone has it, a pig counts in a barn's scorings too.
+            self.add_pig_bonus(root, cities, &mut won);
+        }
         for (s, w) in self.scores.iter_mut().zip(won) {
             *s += w;
         }
@@ -299,6 +304,9 @@ impl State {
             } else {
                 self.won(root, kind, rules::open_points(&self.rules, &feature))
             };
+            if kind == FeatureKind::Field && self.rules.has(Expansion::Traders) {
+                self.add_pig_bonus(root, feature.cities, &mut won);
+            }
             for (s, w) in scores.iter_mut().zip(&mut won) {
                 *s += *w;
             }
@@ -313,7 +321,7 @@ impl State {
                 });
             }
         }
-        rules::end_of_game(&self.rules, &mut scores);
+        rules::end_of_game(&self.rules, &self.ext, &mut scores);
         scores
     }
 
@@ -335,6 +343,48 @@ impl State {
             }
         }
         won
+    }
+
+    /// Traders & Builders: each player who scores the farm of `root` and has
+    /// a pig there scores 1 more per completed city (pigs do not stack).
+    fn add_pig_bonus(&self, root: PieceId, cities: u32, won: &mut [u32; MAX_PLAYERS]) {
+        let pigs = traders::pig_owners(&self.features, &self.followers, root);
+        for (w, pig) in won.iter_mut().zip(pigs) {
+            if pig && *w > 0 {
+                *w += traders::PIG_POINTS_PER_CITY * cities;
+            }
+        }
+    }
+
+    /// Traders & Builders: the player whose turn it is takes the goods of
+    /// every city that the turn completed (followers or not), once each.
+    #[inline(never)]
+    pub(super) fn take_goods<E: EventSink>(&mut self, pieces: &[PieceId], events: &mut E) {
+        let mut done: Vec<PieceId> = Vec::new();
+        for &p in pieces {
+            let root = self.features.find_mut(p);
+            if self.features.info(root).kind != FeatureKind::City
+                || self.features.totals(root).open > 0
+                || done.contains(&root)
+            {
+                continue;
+            }
+            done.push(root);
+            let goods = traders::goods_of(&self.features, root, |m| {
+                let info = self.features.info(m);
+                self.board.tile(info.tile as usize).kind.info().def.features[info.local as usize].good
+            });
+            if goods == [0; 3] {
+                continue;
+            }
+            let player = self.current as usize;
+            for (held, g) in self.ext.traders.goods[player].iter_mut().zip(goods) {
+                *held = held.saturating_add(g);
+            }
+            if E::ENABLED {
+                events.push(Event::GoodsTaken { player, wine: goods[0], grain: goods[1], cloth: goods[2] });
+            }
+        }
     }
 
     /// Completed cities that the field of `root` borders, each once.

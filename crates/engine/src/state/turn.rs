@@ -69,6 +69,15 @@ impl State {
                         out.push(Action::Deploy(kind, Location::Corner(c)));
                     }
                 }
+            } else if matches!(kind, FollowerKind::Builder | FollowerKind::Pig) {
+                // They join a feature of their owner's, not a free one.
+                let t = self.board.tile(self.placed);
+                for local in 0..t.kind.info().pieces() {
+                    let p = t.first_piece + local as PieceId;
+                    if self.special_check(kind, p).is_ok() {
+                        out.push(Action::Deploy(kind, super::location_of(t, local as u8)));
+                    }
+                }
             } else {
                 self.for_each_deployment(|l| {
                     if rules::stands_on(kind, l.kind()).is_ok() {
@@ -154,6 +163,13 @@ impl State {
                     location: loc,
                     why,
                 })?;
+                if matches!(kind, FollowerKind::Builder | FollowerKind::Pig) {
+                    return self.special_check(kind, p).map_err(|why| PlayError::WrongFeatureForFigure {
+                        figure: kind,
+                        location: loc,
+                        why,
+                    });
+                }
                 if self.features.totals(p).followers > 0 {
                     return Err(PlayError::FeatureOccupied(loc));
                 }
@@ -218,6 +234,9 @@ impl State {
                 self.placed = self.put_tile(kind, p);
                 if E::ENABLED {
                     events.push(Event::TilePlaced { player: self.current as usize, tile: kind, placement: p });
+                }
+                if self.rules.has(Expansion::Traders) {
+                    self.builder_extended();
                 }
                 if self.plan.deploy_follows_place() {
                     // Deploying always has a choice (passing): the step
@@ -360,6 +379,9 @@ impl State {
     fn end_turn<E: EventSink>(&mut self, events: &mut E) {
         let t = *self.board.tile(self.placed);
         let n = t.kind.info().pieces() as PieceId;
+        if self.rules.has(Expansion::Traders) {
+            self.traders_before_scoring(events);
+        }
         for p in t.first_piece..t.first_piece + n {
             if matches!(self.features.info(p).kind, FeatureKind::Road | FeatureKind::City) {
                 self.score_if_complete(p, events);
@@ -375,6 +397,9 @@ impl State {
         self.score_monasteries_around(t.pos, events);
         if self.rules.has(Expansion::Abbey) {
             self.score_barns(events);
+            if self.rules.has(Expansion::Traders) {
+                self.return_lonely_specials(events);
+            }
             if !self.ext.abbey.waiting.is_empty() {
                 self.order_waiting_wagons();
                 self.next_wagon(events);
@@ -388,7 +413,9 @@ impl State {
     fn finish_turn<E: EventSink>(&mut self, events: &mut E) {
         self.turns += 1;
         self.drawn = None;
-        self.current = rules::next_player(&self.rules, self.current);
+        if !self.rules.has(Expansion::Traders) || !self.second_turn(events) {
+            self.current = rules::next_player(&self.rules, self.current);
+        }
         self.acting = self.current;
         if rules::game_over(&self.bag) {
             self.after_last_tile(events);
@@ -455,6 +482,100 @@ impl State {
         }
         self.acting = self.current;
         self.finish_turn(events);
+    }
+
+    /// Traders & Builders: whether the player plays a second turn now (their
+    /// tile extended their builder's feature, in a first turn). A second
+    /// turn gives no third.
+    #[inline(never)]
+    fn second_turn<E: EventSink>(&mut self, events: &mut E) -> bool {
+        use crate::rules::traders::SecondTurn;
+        let earned = self.ext.traders.second_turn == SecondTurn::Earned;
+        self.ext.traders.second_turn = if earned { SecondTurn::Playing } else { SecondTurn::No };
+        if earned && E::ENABLED && !rules::game_over(&self.bag) {
+            events.push(Event::SecondTurn { player: self.current as usize });
+        }
+        earned
+    }
+
+    /// Traders & Builders, on placing a tile: it earns a second turn if it
+    /// extends a road or city holding the player's builder (a builder put
+    /// there before this turn: the tile is placed before any deployment).
+    #[inline(never)]
+    fn builder_extended(&mut self) {
+        use crate::rules::traders::SecondTurn;
+        if self.ext.traders.second_turn != SecondTurn::No {
+            return;
+        }
+        let player = self.current;
+        let t = *self.board.tile(self.placed);
+        for local in 0..t.kind.info().pieces() {
+            let root = self.features.find(t.first_piece + local as PieceId);
+            let builder = self
+                .followers
+                .iter()
+                .any(|f| f.kind == FollowerKind::Builder && f.player == player && self.features.find(f.piece) == root);
+            if builder {
+                self.ext.traders.second_turn = SecondTurn::Earned;
+                return;
+            }
+        }
+    }
+
+    /// Traders & Builders, before the turn's scoring: builders and pigs
+    /// whose owner has no follower left beside them (a ferry move parted
+    /// them) go back, and the player takes the goods of the cities the turn
+    /// completed.
+    #[inline(never)]
+    fn traders_before_scoring<E: EventSink>(&mut self, events: &mut E) {
+        self.return_lonely_specials(events);
+        let t = *self.board.tile(self.placed);
+        let mut pieces: Vec<PieceId> = (t.first_piece..t.first_piece + t.kind.info().pieces() as PieceId).collect();
+        if rules::touched_any(&self.rules, &self.ext, self.view()) {
+            let mut touched = rules::Touched::default();
+            rules::touched(&self.ext, self.view(), &mut touched);
+            pieces.extend(touched.pieces());
+        }
+        self.take_goods(&pieces, events);
+    }
+
+    /// Builders and pigs go back when their owner has no follower left on
+    /// their feature.
+    pub(super) fn return_lonely_specials<E: EventSink>(&mut self, events: &mut E) {
+        let mut i = 0;
+        while i < self.followers.len() {
+            let f = self.followers[i];
+            let lonely = matches!(f.kind, FollowerKind::Builder | FollowerKind::Pig)
+                && !crate::rules::traders::has_follower(
+                    &self.features,
+                    &self.followers,
+                    f.player,
+                    self.features.find(f.piece),
+                );
+            if !lonely {
+                i += 1;
+                continue;
+            }
+            self.followers.swap_remove(i);
+            self.features.remove_follower(f.piece);
+            self.supply[f.kind as usize][f.player as usize] += 1;
+            if E::ENABLED {
+                let (at, location) = self.piece_location(f.piece);
+                events.push(Event::FollowerReturned { player: f.player as usize, at, location });
+            }
+        }
+    }
+
+    /// Whether a builder or pig of the acting player may join the feature
+    /// of piece `p` of the tile just placed, or why not.
+    fn special_check(&self, kind: FollowerKind, p: PieceId) -> Result<(), &'static str> {
+        let player = self.acting;
+        match kind {
+            FollowerKind::Builder => {
+                crate::rules::traders::builder_may_join(&self.features, &self.followers, player, p)
+            }
+            _ => crate::rules::traders::pig_may_join(&self.features, &self.followers, player, p),
+        }
     }
 
     /// Whether a barn may stand at `loc` of the tile just placed.
