@@ -160,6 +160,11 @@ pub struct Turn {
     /// Version 2: the seat whose turn it is (checked when present).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<usize>,
+    /// Version 2: whether this is a second turn of the same player, given
+    /// by their builder (Traders & Builders); written `true` on each second
+    /// turn, and checked when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second: Option<bool>,
     /// Version 2: every decision after the draw, in order, each made by
     /// whoever is to act then, passes included.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -278,8 +283,16 @@ pub enum TurnError {
     NoLake(TileKind),
     #[error("a version-2 entry holds 'tile', 'player' and 'actions' only")]
     MixedFields,
-    #[error("this turn is player {expected}'s, not player {named}'s")]
-    WrongPlayer { named: usize, expected: usize },
+    #[error(
+        "this turn is player {expected}'s{}, not player {named}'s",
+        if *.second { " second turn (a tile of theirs extended their builder's road or city)" } else { "" }
+    )]
+    WrongPlayer { named: usize, expected: usize, second: bool },
+    #[error(
+        "this turn {}: a second turn follows a turn whose tile extended its player's builder's road or city, and gives no third",
+        if *.0 { "is no second turn" } else { "is a second turn" }
+    )]
+    SecondTurn(bool),
     #[error("the entry ends before the turn does (at the step '{0}'); only the last entry may")]
     Unfinished(Step),
     #[error("the turn is over after {0} of the entry's actions; the next turn is a new entry")]
@@ -303,6 +316,7 @@ impl TurnError {
             TurnError::NoLake(_) => "no-lake",
             TurnError::MixedFields => "mixed-fields",
             TurnError::WrongPlayer { .. } => "wrong-player",
+            TurnError::SecondTurn(_) => "second-turn",
             TurnError::Unfinished(_) => "unfinished",
             TurnError::Overlong(_) => "overlong",
         }
@@ -501,10 +515,11 @@ impl Game {
         // decision before it, opens the next one.
         let starts_turn = self.record.turns.len() == self.state.turns() as usize;
         let player = self.state.current_player();
+        let second = self.state.is_second_turn();
         self.state.play_with(action, events)?;
         self.log.push(action);
         if self.record.format == FORMAT_V2 {
-            self.write_v2(action, starts_turn, player);
+            self.write_v2(action, starts_turn, player, second);
         } else if !self.write_v1(action) {
             // A decision version 1 cannot hold: the record goes on in version 2.
             self.record = self.rewritten_v2();
@@ -522,10 +537,10 @@ impl Game {
         game.record
     }
 
-    fn write_v2(&mut self, action: Action, starts_turn: bool, player: usize) {
+    fn write_v2(&mut self, action: Action, starts_turn: bool, player: usize, second: bool) {
         let turns = &mut self.record.turns;
         if starts_turn || turns.is_empty() {
-            turns.push(Turn { player: Some(player), ..Turn::default() });
+            turns.push(Turn { player: Some(player), second: second.then_some(true), ..Turn::default() });
         }
         let turn = turns.last_mut().expect("an entry was just made");
         match action {
@@ -606,8 +621,12 @@ impl Game {
             return Err(PlayError::GameOver.into());
         }
         let expected = self.state.current_player();
+        let second = self.state.is_second_turn();
         if let Some(named) = turn.player.filter(|p| *p != expected) {
-            return Err(TurnError::WrongPlayer { named, expected });
+            return Err(TurnError::WrongPlayer { named, expected, second });
+        }
+        if let Some(said) = turn.second.filter(|s| *s != second) {
+            return Err(TurnError::SecondTurn(said));
         }
         // The entry's turn is over once the state counts one more turn (a
         // decision before the draw leaves the turn going on at the draw).

@@ -90,7 +90,7 @@ fn from_actions_names_the_refused_action() {
 fn version_2_entries_are_whole_turns_of_the_named_player() {
     let (turn, e) =
         refusal(&v2_with(r#"[{"tile": "U", "player": 1, "actions": ["place at [1, 0] turned 0", "pass"]}]"#));
-    assert_eq!((turn, e), (1, TurnError::WrongPlayer { named: 1, expected: 0 }));
+    assert_eq!((turn, e), (1, TurnError::WrongPlayer { named: 1, expected: 0, second: false }));
 
     let r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0"]}, {"tile": "V", "actions": []}]"#);
     let (turn, e) = refusal(&r);

@@ -10,10 +10,14 @@
 //! error), numbered ruling (absent when the rule broken has none) and, when
 //! the refusal names a position, that position:
 //! `"error": {"turn": 3, "kind": "ferry-not-movable", "rule": "F6", "at": [1, 0]}`.
+//! `expect` may also give other figures in supply (`"supply_of": {"builder":
+//! [1, 1]}`), the goods held (`"goods": [[1, 0, 0], [0, 0, 0]]`: wine, grain,
+//! cloth) and whether the turn is a second turn (`"second_turn": true`).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use carcassonne_engine::{Game, Record, RecordError, Summary};
+use carcassonne_engine::{FollowerKind, Game, Record, RecordError, Summary};
 use serde::Deserialize;
 
 /// The refusal a scenario expects.
@@ -49,6 +53,15 @@ struct Expect {
     supply: Vec<u8>,
     #[serde(default)]
     finished: Option<bool>,
+    /// Figures other than the follower in each player's supply, by name.
+    #[serde(default)]
+    supply_of: BTreeMap<String, Vec<u8>>,
+    /// Tokens of wine, grain and cloth each player holds (Traders & Builders).
+    #[serde(default)]
+    goods: Option<Vec<[u8; 3]>>,
+    /// Whether the turn being played (or the next one) is a second turn.
+    #[serde(default)]
+    second_turn: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -84,17 +97,28 @@ fn run(path: &Path) -> Result<(), String> {
     match (Game::replay(&s.record), s.expect, s.error) {
         (Ok(game), Some(want), None) => {
             let got = Summary::of(game.state());
+            let state = game.state();
+            let figures_ok = want
+                .supply_of
+                .iter()
+                .all(|(name, n)| FollowerKind::parse(name).is_some_and(|kind| state.supply_of(kind) == n.as_slice()));
             let same = got.turns == want.turns
                 && got.scores == want.scores
                 && got.final_scores == want.final_scores
                 && got.supply == want.supply
-                && want.finished.is_none_or(|f| f == got.finished);
+                && want.finished.is_none_or(|f| f == got.finished)
+                && figures_ok
+                && want.goods.as_ref().is_none_or(|g| g.as_slice() == state.goods())
+                && want.second_turn.is_none_or(|s| s == state.is_second_turn());
             if same {
                 Ok(())
             } else {
+                let others: Vec<String> =
+                    FollowerKind::ALL[1..].iter().map(|k| format!("{} {:?}", k.name(), state.supply_of(*k))).collect();
                 Err(format!(
-                    "'{}' ({}): got turns {} scores {:?} final {:?} supply {:?}, expected turns {} scores {:?} final {:?} supply {:?}",
-                    s.name, s.rule, got.turns, got.scores, got.final_scores, got.supply, want.turns, want.scores, want.final_scores, want.supply
+                    "'{}' ({}): got turns {} scores {:?} final {:?} supply {:?} ({}) goods {:?} second turn {}, expected turns {} scores {:?} final {:?} supply {:?} {:?} goods {:?} second turn {:?}",
+                    s.name, s.rule, got.turns, got.scores, got.final_scores, got.supply, others.join(", "), state.goods(), state.is_second_turn(),
+                    want.turns, want.scores, want.final_scores, want.supply, want.supply_of, want.goods, want.second_turn
                 ))
             }
         }

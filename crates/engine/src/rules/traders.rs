@@ -327,3 +327,41 @@ pub(crate) fn end_of_game(traders: &Traders, players: usize, scores: &mut [u32])
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::TileKind;
+
+    #[test]
+    fn the_set_has_24_tiles_with_9_wine_6_grain_5_cloth_and_no_lake() {
+        assert_eq!(TILES.tiles.iter().map(|t| t.1 as usize).sum::<usize>(), 24);
+        let mut goods = [0; 3];
+        for (def, _, _) in TILES.tiles {
+            for f in def.features {
+                assert!(!f.jetty, "{}: the T&B lake is no ferry lake", def.id);
+                if let Some(g) = f.good {
+                    assert_eq!(f.kind, FeatureKind::City, "{}: goods are on cities", def.id);
+                    goods[g as usize] += 1;
+                }
+            }
+            assert!(TileKind::parse(def.id).is_some());
+        }
+        assert_eq!(goods, [9, 6, 5]);
+    }
+
+    #[test]
+    fn each_good_scores_10_to_every_player_with_the_most_tokens() {
+        let mut t = Traders::default();
+        t.goods[0] = [2, 0, 1];
+        t.goods[1] = [2, 1, 0];
+        t.goods[2] = [0, 0, 1];
+        let mut scores = [0u32; 3];
+        end_of_game(&t, 3, &mut scores);
+        // Wine: 2-2-0, both score; grain: Bob alone; cloth: 1-0-1, both score.
+        assert_eq!(scores, [20, 20, 10]);
+        let mut none = [0u32; 2];
+        end_of_game(&Traders::default(), 2, &mut none);
+        assert_eq!(none, [0, 0], "no token, no majority");
+    }
+}
