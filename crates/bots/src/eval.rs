@@ -8,7 +8,10 @@
 //! to come. An inn or a cathedral (Inns & Cathedrals) makes its open feature
 //! worth nothing at the end but more when completed, so there the completed
 //! value, weighted by the chance of completion, is what counts; a big
-//! follower weighs twice in a majority and is worth more in supply.
+//! follower weighs twice in a majority and is worth more in supply. With
+//! Traders & Builders, the goods' majorities and the pigs are in the final
+//! scores, and a builder on an open road or city is worth the second turns
+//! it may give.
 //! Everything is in points, so it compares directly with scores.
 
 use carcassonne_engine::features::PieceId;
@@ -30,11 +33,14 @@ pub struct Weights {
     pub tiles_per_open_edge: f32,
     /// A big follower in supply, against a follower's `supply`.
     pub big_in_supply: f32,
+    /// A builder on an open road or city (Traders & Builders): the second
+    /// turns it may give, at the start of the game (fades to 0 at the end).
+    pub builder: f32,
 }
 
 impl Default for Weights {
     fn default() -> Weights {
-        Weights { supply: 2.0, returning: 1.0, tiles_per_open_edge: 6.0, big_in_supply: 1.5 }
+        Weights { supply: 2.0, returning: 1.0, tiles_per_open_edge: 6.0, big_in_supply: 1.5, builder: 4.0 }
     }
 }
 
@@ -113,6 +119,9 @@ impl Estimator {
                     counts[g.player as usize] += strength(g.kind, &t);
                     back[g.player as usize] +=
                         if g.kind == FollowerKind::Big { self.weights.big_in_supply } else { 1.0 };
+                    if g.kind == FollowerKind::Builder && t.open > 0 {
+                        v[g.player as usize] += self.weights.builder * phase;
+                    }
                 }
             }
             let best = counts.iter().copied().max().unwrap_or(0);
@@ -176,4 +185,40 @@ impl Estimator {
 pub fn margin(v: &Values, players: usize, player: usize) -> f32 {
     let best_other = (0..players).filter(|p| *p != player).map(|p| v[p]).fold(f32::NEG_INFINITY, f32::max);
     v[player] - best_other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use carcassonne_engine::{Action, Edition, Expansion, Rules, TileKind};
+
+    /// Alice's road U-D-U with her follower, and the tile at [2, 0] just
+    /// placed on it: she deploys `deploy` there.
+    fn road_with(deploy: &str) -> State {
+        let rules = Rules::new(2, &[Expansion::Traders], Edition::C3).unwrap();
+        let mut state = State::new(rules);
+        for (tile, place, then) in [
+            ("U", "place at [1, 0] turned 0", "deploy on road:E"),
+            ("B", "place at [0, 1] turned 0", "pass"),
+            ("U", "place at [2, 0] turned 0", deploy),
+        ] {
+            state.play(Action::Draw(TileKind::parse(tile).unwrap())).unwrap();
+            state.play(place.parse().unwrap()).unwrap();
+            state.play(then.parse().unwrap()).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn a_builder_on_an_open_road_is_worth_its_weight_in_second_turns() {
+        let (with, without) = (road_with("deploy builder on road:E"), road_with("pass"));
+        for builder in [0.0, 4.0] {
+            let mut e = Estimator::new(Weights { builder, ..Weights::default() });
+            let gain = e.values(&with)[0] - e.values(&without)[0];
+            let phase = with.bag().total() as f32 / Bag::for_rules(with.rules()).total() as f32;
+            // The builder comes back like a follower, and adds its weight.
+            let expected = (e.weights.returning + builder) * phase;
+            assert!((gain - expected).abs() < 1e-3, "builder weight {builder}: gain {gain}, expected {expected}");
+        }
+    }
 }

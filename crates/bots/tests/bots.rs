@@ -276,9 +276,16 @@ fn a_turn_budget_is_spent_on_the_turns_first_decision_and_carried_over() {
 
 /// Rules with Abbey & Mayor, with The Ferries or not.
 fn abbey_rules(players: usize, ferries: bool) -> Rules {
-    let mut expansions = vec![Expansion::Abbey];
-    if ferries {
-        expansions.push(Expansion::Ferries);
+    expansion_rules(players, ferries, true, false)
+}
+
+/// Rules with The Ferries, Abbey & Mayor and Traders & Builders or not.
+fn expansion_rules(players: usize, ferries: bool, abbey: bool, traders: bool) -> Rules {
+    let mut expansions = Vec::new();
+    for (on, e) in [(ferries, Expansion::Ferries), (abbey, Expansion::Abbey), (traders, Expansion::Traders)] {
+        if on {
+            expansions.push(e);
+        }
     }
     Rules::new(players, &expansions, Edition::C3).unwrap()
 }
@@ -286,17 +293,19 @@ fn abbey_rules(players: usize, ferries: bool) -> Rules {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
-    /// Abbey & Mayor's decisions too: the abbey before the draw, mayors,
-    /// wagons and barns, and wagon moves, which may be another player's
-    /// than the turn's.
+    /// Abbey & Mayor's and Traders & Builders' decisions too: the abbey
+    /// before the draw, mayors, wagons, barns, builders and pigs, wagon
+    /// moves, which may be another player's than the turn's, and second turns.
     #[test]
-    fn bots_choose_legal_actions_with_abbey_and_mayor(
+    fn bots_choose_legal_actions_with_abbey_and_mayor_and_traders_and_builders(
         seed in any::<u64>(),
         players in 2usize..=5,
         ferries in any::<bool>(),
+        abbey in any::<bool>(),
+        traders in any::<bool>(),
         decision in 0u32..260,
     ) {
-        let state = position(abbey_rules(players, ferries), seed, decision);
+        let state = position(expansion_rules(players, ferries, abbey, traders || !abbey), seed, decision);
         let legal = state.legal_action_list();
         for spec in SPECS {
             let action = bot(spec, seed).choose(&state);
@@ -357,4 +366,43 @@ fn whole_abbey_and_mayor_games_with_ferries_are_legal() {
         abbeys += played.game.state().abbeys().iter().filter(|a| **a == 0).count();
     }
     assert!(abbeys > 0, "no abbey placed in three games");
+}
+
+/// Traders & Builders: with a follower on a road with open ends, greedy
+/// puts its builder on it (the second turns it may give), rather than a
+/// farmer or nothing.
+#[test]
+fn greedy_puts_its_builder_on_its_open_road() {
+    let mut state = State::new(expansion_rules(2, false, false, true));
+    for (tile, place, deploy) in
+        [("U", "place at [1, 0] turned 0", "deploy on road:E"), ("B", "place at [0, 1] turned 0", "pass")]
+    {
+        state.play(Action::Draw(TileKind::parse(tile).unwrap())).unwrap();
+        state.play(place.parse().unwrap()).unwrap();
+        state.play(deploy.parse().unwrap()).unwrap();
+    }
+    state.play(Action::Draw(TileKind::parse("U").unwrap())).unwrap();
+    state.play("place at [2, 0] turned 0".parse().unwrap()).unwrap();
+    assert!(state.is_legal("deploy builder on road:E".parse().unwrap()));
+    for seed in 0..6 {
+        let a = bot("greedy", seed).choose(&state).unwrap();
+        assert!(matches!(a, Action::Deploy(FollowerKind::Builder, Location::Road(_))), "seed {seed}: greedy chose {a}");
+    }
+}
+
+/// A second turn is the same player's: the search plays it as their move,
+/// and whole Traders & Builders games with The Ferries play legally.
+#[test]
+fn whole_traders_and_builders_games_with_second_turns_are_legal() {
+    let mut second_turns = 0;
+    for (i, options) in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]).enumerate() {
+        let spec = format!("mcts:iters=16:{options}");
+        let played = play(&[&spec, "greedy", "random"], expansion_rules(3, true, false, true), 21 + i as u64);
+        assert!(played.game.state().is_over());
+        let record = played.game.record();
+        second_turns += record.turns.iter().filter(|t| t.second == Some(true)).count();
+        let replayed = carcassonne_engine::Game::replay(record).unwrap();
+        assert_eq!(replayed.state().final_scores(), played.scores());
+    }
+    assert!(second_turns > 0, "no second turn in three games");
 }

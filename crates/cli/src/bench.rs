@@ -53,9 +53,10 @@ pub fn run(args: &Args) -> Result<()> {
     let base = Rules::base(2)?;
     let ferries = Rules::new(2, &[Expansion::Ferries], Edition::C3)?;
     let inns_ferries = Rules::new(2, &[Expansion::Inns, Expansion::Ferries], Edition::C3)?;
-    let all = Rules::new(2, &[Expansion::Inns, Expansion::Abbey, Expansion::Ferries], Edition::C3)?;
+    let traders_ferries = Rules::new(2, &[Expansion::Traders, Expansion::Ferries], Edition::C3)?;
+    let all = Rules::new(2, &[Expansion::Inns, Expansion::Traders, Expansion::Abbey, Expansion::Ferries], Edition::C3)?;
     // What is being measured, shown while it runs (on a terminal only).
-    let progress = ProgressBar::new(12);
+    let progress = ProgressBar::new(14);
     progress
         .set_style(ProgressStyle::with_template("{pos}/{len} measuring {msg}…").expect("a valid progress template"));
     progress.enable_steady_tick(Duration::from_millis(250));
@@ -65,9 +66,13 @@ pub fn run(args: &Args) -> Result<()> {
         figures.push(Figure { what, rules, threads, rate: rate(), unit });
         progress.inc(1);
     };
-    for (name, rules) in
-        [("base", base), ("ferries", ferries), ("inns+ferries", inns_ferries), ("inns+abbey+ferries", all)]
-    {
+    for (name, rules) in [
+        ("base", base),
+        ("ferries", ferries),
+        ("inns+ferries", inns_ferries),
+        ("traders+ferries", traders_ferries),
+        ("inns+traders+abbey+ferries", all),
+    ] {
         measure("random games", name, 1, "games/s", &|| random_games(rules, time, 0));
         measure("random games", name, cores, "games/s", &|| {
             rayon::broadcast(|ctx| random_games(rules, time, ctx.index() as u64 + 1)).iter().sum()

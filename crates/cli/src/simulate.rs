@@ -34,8 +34,8 @@ pub struct Args {
     #[arg(long, default_value_t = 2, value_parser = at_least_one)]
     pub games: u64,
     /// Expansions in play, separated by commas: `ferries` (the default),
-    /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), or `none` for
-    /// the base game.
+    /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), `traders`
+    /// (Traders & Builders), or `none` for the base game.
     #[arg(long, default_value = "ferries", value_name = "LIST")]
     pub expansions: String,
     /// Tile distribution: `c3` (third edition) or `c2` (second).
@@ -43,7 +43,8 @@ pub struct Args {
     pub edition: String,
     /// Rule variants, `NAME=VALUE`, separated by commas or the option
     /// repeated: `tiny-city-scoring=2` (a completed two-tile city scores 2,
-    /// not 4). Default: the standard rules.
+    /// not 4), `wagon-move=C1`, `abbeys=N`, or a figure and how many each
+    /// player has (`barn=2`, `pig=0`). Default: the standard rules.
     #[arg(long = "rules", value_name = "NAME=VALUE")]
     pub rules: Vec<String>,
     /// Seed of everything: the deals' tile orders and the bots' choices.

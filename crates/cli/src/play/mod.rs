@@ -54,8 +54,8 @@ pub struct Args {
     #[arg(long, value_name = "SEATS")]
     pub players: Option<String>,
     /// Expansions in play, separated by commas: `ferries` (the default),
-    /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), or `none` for
-    /// the base game.
+    /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), `traders`
+    /// (Traders & Builders), or `none` for the base game.
     #[arg(long, value_name = "LIST")]
     pub expansions: Option<String>,
     /// Tile distribution: `c3` (third edition, the default) or `c2` (second).
@@ -63,7 +63,8 @@ pub struct Args {
     pub edition: Option<String>,
     /// Rule variants, `NAME=VALUE`, separated by commas or the option
     /// repeated: `tiny-city-scoring=2` (a completed two-tile city scores 2,
-    /// not 4). Default: the standard rules.
+    /// not 4), `wagon-move=C1`, `abbeys=N`, or a figure and how many each
+    /// player has (`barn=2`, `pig=0`). Default: the standard rules.
     #[arg(long = "rules", value_name = "NAME=VALUE")]
     pub rules: Vec<String>,
     /// Seed of the tile draws and the bots: the same seed deals the same
