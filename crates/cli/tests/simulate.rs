@@ -118,9 +118,9 @@ fn simulate_prints_a_table() {
 fn bench_measures_every_figure() {
     let figures = json(&carcassonne(&["bench", "--seconds", "0.02", "--json"]));
     let figures = figures.as_array().unwrap();
-    // Random games of four rule sets on one and on all threads, then
+    // Random games of five rule sets on one and on all threads, then
     // legal lists (two figures) and search iterations (two).
-    assert_eq!(figures.len(), 12);
+    assert_eq!(figures.len(), 14);
     assert!(figures.iter().any(|f| f["rules"] == "inns+ferries"), "{figures:?}");
     assert!(figures.iter().any(|f| f["rules"] == "traders+ferries"), "{figures:?}");
     assert!(figures.iter().any(|f| f["rules"] == "inns+traders+abbey+ferries"), "{figures:?}");
