@@ -147,6 +147,19 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
         jcz_rules["wagon-move"] = json!(rules.wagon_move().name());
         jcz_rules["barn-placement"] = json!("not-occupied");
     }
+    if rules.has(Expansion::Traders) {
+        // As JCloisterZone's client sets the expansion: its set, the two
+        // figures and the goods, each of which a setup may leave out.
+        if rules.has_tiles(Expansion::Traders) {
+            sets["traders-and-builders:1"] = json!(1);
+            elements["traders"] = json!(true);
+        }
+        for (name, kind) in [("builder", FollowerKind::Builder), ("pig", FollowerKind::Pig)] {
+            if rules.figure_count(kind) > 0 {
+                elements[name] = json!(rules.figure_count(kind));
+            }
+        }
+    }
     let setup = json!({
         "sets": sets,
         "elements": elements,

@@ -57,6 +57,9 @@ pub fn import(text: &str) -> Result<Import, JczError> {
     if sets.abbey_rules {
         expansions.push(Expansion::Abbey.name().to_string());
     }
+    if sets.traders_rules {
+        expansions.push(Expansion::Traders.name().to_string());
+    }
     let setup = Setup {
         players,
         expansions,
@@ -187,6 +190,13 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             "ferries" | "ferries:1" => sets.ferries = true,
             "inns-and-cathedrals" | "inns-and-cathedrals:1" => sets.inns = true,
             "abbey-and-mayor" | "abbey-and-mayor:1" => sets.abbey = true,
+            "traders-and-builders" | "traders-and-builders:1" => sets.traders = true,
+            "traders-and-builders:2" => {
+                return Err(unsupported(
+                    "setup.sets",
+                    "tile set traders-and-builders:2 is not supported: two of its tiles carry gardens of the abbot (only traders-and-builders:1 is read)",
+                ))
+            }
             "inns-and-cathedrals:2" => {
                 return Err(unsupported(
                     "setup.sets",
@@ -197,7 +207,7 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                 return Err(unsupported(
                     "setup.sets",
                     format!(
-                        "tile set {other} is not supported (only the base game, The Ferries, Inns & Cathedrals and Abbey & Mayor are)"
+                        "tile set {other} is not supported (only the base game, The Ferries, Inns & Cathedrals, Abbey & Mayor and Traders & Builders are)"
                     ),
                 ))
             }
@@ -223,6 +233,9 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     let (mut big, mut inn, mut cathedral) = (None, false, false);
     // Abbey & Mayor's elements, each a number a player.
     let mut abbey_counts: [(&str, u8); 4] = [("abbey", 0), ("mayor", 0), ("wagon", 0), ("barn", 0)];
+    // Traders & Builders' figures, a number a player, and its goods.
+    let mut traders_counts: [(&str, u8); 2] = [("builder", 0), ("pig", 0)];
+    let mut goods = false;
     for (name, value) in elements {
         if !enabled(value) {
             continue;
@@ -235,7 +248,10 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             "big-follower" => big = Some(number(value).unwrap_or(f64::NAN)),
             "inn" => inn = true,
             "cathedral" => cathedral = true,
-            "abbey" | "mayor" | "wagon" | "barn" => {
+            // Pig-herd fields are on tiles of other sets only.
+            "pig-herd" => {}
+            "traders" => goods = true,
+            "abbey" | "mayor" | "wagon" | "barn" | "builder" | "pig" => {
                 let n = match value {
                     Value::Bool(true) => Some(1.0),
                     v => number(v),
@@ -245,14 +261,14 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                     Some(n) if n.fract() == 0.0 && (1.0..=f64::from(MAX_FIGURES)).contains(&n) => n as u8,
                     _ => return Err(unsupported(at, format!("{value} {name}s a player are not supported (1 to {MAX_FIGURES} are)"))),
                 };
-                let slot = abbey_counts.iter_mut().find(|(k, _)| k == name).expect("listed");
-                slot.1 = n;
+                let slot = abbey_counts.iter_mut().chain(traders_counts.iter_mut()).find(|(k, _)| k == name);
+                slot.expect("listed").1 = n;
             }
             other => {
                 return Err(unsupported(
                     format!("setup.elements.{other}"),
                     format!(
-                        "game element {other} is not supported (only followers, farmers, ferries, big followers, inns, cathedrals, abbeys, mayors, wagons and barns are)"
+                        "game element {other} is not supported (only followers, farmers, ferries, big followers, inns, cathedrals, abbeys, mayors, wagons, barns, builders, pigs, traders and pig-herds are)"
                     ),
                 ))
             }
@@ -281,6 +297,20 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     // the setup leaves out, the record says.
     sets.abbeys = abbey_counts[0].1 > 0;
     sets.abbey_rules = sets.abbey || abbey_counts.iter().any(|(_, n)| *n > 0);
+    sets.traders_rules = sets.traders || traders_counts.iter().any(|(_, n)| *n > 0);
+    if sets.traders && !goods {
+        return Err(unsupported(
+            "setup.elements.traders",
+            "Traders & Builders' tiles without their trade goods are not supported (here a completed city's goods always count)",
+        ));
+    }
+    if sets.traders_rules {
+        for (name, n) in traders_counts {
+            if n != 1 {
+                options.figures.insert(name.to_string(), n);
+            }
+        }
+    }
     if sets.abbey_rules {
         for (name, n) in abbey_counts {
             if n != 1 {
@@ -291,16 +321,22 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                 }
             }
         }
-        if !sets.abbey {
-            let mut others = Vec::new();
-            if sets.ferries {
-                others.push(Expansion::Ferries.name().to_string());
+    }
+    // An expansion in play for its figures only: the record names the
+    // expansions whose tiles are in the bag.
+    if sets.abbey_rules && !sets.abbey || sets.traders_rules && !sets.traders {
+        let mut with_tiles = Vec::new();
+        for (on, e) in [
+            (sets.ferries, Expansion::Ferries),
+            (sets.inns, Expansion::Inns),
+            (sets.abbey, Expansion::Abbey),
+            (sets.traders, Expansion::Traders),
+        ] {
+            if on {
+                with_tiles.push(e.name().to_string());
             }
-            if sets.inns {
-                others.push(Expansion::Inns.name().to_string());
-            }
-            options.tile_sets = Some(others);
         }
+        options.tile_sets = Some(with_tiles);
     }
     if let Some(rules) = setup.get("rules") {
         let rules = match rules {
@@ -646,11 +682,13 @@ impl Reader {
             Some(&"mayor") => FollowerKind::Mayor,
             Some(&"wagon") => FollowerKind::Wagon,
             Some(&"barn") => FollowerKind::Barn,
+            Some(&"builder") => FollowerKind::Builder,
+            Some(&"pig") => FollowerKind::Pig,
             Some(_) => {
                 return Err(unsupported(
                     at,
                     format!(
-                        "meeple {meeple} is not supported (only small and big followers, mayors, wagons and barns are)"
+                        "meeple {meeple} is not supported (only small and big followers, mayors, wagons, barns, builders and pigs are)"
                     ),
                 ))
             }

@@ -129,6 +129,10 @@ pub(crate) struct Sets {
     pub abbeys: bool,
     /// Abbey & Mayor's rules: its tiles or any of its elements.
     pub abbey_rules: bool,
+    /// Traders & Builders' tiles (`traders-and-builders:1`).
+    pub traders: bool,
+    /// Traders & Builders' rules: its tiles or any of its elements.
+    pub traders_rules: bool,
 }
 
 /// Our tile kind for a JCloisterZone tile id, or why there is none.
@@ -146,11 +150,11 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
             }
             None => {
                 return Err(match id.split_once('/') {
-                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) | Some(("AM", _)) => {
-                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries, Inns & Cathedrals or Abbey & Mayor")
+                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) | Some(("AM", _)) | Some(("TB", _)) => {
+                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries, Inns & Cathedrals, Abbey & Mayor or Traders & Builders")
                     }
                     Some((set, _)) => format!(
-                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR), Inns & Cathedrals (IC) or Abbey & Mayor (AM)"
+                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR), Inns & Cathedrals (IC), Abbey & Mayor (AM) or Traders & Builders (TB)"
                     ),
                     None => format!("'{id}' is not a JCloisterZone tile id such as BA/RCr"),
                 })

@@ -302,11 +302,58 @@ fn abbey_and_mayor_mayor_without_pennants() {
     assert!(actions(&record, 0).contains(&"deploy mayor on city:S".to_string()));
 }
 
-/// The barn-connected game needs Traders & Builders' pig, which this
-/// program does not play yet: refused, naming the element.
+/// A barn with Traders & Builders' pig (without its tiles): the farmer and
+/// the pig score at once when the barn comes (3 + 1 a city), later at 1 + 1
+/// a city when a tile joins them to the barn's farm; the barn 4 a city at
+/// the end. Alice 8, Bob 8.
 #[test]
-fn abbey_and_mayor_barn_connected_scoring_needs_the_pig() {
-    let err = import(&engine_test("barn-connected-scoring.jcz")).unwrap_err();
-    assert_eq!(err.kind, JczErrorKind::Unsupported);
-    assert!(err.to_string().contains("pig"), "{err}");
+fn abbey_and_mayor_barn_connected_scoring_with_a_pig() {
+    let record = assert_engine_test("barn-connected-scoring.jcz");
+    assert_eq!(record.setup.expansions, ["abbey", "traders"]);
+    assert_eq!(record.setup.rules.tile_sets, Some(vec!["abbey".to_string()]));
+    assert_eq!(record.setup.rules.figures.get("builder"), Some(&0));
+    assert!(all_actions(&record).iter().any(|a| a.starts_with("deploy pig")));
+}
+
+// ----- Traders & Builders: JCloisterZone's `engine-tests/traders-and-builders/` -----
+
+/// The goods go to the player who completes the city: Oskar 10, Carol 6.
+#[test]
+fn traders_and_builders_wine_scoring() {
+    let record = assert_engine_test("wine-scoring.jcz");
+    assert_eq!(record.setup.expansions, ["traders"]);
+    let game = Game::replay(&record).unwrap();
+    assert_eq!(game.state().goods(), [[0, 0, 0], [1, 0, 0]]);
+}
+
+/// The goods of all the city's tiles, with no follower in it: Alice 10.
+#[test]
+fn traders_and_builders_grain_scoring() {
+    let record = assert_engine_test("grain-scoring.jcz");
+    assert_eq!(Game::replay(&record).unwrap().state().goods(), [[0, 2, 0], [0, 0, 0]]);
+}
+
+/// One cloth each: both score 10.
+#[test]
+fn traders_and_builders_cloth_tie() {
+    let record = assert_engine_test("cloth-scoring-tie.jcz");
+    assert_eq!(Game::replay(&record).unwrap().state().goods(), [[0, 0, 1], [0, 0, 1]]);
+}
+
+/// The pig adds 1 a city to its owner's farm (no T&B tiles: the pig
+/// element alone): Alice 8, Bob 6.
+#[test]
+fn traders_and_builders_pig_scoring() {
+    let record = assert_engine_test("pig-scoring.jcz");
+    assert_eq!(record.setup.rules.tile_sets, Some(vec![]));
+}
+
+/// Two pigs of one player in one farm add 1 a city, not 2. JCloisterZone's
+/// file has Alice alone; ours adds Bob, who places monasteries in between.
+#[test]
+fn traders_and_builders_pigs_do_not_stack() {
+    let one = import(&engine_test("pigs-no-stack.jcz")).unwrap_err();
+    assert_eq!(one.to_string(), "players: a game has 2 to 5 players, not 1");
+    let record = assert_engine_test("pigs-no-stack-two-players.jcz");
+    assert_eq!(record.setup.rules.figures.get("pig"), Some(&2));
 }
