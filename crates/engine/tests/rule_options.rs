@@ -91,7 +91,7 @@ fn figure_options_the_expansions_do_not_give_are_refused() {
     );
     assert_eq!(
         refused(r#"{"figures": {"pig": 1}}"#, ""),
-        "setup: rules: the pig belongs to no expansion this program plays yet"
+        "setup: rules: the pig cannot be in play without traders"
     );
     assert!(refused(r#"{"figures": {"dragon": 1}}"#, "").starts_with("setup: rules: unknown figure 'dragon'"));
     assert_eq!(

@@ -320,11 +320,17 @@ pub(crate) fn apply<E: EventSink>(
 
 /// Pieces of features a turn touched beyond the tile placed, which step 5
 /// scores if they are complete.
-#[derive(Default)]
 pub(crate) struct Touched {
-    /// Room for every jetty of every lake (eight lakes of four at most).
-    pieces: [PieceId; 32],
+    /// Room for every jetty of every lake (eight lakes of four at most),
+    /// and the pieces of the tile placed.
+    pieces: [PieceId; 40],
     len: usize,
+}
+
+impl Default for Touched {
+    fn default() -> Touched {
+        Touched { pieces: [crate::features::NONE; 40], len: 0 }
+    }
 }
 
 impl Touched {

@@ -268,10 +268,11 @@ pub(crate) fn builder_may_join(
     if !matches!(features.info(root).kind, FeatureKind::Road | FeatureKind::City) {
         return Err("the builder goes on a road or a city");
     }
-    if features.totals(root).open == 0 {
+    let totals = features.totals(root);
+    if totals.open == 0 {
         return Err("the builder goes only on an unfinished road or city");
     }
-    if !has_follower(features, followers, player, root) {
+    if totals.followers == 0 || !has_follower(features, followers, player, root) {
         return Err("the builder joins a road or city that holds one of its owner's followers");
     }
     if has_own(features, followers, player, FollowerKind::Builder, root) {
@@ -292,7 +293,7 @@ pub(crate) fn pig_may_join(
     if features.info(root).kind != FeatureKind::Field {
         return Err("the pig goes on a field");
     }
-    if !has_follower(features, followers, player, root) {
+    if features.totals(root).followers == 0 || !has_follower(features, followers, player, root) {
         return Err("the pig joins a farm that holds one of its owner's farmers");
     }
     if has_own(features, followers, player, FollowerKind::Pig, root) {

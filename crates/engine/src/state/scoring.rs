@@ -357,19 +357,23 @@ impl State {
     }
 
     /// Traders & Builders: the player whose turn it is takes the goods of
-    /// every city that the turn completed (followers or not), once each.
-    #[inline(never)]
-    pub(super) fn take_goods<E: EventSink>(&mut self, pieces: &[PieceId], events: &mut E) {
-        let mut done: Vec<PieceId> = Vec::new();
-        for &p in pieces {
+    /// every city among `pieces` that the turn completed (followers or
+    /// not), once each.
+    pub(super) fn take_goods<E: EventSink>(&mut self, pieces: &rules::Touched, events: &mut E) {
+        let mut done = [NONE; 40];
+        let mut n = 0;
+        for p in pieces.pieces() {
             let root = self.features.find_mut(p);
             if self.features.info(root).kind != FeatureKind::City
                 || self.features.totals(root).open > 0
-                || done.contains(&root)
+                || done[..n].contains(&root)
             {
                 continue;
             }
-            done.push(root);
+            if n < done.len() {
+                done[n] = root;
+                n += 1;
+            }
             let goods = traders::goods_of(&self.features, root, |m| {
                 let info = self.features.info(m);
                 self.board.tile(info.tile as usize).kind.info().def.features[info.local as usize].good

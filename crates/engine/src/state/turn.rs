@@ -70,11 +70,18 @@ impl State {
                     }
                 }
             } else if matches!(kind, FollowerKind::Builder | FollowerKind::Pig) {
-                // They join a feature of their owner's, not a free one.
+                // They join a feature of their owner's, not a free one: a
+                // piece of the right kind whose feature holds figures.
                 let t = self.board.tile(self.placed);
                 for local in 0..t.kind.info().pieces() {
                     let p = t.first_piece + local as PieceId;
-                    if self.special_check(kind, p).is_ok() {
+                    let on = self.features.info(p).kind;
+                    let fits = if kind == FollowerKind::Pig {
+                        on == FeatureKind::Field
+                    } else {
+                        matches!(on, FeatureKind::Road | FeatureKind::City)
+                    };
+                    if fits && self.features.totals(p).followers > 0 && self.special_check(kind, p).is_ok() {
                         out.push(Action::Deploy(kind, super::location_of(t, local as u8)));
                     }
                 }
@@ -504,39 +511,59 @@ impl State {
     #[inline(never)]
     fn builder_extended(&mut self) {
         use crate::rules::traders::SecondTurn;
-        if self.ext.traders.second_turn != SecondTurn::No {
+        let player = self.current;
+        let on_board = self.rules.figure_count(FollowerKind::Builder)
+            - self.supply[FollowerKind::Builder as usize][player as usize];
+        if self.ext.traders.second_turn != SecondTurn::No || on_board == 0 {
             return;
         }
-        let player = self.current;
         let t = *self.board.tile(self.placed);
-        for local in 0..t.kind.info().pieces() {
-            let root = self.features.find(t.first_piece + local as PieceId);
-            let builder = self
-                .followers
-                .iter()
-                .any(|f| f.kind == FollowerKind::Builder && f.player == player && self.features.find(f.piece) == root);
-            if builder {
-                self.ext.traders.second_turn = SecondTurn::Earned;
-                return;
+        for f in &self.followers {
+            if f.kind != FollowerKind::Builder || f.player != player {
+                continue;
+            }
+            let root = self.features.find(f.piece);
+            for local in 0..t.kind.info().pieces() {
+                if self.features.find(t.first_piece + local as PieceId) == root {
+                    self.ext.traders.second_turn = SecondTurn::Earned;
+                    return;
+                }
             }
         }
     }
 
     /// Traders & Builders, before the turn's scoring: builders and pigs
-    /// whose owner has no follower left beside them (a ferry move parted
-    /// them) go back, and the player takes the goods of the cities the turn
-    /// completed.
+    /// whose owner has no follower left beside them go back (only a ferry
+    /// move parts a feature), and the player takes the goods of the cities
+    /// the turn completed.
     #[inline(never)]
     fn traders_before_scoring<E: EventSink>(&mut self, events: &mut E) {
-        self.return_lonely_specials(events);
-        let t = *self.board.tile(self.placed);
-        let mut pieces: Vec<PieceId> = (t.first_piece..t.first_piece + t.kind.info().pieces() as PieceId).collect();
-        if rules::touched_any(&self.rules, &self.ext, self.view()) {
-            let mut touched = rules::Touched::default();
-            rules::touched(&self.ext, self.view(), &mut touched);
-            pieces.extend(touched.pieces());
+        if crate::rules::ferries::touched_any(&self.ext.ferries) {
+            self.return_lonely_specials(events);
         }
-        self.take_goods(&pieces, events);
+        // Most turns complete no city: look closer only when one does.
+        let t = *self.board.tile(self.placed);
+        let pieces = t.first_piece..t.first_piece + t.kind.info().pieces() as PieceId;
+        let mut completed = pieces
+            .clone()
+            .any(|p| self.features.info(p).kind == FeatureKind::City && self.features.totals(p).open == 0);
+        let others = rules::touched_any(&self.rules, &self.ext, self.view());
+        if !completed && !others {
+            return;
+        }
+        let mut touched = rules::Touched::default();
+        for p in pieces {
+            if self.features.info(p).kind == FeatureKind::City {
+                touched.push(p);
+            }
+        }
+        if others {
+            rules::touched(&self.ext, self.view(), &mut touched);
+            completed = true;
+        }
+        if completed {
+            self.take_goods(&touched, events);
+        }
     }
 
     /// Builders and pigs go back when their owner has no follower left on
