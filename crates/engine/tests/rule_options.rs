@@ -89,10 +89,7 @@ fn figure_options_the_expansions_do_not_give_are_refused() {
         refused(r#"{"figures": {"normal": 0}}"#, ""),
         "setup: rules: a player starts with 1 to 20 followers, not 0"
     );
-    assert_eq!(
-        refused(r#"{"figures": {"pig": 1}}"#, ""),
-        "setup: rules: the pig cannot be in play without traders"
-    );
+    assert_eq!(refused(r#"{"figures": {"pig": 1}}"#, ""), "setup: rules: the pig cannot be in play without traders");
     assert!(refused(r#"{"figures": {"dragon": 1}}"#, "").starts_with("setup: rules: unknown figure 'dragon'"));
     assert_eq!(
         refused(r#"{"tile-sets": ["inns"]}"#, r#""abbey""#),

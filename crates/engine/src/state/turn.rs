@@ -420,11 +420,12 @@ impl State {
     fn finish_turn<E: EventSink>(&mut self, events: &mut E) {
         self.turns += 1;
         self.drawn = None;
-        if !self.rules.has(Expansion::Traders) || !self.second_turn(events) {
+        let over = rules::game_over(&self.bag);
+        if !self.rules.has(Expansion::Traders) || !self.second_turn(over, events) {
             self.current = rules::next_player(&self.rules, self.current);
         }
         self.acting = self.current;
-        if rules::game_over(&self.bag) {
+        if over {
             self.after_last_tile(events);
         } else {
             self.begin_turn();
@@ -493,13 +494,14 @@ impl State {
 
     /// Traders & Builders: whether the player plays a second turn now (their
     /// tile extended their builder's feature, in a first turn). A second
-    /// turn gives no third.
+    /// turn gives no third, and none comes once the bag is empty (`over`):
+    /// the last round of abbeys, if any, starts with the next player.
     #[inline(never)]
-    fn second_turn<E: EventSink>(&mut self, events: &mut E) -> bool {
+    fn second_turn<E: EventSink>(&mut self, over: bool, events: &mut E) -> bool {
         use crate::rules::traders::SecondTurn;
-        let earned = self.ext.traders.second_turn == SecondTurn::Earned;
+        let earned = self.ext.traders.second_turn == SecondTurn::Earned && !over;
         self.ext.traders.second_turn = if earned { SecondTurn::Playing } else { SecondTurn::No };
-        if earned && E::ENABLED && !rules::game_over(&self.bag) {
+        if earned && E::ENABLED {
             events.push(Event::SecondTurn { player: self.current as usize });
         }
         earned
@@ -778,5 +780,35 @@ mod tests {
         assert_eq!(state.scores(), &[2, 10]);
         assert_eq!(state.abbeys(), &[1, 0]);
         assert_eq!(state.turns(), 8);
+    }
+
+    /// Traders & Builders: the last tile extends the player's builder, but
+    /// an empty bag gives no second turn: the last round of abbeys starts
+    /// with the next player.
+    #[test]
+    fn no_second_turn_after_the_last_tile() {
+        use crate::setup::Expansion::{Abbey, Traders};
+        let rules = Rules::new(2, &[Abbey, Traders], Edition::default()).unwrap();
+        let mut state = with_bag(State::new(rules), &[("U", 3), ("B", 4)]);
+        let turns = [
+            ("U", "place at [1, 0] turned 0", "deploy on road:E"),
+            ("B", "place at [0, 1] turned 0", "pass"),
+            ("U", "place at [2, 0] turned 0", "deploy builder on road:E"),
+            ("B", "place at [2, 1] turned 0", "pass"),
+            ("B", "place at [0, 2] turned 0", "pass"),
+            ("B", "place at [1, 2] turned 0", "pass"),
+            ("U", "place at [3, 0] turned 0", "pass"),
+        ];
+        for (tile, place, deploy) in turns {
+            if state.step() == Step::Abbey {
+                state.play(Action::Pass).unwrap();
+            }
+            state.play(Action::Draw(crate::tile::TileKind::parse(tile).unwrap())).unwrap();
+            state.play(place.parse().unwrap()).unwrap();
+            state.play(deploy.parse().unwrap()).unwrap();
+        }
+        assert!(state.bag.is_empty());
+        assert_eq!((state.step(), state.actor()), (Step::Abbey, Some(Actor::Player(1))));
+        assert!(!state.is_second_turn());
     }
 }
