@@ -144,7 +144,18 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let seats: Vec<String> = (0..self.seats.len())
             .map(|p| {
                 let n = state.supply()[p];
-                format!("{} {} ({n} follower{})", self.name(p), state.scores()[p], if n == 1 { "" } else { "s" })
+                let mut text =
+                    format!("{} {} ({n} follower{}", self.name(p), state.scores()[p], if n == 1 { "" } else { "s" });
+                // Other figures in supply, and goods held (Traders & Builders).
+                for (kind, _) in state.rules().figures().into_iter().skip(1) {
+                    text.push_str(&format!(", {} {}", state.supply_of(kind)[p], kind.noun()));
+                }
+                if state.rules().has(Expansion::Traders) {
+                    let [wine, grain, cloth] = state.goods()[p];
+                    text.push_str(&format!("; wine {wine}, grain {grain}, cloth {cloth}"));
+                }
+                text.push(')');
+                text
             })
             .collect();
         format!("scores: {} · {} tiles in the bag", seats.join(" · "), state.bag().total())
@@ -353,7 +364,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
         text.push('\n');
         text.push_str(&self.status());
         text.push('\n');
-        let who = self.name(p);
+        let who = if state.is_second_turn() {
+            format!("{} (second turn, from the builder)", self.name(p))
+        } else {
+            self.name(p).to_string()
+        };
         let (title, notation) = match step {
             Step::Place => {
                 let kind = state.drawn().ok_or_else(|| anyhow!("no tile is drawn"))?;
@@ -378,7 +393,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 text.push_str(&format!("the tile just placed at {}, its free features numbered:\n", t.pos));
                 text.push_str(&board_art::cells_in_a_row(&[(String::new(), c)], 2, 3, self.colour));
                 let supply = state.supply()[p];
-                (format!("deploy a follower ({supply} in supply), or pass"), "m FEATURE (m road:E), pass")
+                let others = if state.rules().figures().len() > 1 { " or another figure" } else { "" };
+                (
+                    format!("deploy a follower ({supply} in supply){others}, or pass"),
+                    "m FEATURE (m road:E; m builder road:E for another figure), pass",
+                )
             }
             Step::PlaceFerry => {
                 let at = state.placed_tile().map_or(Pos::ORIGIN, |t| t.pos);

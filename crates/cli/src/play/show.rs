@@ -16,21 +16,32 @@ pub(super) fn final_table(state: &State, names: &[String], colour: bool) -> Stri
         }
     });
     let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(4).max(12);
+    // Traders & Builders: the goods' majorities, the end's only other points.
+    let goods = state.rules().has(Expansion::Traders);
     let mut out = format!(
-        "{:w$}  {:>7}  {:>6}  {:>7}  {:>12}  {:>6}  {:>6}\n",
-        "final scores", "in game", "+roads", "+cities", "+monasteries", "+farms", "=total"
+        "{:w$}  {:>7}  {:>6}  {:>7}  {:>12}  {:>6}{}  {:>6}\n",
+        "final scores",
+        "in game",
+        "+roads",
+        "+cities",
+        "+monasteries",
+        "+farms",
+        if goods { "  +goods" } else { "" },
+        "=total"
     );
     for (p, name) in names.iter().enumerate() {
         let b = by_kind[p];
         let padded = format!("{name:w$}");
+        let rest = totals[p].saturating_sub(state.scores()[p] + b.iter().sum::<u32>());
         out.push_str(&format!(
-            "{}  {:>7}  {:>6}  {:>7}  {:>12}  {:>6}  {:>6}\n",
+            "{}  {:>7}  {:>6}  {:>7}  {:>12}  {:>6}{}  {:>6}\n",
             board_art::player(&padded, p, colour),
             state.scores()[p],
             b[0],
             b[1],
             b[2],
             b[3],
+            if goods { format!("  {rest:>6}") } else { String::new() },
             board_art::bold(&format!("{:>6}", totals[p]), 0, colour),
         ));
     }
