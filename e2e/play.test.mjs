@@ -656,7 +656,7 @@ async function playAbbeyGame(page, base, cat, gameNo) {
   assert(Object.keys(tokens).length === 2, 'both seats are played here');
   log(`A&M game ${gameNo}: ${gameId}`);
   const names = ['Abbess', 'Carter'];
-  const stats = { turns: 0, abbeys: 0, drawsInstead: 0, wagonsDeployed: 0, wagonMoves: 0, wagonsBack: 0, outOfTurn: 0, barns: 0, mayors: 0 };
+  const stats = { turns: 0, abbeys: 0, drawsInstead: 0, wagonsDeployed: 0, wagonMoves: 0, outOfTurn: 0, barns: 0, mayors: 0 };
   const shots = new Set();
   const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `abbey${gameNo}-${name}`); } };
   for (;;) {
