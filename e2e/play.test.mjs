@@ -263,6 +263,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
   await page.goto(`${base}/`);
   await page.waitForSelector('body[data-ready="1"][data-page="home"]');
   if ((await page.isChecked('#exp-inns')) !== inns) await page.click('#exp-inns');
+  if (await page.isChecked('#exp-abbey')) await page.click('#exp-abbey');
   while (await page.locator('.seat-row').count() > seats) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
   while (await page.locator('.seat-row').count() < seats) await page.click('#add-seat');
   await page.selectOption('select[name="seat-0-type"]', 'human');
@@ -571,6 +572,239 @@ async function inView(page, loc) {
   const svg = await page.locator('svg.board').boundingBox();
   if (!box || !svg) return false;
   return box.x >= svg.x && box.y >= svg.y && box.x + box.width <= svg.x + svg.width && box.y + box.height <= svg.y + svg.height;
+}
+
+
+// ---------------------------------------------------------------- Abbey & Mayor
+/** The tiles of the view by cell, with `extra` ({tile, at, rot}) placed too. */
+function boardWith(view, extra) {
+  const board = new Map(view.board.map((t) => [`${t.at[0]},${t.at[1]}`, t]));
+  if (extra) board.set(`${extra.at[0]},${extra.at[1]}`, extra);
+  return board;
+}
+
+/**
+ * Is the road or city named `feature` ("road:E", as on the board) of the
+ * tile at `at` closed on every side on `board`? An abbey ends what reaches
+ * it; a lake's jetty ends its road here (the test only steers by this).
+ */
+function featureClosed(board, cat, at, feature) {
+  const [kind, where] = feature.split(':');
+  if (kind !== 'road' && kind !== 'city') return false;
+  const pieces = (t) => cat.get(t.tile).features.filter((f) => f.kind === kind).map((f) => ({ ...f, sides: f.sides.map((s) => rotSide(s, t.rot)) }));
+  const seen = new Set();
+  const stack = [[at[0], at[1], where]];
+  while (stack.length) {
+    const [x, y, side] = stack.pop();
+    const t = board.get(`${x},${y}`);
+    if (!t) return false;
+    if (t.tile === 'AB') continue;
+    const piece = pieces(t).find((p) => p.sides.includes(side));
+    if (!piece || seen.has(`${x},${y},${piece.index}`)) continue;
+    seen.add(`${x},${y},${piece.index}`);
+    for (const s of piece.sides) {
+      const [dx, dy] = DIR[s];
+      if (!board.get(`${x + dx},${y + dy}`)) return false;
+      stack.push([x + dx, y + dy, OPP[s]]);
+    }
+  }
+  return true;
+}
+
+/** Would this placement close the road or city of a wagon on the board? */
+function closesAWagon(view, cat, a, tile) {
+  const board = boardWith(view, { tile, at: a.at, rot: a.rot });
+  return (view.followers || []).some((f) => f.figure === 'wagon' && featureClosed(board, cat, f.at, f.feature));
+}
+
+/** Would this placement leave a hole (an empty cell with a tile on each side) beside it? */
+function makesAHole(view, a, tile) {
+  const board = boardWith(view, { tile, at: a.at, rot: a.rot });
+  return Object.values(DIR).some(([dx, dy]) => {
+    const [x, y] = [a.at[0] + dx, a.at[1] + dy];
+    return !board.has(`${x},${y}`) && Object.values(DIR).every(([ex, ey]) => board.has(`${x + ex},${y + ey}`));
+  });
+}
+
+/**
+ * A hot-seat Abbey & Mayor + Ferries game played by clicking, steered
+ * towards holes (until an abbey is placed) and towards closing the roads
+ * and cities the wagons stand on, until an abbey has been placed and a
+ * wagon moved. Returns what it did.
+ */
+async function playAbbeyGame(page, base, cat, gameNo) {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+  if (await page.isChecked('#exp-inns')) await page.click('#exp-inns');
+  while (await page.locator('.seat-row').count() > 2) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
+  for (const [i, name] of [[0, 'Abbess'], [1, 'Carter']]) {
+    await page.selectOption(`select[name="seat-${i}-type"]`, 'human');
+    await page.fill(`input[name="seat-${i}-name"]`, name);
+  }
+  if (!(await page.isChecked('#exp-ferries'))) await page.check('#exp-ferries');
+  if (!(await page.isChecked('#exp-abbey'))) await page.check('#exp-abbey');
+  if (gameNo === 1) await shot(page, 'abbey-home');
+  await page.click('#create-game');
+  await page.waitForSelector('body[data-page="game"][data-status]');
+  const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  const gameId = hash.get('game');
+  const tokens = {};
+  for (const tok of hash.getAll('token')) {
+    const r = await fetch(`${base}/api/games/${gameId}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: tok }) });
+    tokens[(await r.json()).seat] = tok;
+  }
+  assert(Object.keys(tokens).length === 2, 'both seats are played here');
+  log(`A&M game ${gameNo}: ${gameId}`);
+  const names = ['Abbess', 'Carter'];
+  const stats = { turns: 0, abbeys: 0, drawsInstead: 0, wagonsDeployed: 0, wagonMoves: 0, outOfTurn: 0, barns: 0, mayors: 0 };
+  const shots = new Set();
+  const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `abbey${gameNo}-${name}`); } };
+  for (;;) {
+    if (stats.abbeys && stats.wagonMoves) break;
+    const d = await waitMyTurn(page);
+    if (d.status === 'finished') break;
+    const version = Number(d.version);
+    const seat = Number(d.toAct);
+    const view = await seatView(base, gameId, tokens[seat]);
+    assert(view.version === version && view.to_act === seat, `the page shows the seat's view (${version}, ${view.version})`);
+    const step = view.step;
+    if (step === 'end_turn') {
+      await page.click('#end-turn');
+      // Nothing is drawn when the next decision comes before a draw (an abbey, a wagon).
+      await page.waitForFunction((v) => (document.body.dataset.step !== 'end_turn' || Number(document.body.dataset.version) > v) && document.body.dataset.pending === '0', version, { polling: 50 });
+    } else if (step === 'abbey') {
+      const holes = view.legal.filter((a) => a.type === 'abbey');
+      const drawn = await page.getAttribute('#drawn-tile', 'data-tile');
+      assert(drawn === 'AB', `the turn panel shows the abbey (${drawn})`);
+      const rings = await page.locator('[data-hole]').count();
+      assert(rings === holes.length && holes.length > 0, `every hole is highlighted (${rings} of ${holes.length})`);
+      if (stats.abbeys === 0) {
+        const a = pickRandom(holes);
+        await once('abbey-holes');
+        const before = view.abbeys[seat];
+        const cell = page.locator(`[data-hole="${a.at[0]},${a.at[1]}"] rect.hole`);
+        if (gameNo % 2 === 1 && await cell.isVisible() && await inView(page, cell)) await cell.click();
+        else await page.click(`button.opt[data-n="${holes.indexOf(a) + 1}"]`);
+        await waitVersionPast(page, version);
+        const after = await seatView(base, gameId, tokens[seat]);
+        assert(after.board.some((t) => t.tile === 'AB' && t.at[0] === a.at[0] && t.at[1] === a.at[1]), 'the abbey is where it was clicked');
+        assert(after.abbeys[seat] === before - 1, 'the abbey left the hand');
+        assert(await page.locator(`.layer-tiles [data-tile="AB"][data-at="${a.at[0]},${a.at[1]}"]`).count() === 1, 'the board draws the abbey');
+        assert(await page.locator(`table.scores tr[data-seat="${seat}"] [data-abbey="used"]`).count() === 1, 'the score board shows the abbey used');
+        stats.abbeys++;
+        await once('abbey-placed');
+      } else {
+        // Draw instead: its button, or N.
+        if (stats.drawsInstead % 2) await page.keyboard.press('n'); else await page.click('#draw-tile');
+        stats.drawsInstead++;
+        await waitVersionPast(page, version);
+        const after = await seatView(base, gameId, tokens[seat]);
+        // After the last tile, passing the final round's abbey draws nothing: the next seat is offered its abbey, or the game ends.
+        if (view.bag.total > 0) assert(after.step === 'place' && after.to_act === seat && after.drawn, 'passing the abbey draws a tile at once');
+        else assert(after.status === 'finished' || after.to_act !== seat, 'after the last tile, passing the abbey ends the seat\'s final round');
+      }
+    } else if (step === 'place') {
+      stats.turns++;
+      const places = view.legal.filter((a) => a.type === 'place');
+      if (!places.length) {
+        await page.click('#discard');
+        await waitVersionPast(page, version);
+        continue;
+      }
+      const closing = places.filter((a) => closesAWagon(view, cat, a, view.drawn));
+      const holing = stats.abbeys ? [] : places.filter((a) => makesAHole(view, a, view.drawn));
+      const target = pickRandom(closing.length ? closing : holing.length ? holing : places);
+      const key = `${target.at[0]},${target.at[1]}`;
+      for (let i = 0; i < 400; i++) {
+        const sel = await page.evaluate(() => document.querySelector('[data-ghost]')?.dataset.ghost ?? null);
+        if (sel === key) break;
+        await page.keyboard.press(']');
+      }
+      await page.waitForSelector(`[data-ghost="${key}"]`);
+      for (let i = 0; i < 5; i++) {
+        if (Number(await page.getAttribute('[data-ghost]', 'data-rot')) === target.rot) break;
+        await page.keyboard.press('r');
+      }
+      assert(Number(await page.getAttribute('[data-ghost]', 'data-rot')) === target.rot, 'rotation reached');
+      await page.click('#confirm');
+      await waitVersionPast(page, version);
+    } else if (step === 'deploy') {
+      const deploys = view.legal.filter((a) => a.type === 'deploy');
+      const of = (fig) => deploys.filter((a) => a.figure === fig);
+      // The wagon on a road or city, else the barn and the mayor once each to see them drawn.
+      const wagons = of('wagon').filter((a) => a.kind === 'road' || a.kind === 'city');
+      const lp = view.last_placed;
+      const open = wagons.filter((a) => !featureClosed(boardWith(view), cat, lp.at, a.meeple));
+      const pickFig = open.length ? 'wagon' : of('barn').length && !stats.barns ? 'barn' : of('mayor').length && !stats.mayors ? 'mayor' : null;
+      if (pickFig) {
+        const offered = pickFig === 'wagon' ? open : of(pickFig);
+        const a = pickRandom(offered);
+        // Switch the spots to that figure: its button, or B until it is offered.
+        if ((stats.wagonsDeployed + stats.barns + stats.mayors) % 2 === 0) await page.click(`.figure-choice[data-figure="${pickFig}"]`);
+        else {
+          for (let i = 0; i < 5 && !(await page.locator(`.spot[data-figure="${pickFig}"]`).count()); i++) await page.keyboard.press('b');
+        }
+        await page.waitForSelector(`.spot[data-figure="${pickFig}"]`);
+        await once(`${pickFig}-spots`);
+        const n = (await page.locator('button.opt').count());
+        assert(n === offered.length || pickFig === 'wagon', `a choice per ${pickFig} spot (${n})`);
+        const spot = page.locator(`.spot[data-figure="${pickFig}"][data-meeple="${a.meeple}"]`);
+        if (await spot.isVisible() && await inView(page, spot)) await spot.click();
+        else await page.click(`button.opt[data-n="${of(pickFig).indexOf(a) + 1}"]`);
+        await waitVersionPast(page, version);
+        const after = await seatView(base, gameId, tokens[seat]);
+        const deployed = (after.log || []).filter((e) => e.type === 'follower_deployed').pop();
+        assert(deployed && deployed.figure === pickFig && deployed.seat === seat && deployed.feature === a.meeple, `the ${pickFig} was deployed on ${a.meeple}`);
+        if (after.followers.some((f) => f.figure === pickFig && f.seat === seat && f.feature === a.meeple)) {
+          const drawn = await page.locator(`.layer-followers .meeple.${pickFig}`).count();
+          assert(drawn >= 1, `the board draws the ${pickFig}`);
+          await once(`${pickFig}-deployed`);
+        }
+        if (pickFig === 'wagon') stats.wagonsDeployed++; else if (pickFig === 'barn') stats.barns++; else stats.mayors++;
+      } else {
+        if (stats.turns % 2) await page.click('#no-follower'); else await page.keyboard.press('n');
+        await waitVersionPast(page, version);
+      }
+    } else if (step === 'place_ferry') {
+      await page.click('button.opt[data-n="1"]');
+      await waitVersionPast(page, version);
+    } else if (step === 'move_ferries') {
+      await page.click('#done');
+      await waitVersionPast(page, version);
+    } else if (step === 'move_wagon') {
+      const moves = view.legal.filter((a) => a.type === 'wagon');
+      const waiting = view.waiting_wagons[0];
+      assert(waiting && waiting.seat === seat, 'the waiting wagon is the acting seat\'s');
+      const banner = await page.textContent('.board-banner');
+      assert(banner.includes(names[seat]), `the banner names whose decision it is: "${banner}"`);
+      assert(await page.locator('[data-waiting-wagon]').count() >= 1, 'the waiting wagon is drawn where it stood');
+      const spots = await page.locator('.spot[data-pick="wagon"]').count();
+      assert(spots === moves.length, `every target is on the board (${spots} of ${moves.length})`);
+      if (view.current !== seat) {
+        stats.outOfTurn++;
+        const hint = await page.textContent('#wagon-hint');
+        assert(hint.includes(names[seat]) && hint.includes(names[view.current]), `out of turn, the hint says whose turn it is: "${hint}"`);
+        await once('wagon-out-of-turn');
+      }
+      await once('wagon-targets');
+      const a = pickRandom(moves);
+      const spot = page.locator(`.spot[data-pick="wagon"][data-at="${a.at[0]},${a.at[1]}"][data-meeple="${a.to}"]`);
+      if (stats.wagonMoves % 2 === 0 && await spot.isVisible() && await inView(page, spot)) await spot.click();
+      else await page.click(`button.opt[data-n="${moves.indexOf(a) + 1}"]`);
+      await waitVersionPast(page, version);
+      const after = await seatView(base, gameId, tokens[seat]);
+      const moved = (after.log || []).filter((e) => e.type === 'wagon_moved').pop();
+      assert(moved && moved.seat === seat && moved.at[0] === a.at[0] && moved.at[1] === a.at[1] && moved.feature === a.to, 'the wagon moved where it was clicked');
+      assert(after.followers.some((f) => f.figure === 'wagon' && f.seat === seat && f.feature === a.to && f.at[0] === a.at[0] && f.at[1] === a.at[1]), 'the server has the wagon there');
+      assert(await page.locator(`.layer-followers .meeple.wagon`).count() >= 1, 'the board draws it');
+      stats.wagonMoves++;
+      await once('wagon-moved');
+    } else {
+      throw new Error(`unexpected step ${step}`);
+    }
+  }
+  log(`A&M game ${gameNo}: ${JSON.stringify(stats)}`);
+  return { gameId, stats };
 }
 
 // ---------------------------------------------------------------- main
@@ -1001,6 +1235,28 @@ try {
       log(`I&C game ${g} never let the tester deploy the big follower: another game`);
     }
     throw new Error(`no I&C game out of ${MAX_GAMES} let the tester deploy the big follower`);
+  });
+
+  await check('Abbey & Mayor with The Ferries, hot-seat: an abbey placed in a hole and a wagon moved, by clicking', async () => {
+    for (let g = 1; g <= MAX_GAMES + 1; g++) {
+      const res = await playAbbeyGame(page, base, cat, g);
+      const view = await api(base, `/api/games/${res.gameId}`);
+      assert(view.setup.expansions.includes('abbey') && view.setup.expansions.includes('ferries'), 'an A&M + Ferries game');
+      assert(['mayor', 'wagon', 'barn'].every((f) => view.figures.some((x) => x.figure === f && x.each === 1)), 'the view lists the mayor, the wagon and the barn');
+      assert(await page.locator('table.scores [data-abbey]').count() === 2, 'the score board shows each seat\'s abbey');
+      if (res.stats.abbeys && res.stats.wagonMoves) {
+        const told = (await page.textContent('.log')) || '';
+        assert(told.includes('placed the abbey') && told.includes('moved the wagon'), 'the game log tells of the abbey and the wagon');
+        await shot(page, 'abbey-final');
+        // The next games of this browser go without it.
+        await page.goto(`${base}/`);
+        await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+        if (await page.isChecked('#exp-abbey')) await page.click('#exp-abbey');
+        return;
+      }
+      log(`A&M game ${g} placed ${res.stats.abbeys} abbeys and moved ${res.stats.wagonMoves} wagons: another game`);
+    }
+    throw new Error(`no A&M game out of ${MAX_GAMES + 1} had both an abbey placed and a wagon moved`);
   });
 
   await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {

@@ -1,6 +1,6 @@
 // The board: SVG drawn from the view, with pan (drag), zoom (wheel, pinch,
 // buttons, keys) and the clickable overlays of the current step.
-import { el, T, ferryPath, meeple, tileHref, colourOf, inkOn } from './tiles.js';
+import { el, T, ferryPath, meeple, tileHref, colourOf, inkOn, cornerPoint } from './tiles.js';
 import { t } from './i18n.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
@@ -279,6 +279,16 @@ export class BoardView {
     svg.addEventListener('pointerleave', () => { if (this.onHover) this.onHover(null); });
   }
 
+  /**
+   * Where a figure stands on the board: its feature's spot on the tile
+   * `t` ({tile, rot}) at `at`, or for a barn the corner its name gives.
+   */
+  figurePoint(t, at, piece, feature, figure) {
+    if (figure === 'barn' || String(feature || '').startsWith('corner:')) return cornerPoint(at[0], at[1], feature);
+    const [sx, sy] = this.cat.spot(t.tile, piece, t.rot);
+    return [at[0] * T + sx, at[1] * T + sy];
+  }
+
   pinchState() {
     const ps = [...this.pointers.values()];
     if (ps.length < 2) return null;
@@ -340,19 +350,28 @@ export class BoardView {
       L.ferries.appendChild(g);
     }
 
-    // Followers (farmers lie down).
+    // Followers (farmers lie down; a barn stands on its corner).
     for (const f of view.followers || []) {
       const t = byPos.get(`${f.at[0]},${f.at[1]}`);
       if (!t) continue;
-      const [sx, sy] = this.cat.spot(t.tile, f.piece, t.rot);
-      const lying = f.kind === 'field';
-      const big = f.figure === 'big';
+      const [px, py] = this.figurePoint(t, f.at, f.piece, f.feature, f.figure);
       L.followers.appendChild(meeple(f.seat, {
-        transform: `translate(${f.at[0] * T + sx} ${f.at[1] * T + sy})${lying ? ' rotate(-90)' : ''} scale(${big ? 1.45 : 1.05})`,
+        transform: `translate(${px} ${py})${figureTransform(f.figure, f.kind)}`,
         'data-follower': `${f.seat}:${f.at[0]},${f.at[1]}:${f.feature}`,
         'data-figure': f.figure || 'normal',
       }, f.figure));
     }
+    // Abbey & Mayor: wagons whose feature scored, waiting where they stood for their owners.
+    (view.waiting_wagons || []).forEach((w, i) => {
+      const tile = byPos.get(`${w.at[0]},${w.at[1]}`);
+      if (!tile || w.piece == null) return;
+      const [px, py] = this.figurePoint(tile, w.at, w.piece, w.feature, 'wagon');
+      const g = el('g', { class: 'wagon-waiting', transform: `translate(${px} ${py})`, 'data-waiting-wagon': `${w.seat}:${w.at[0]},${w.at[1]}:${w.feature}` });
+      if (i === 0 && view.step === 'move_wagon') g.appendChild(el('circle', { r: 17, class: 'wagon-from' }));
+      g.appendChild(meeple(w.seat, { transform: 'scale(1.05)' }, 'wagon'));
+      g.appendChild(el('title', {}, [document.createTextNode(t('wagon waiting to move'))]));
+      L.followers.appendChild(g);
+    });
 
     // Step overlays.
     for (const c of ix.cells || []) {
@@ -389,17 +408,28 @@ export class BoardView {
       }
       L.options.appendChild(grp);
     }
+    // Abbey & Mayor: the holes an abbey may fill, the one pointed at showing it.
+    for (const o of ix.holes || []) {
+      const g = el('g', { 'data-pick': 'abbey', 'data-hole': `${o.x},${o.y}`, 'data-n': o.n, 'data-hover': o.n, role: 'button', 'aria-label': `${o.n}: ${t('abbey at {at}', { at: `(${o.x}, ${o.y})` })}` });
+      if (o.hot) g.appendChild(el('use', { href: tileHref('AB', 0), class: 'hole-ghost', transform: `translate(${o.x * T} ${o.y * T})` }));
+      g.appendChild(el('rect', { x: o.x * T + 4, y: o.y * T + 4, width: T - 8, height: T - 8, rx: 8, class: `hole${o.hot ? ' hot' : ''}` }));
+      g.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${t('abbey at {at}', { at: `(${o.x}, ${o.y})` })}`)]));
+      L.options.appendChild(g);
+    }
     for (const s of ix.spots || []) {
-      const [sx, sy] = this.cat.spot(s.tile, s.piece, s.rot);
+      const t0 = { tile: s.tile, rot: s.rot };
+      const [px, py] = this.figurePoint(t0, [s.x, s.y], s.piece, s.meeple, s.figure);
+      const words = spotWords(s);
       const g = el('g', {
-        class: `spot${s.hot ? ' hot' : ''}`, transform: `translate(${s.x * T + sx} ${s.y * T + sy})`,
-        'data-pick': 'deploy', 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind, 'data-figure': s.figure,
-        role: 'button', 'aria-label': t(s.figure === 'big' ? 'big follower on {where}' : 'follower on {where}', { where: s.meeple }),
+        class: `spot${s.hot ? ' hot' : ''}`, transform: `translate(${px} ${py})`,
+        'data-pick': s.pick || 'deploy', 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind, 'data-figure': s.figure,
+        'data-at': `${s.x},${s.y}`,
+        role: 'button', 'aria-label': words,
       });
       const big = s.figure === 'big';
       g.appendChild(el('circle', { r: big ? 15 : 12, class: 'ring', stroke: colourOf(s.seat) }));
-      g.appendChild(meeple(s.seat, { transform: `scale(${big ? 1 : 0.75})${s.kind === 'field' ? ' rotate(-90)' : ''}` }, s.figure));
-      g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${t(big ? 'big follower on {where}' : 'follower on {where}', { where: s.meeple })}`)]));
+      g.appendChild(meeple(s.seat, { transform: `scale(${big ? 1 : 0.75})${s.kind === 'field' && s.figure !== 'barn' ? ' rotate(-90)' : ''}` }, s.figure));
+      g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${words}`)]));
       L.options.appendChild(g);
     }
     for (const [x, y] of ix.movable || []) {
@@ -433,3 +463,22 @@ export class BoardView {
 }
 
 function clamp(v, a, b) { return Math.max(a, Math.min(b, v)); }
+
+/** How a figure is turned and sized on the board (farmers lie down). */
+function figureTransform(figure, kind) {
+  if (figure === 'big') return `${kind === 'field' ? ' rotate(-90)' : ''} scale(1.45)`;
+  if (figure === 'barn') return ' scale(1.25)';
+  if (figure === 'wagon' || figure === 'mayor') return ' scale(1.1)';
+  return `${kind === 'field' ? ' rotate(-90)' : ''} scale(1.05)`;
+}
+
+const SPOT_WORDS = {
+  normal: 'follower on {where}', big: 'big follower on {where}', mayor: 'mayor on {where}',
+  wagon: 'wagon on {where}', barn: 'barn on {where}',
+};
+
+/** A choice on the board in words: a figure on a feature, or a wagon's move. */
+function spotWords(s) {
+  if (s.pick === 'wagon') return t('move the wagon to {where} at {at}', { where: s.meeple, at: `(${s.x}, ${s.y})` });
+  return t(SPOT_WORDS[s.figure] || SPOT_WORDS.normal, { where: s.meeple });
+}

@@ -7,13 +7,15 @@ import { createAndOpen } from './lobby.js';
 import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
-import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, at } from './panels.js';
+import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, figureCount, at } from './panels.js';
 
 const STEP_WORDS = {
   place: 'place the tile',
   deploy: 'deploy a follower, or not',
   place_ferry: 'place the ferry',
   move_ferries: 'move ferries, or finish',
+  abbey: 'place the abbey in a hole, or draw a tile',
+  move_wagon: 'move the wagon, or take it back',
   end_turn: 'end the turn, or undo',
   game_over: 'game over',
 };
@@ -244,6 +246,11 @@ export class GamePage {
     } else if (v.step === 'deploy' && v.last_placed) {
       // Every spot must be clickable: clear of the board's buttons, not only on screen.
       this.board.reveal(...v.last_placed.at);
+    } else if (v.step === 'abbey' || v.step === 'move_wagon') {
+      // The holes, or the wagon and where it may go.
+      const cells = this.options().map((o) => o.action.at);
+      if (v.step === 'move_wagon' && v.waiting_wagons?.length) cells.push(v.waiting_wagons[0].at);
+      if (cells.length && cells.some((c) => !this.board.visible(...c))) this.board.revealAll(cells);
     } else if (v.step === 'place') {
       const { cells } = this.placements();
       const list = [...cells.keys()].map((k) => k.split(',').map(Number));
@@ -294,7 +301,11 @@ export class GamePage {
     if (v.step === 'deploy') {
       const fig = this.deployFigure();
       return this.legal('deploy').filter((a) => (a.figure || 'normal') === fig)
-        .map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple), kind: a.kind, figure: fig }));
+        .map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple, fig === 'big' ? null : fig), kind: a.kind, figure: fig }));
+    }
+    if (v.step === 'abbey') return this.legal('abbey').map((a, i) => ({ n: i + 1, action: a, label: t('a hole at {at}', { at: at(a.at) }) }));
+    if (v.step === 'move_wagon') {
+      return this.legal('wagon').map((a, i) => ({ n: i + 1, action: a, label: `${featureWords(a.to, 'wagon')} ${at(a.at)}`, kind: a.kind, figure: 'wagon' }));
     }
     if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: ferryWords(a) }));
     if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)}: ${ferryWords(a)}` }));
@@ -462,7 +473,7 @@ export class GamePage {
     else if (p.type === 'cell' && v.step === 'place') this.selectCell(p.cell);
     else if (p.type === 'rotate' && v.step === 'place') this.rotate(1);
     else if (p.type === 'confirm' && v.step === 'place') this.confirmPlace();
-    else if (p.type === 'deploy' || p.type === 'ferry' || p.type === 'move') this.chooseOption(Number(p.n));
+    else if (['deploy', 'ferry', 'move', 'abbey', 'wagon'].includes(p.type)) this.chooseOption(Number(p.n));
   }
 
   onKey(e) {
@@ -559,6 +570,17 @@ export class GamePage {
         x: lp.at[0], y: lp.at[1], tile: lp.tile, rot: lp.rot, piece: o.action.piece, kind: o.action.kind,
         meeple: o.action.meeple, figure: o.figure, seat, n: o.n, hot: this.hot === o.n,
       }));
+    } else if (v.step === 'abbey') {
+      ix.holes = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], n: o.n, hot: this.hot === o.n }));
+    } else if (v.step === 'move_wagon') {
+      const tiles = new Map((v.board || []).map((b) => [`${b.at[0]},${b.at[1]}`, b]));
+      ix.spots = this.options().map((o) => {
+        const b = tiles.get(`${o.action.at[0]},${o.action.at[1]}`) || {};
+        return {
+          x: o.action.at[0], y: o.action.at[1], tile: b.tile, rot: b.rot, piece: o.action.piece, kind: o.action.kind,
+          meeple: o.action.to, figure: 'wagon', pick: 'wagon', seat, n: o.n, hot: this.hot === o.n,
+        };
+      }).filter((sp) => sp.tile && sp.piece != null);
     } else if (v.step === 'place_ferry' && v.last_placed) {
       const [x, y] = v.last_placed.at;
       ix.ferryOptions = this.options().map((o) => ({ x, y, ferry: o.action.ferry, n: o.n, hot: this.hot === o.n }));
@@ -603,7 +625,7 @@ export class GamePage {
     const seat = this.mySeat();
     const panel = h('div.turn-panel');
     const rot = v.step === 'place' && seat !== null ? this.currentRot() : (v.step === 'place' ? 0 : v.last_placed?.rot ?? 0);
-    const tileId = v.step === 'place' ? v.drawn : v.last_placed?.tile;
+    const tileId = v.step === 'place' ? v.drawn : v.step === 'abbey' ? 'AB' : v.last_placed?.tile;
     const drawn = h('div.drawn');
     if (tileId) {
       const svg = miniTile(tileId, rot, 84, 'drawn-tile');
@@ -683,6 +705,15 @@ export class GamePage {
         body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${t(touch ? 'Tap a spot on the new tile or a choice below.' : figs.length > 1 ? 'Click a spot on the new tile or a choice below; B switches the figure.' : 'Click a spot on the new tile or a choice below.')}`));
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
+      } else if (v.step === 'abbey') {
+        actions.append(h('button#draw-tile', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('Draw a tile')}${key('N')}`));
+        body.appendChild(h('div.hint', `${tn(opts.length, 'The board has {n} hole (highlighted): your abbey may fill it instead of a drawn tile.', 'The board has {n} holes (highlighted): your abbey may fill one instead of a drawn tile.')} ${t(touch ? 'Tap one, or draw a tile.' : 'Click one, pick it below, or draw a tile.')}`));
+      } else if (v.step === 'move_wagon') {
+        actions.append(h('button#wagon-back', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('Take the wagon back')}${key('N')}`));
+        const w = v.waiting_wagons?.[0];
+        const why = w ? t('The feature of the wagon at {at} was scored.', { at: at(w.at) }) : '';
+        const outOfTurn = v.current !== seat ? ` ${t('{name} decides now, in {other}’s turn.', { name: seatName(v, seat), other: seatName(v, v.current) })}` : '';
+        body.appendChild(h('div.hint#wagon-hint', `${why}${outOfTurn} ${t('It may move to a free road, city or monastery on its tile or one of the eight around it (ringed), or go back to the supply.')}`));
       } else if (v.step === 'move_ferries') {
         actions.append(h('button.primary#done', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('Done')}${key('N')}`));
         const n = (v.movable_ferries || []).length;
@@ -819,15 +850,12 @@ function newer(a, b) {
   return a.version > b.version;
 }
 
-const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower' };
+const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower', mayor: 'Mayor', wagon: 'Wagon', barn: 'Barn' };
 
 /** What a seat has in supply, in words: "5 followers, 1 big follower". */
 function supplyWords(v, seat) {
   const figs = v.figures?.length ? v.figures : [{ figure: 'normal', supply: v.supply || [] }];
-  return figs.map((f) => {
-    const n = f.supply?.[seat] ?? 0;
-    return f.figure === 'normal' ? tn(n, '{n} follower', '{n} followers') : tn(n, '{n} big follower', '{n} big followers');
-  }).join(', ') + ' ' + t('in supply');
+  return figs.map((f) => figureCount(f.figure, f.supply?.[seat] ?? 0)).join(', ') + ' ' + t('in supply');
 }
 
 /** The action as the API takes it (the legal list's extra fields dropped). */
@@ -837,6 +865,8 @@ export function stripAction(a) {
     case 'ferry': return { type: 'ferry', ferry: a.ferry };
     case 'move': return { type: 'move', at: a.at, ferry: a.ferry };
     case 'place': return { type: 'place', at: a.at, rot: a.rot };
+    case 'abbey': return { type: 'abbey', at: a.at };
+    case 'wagon': return { type: 'wagon', at: a.at, to: a.to };
     default: return { type: a.type };
   }
 }
@@ -851,11 +881,11 @@ export function openHelp() {
         row([']', '['], 'next / previous legal position'),
         row(['Enter'], 'place the tile at the selected position'),
         row(['Esc'], 'clear the selection'),
-        row(['1', '…', '9'], 'pick a follower spot, ferry crossing or ferry move'),
-        row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere'),
+        row(['1', '…', '9'], 'pick a follower spot, ferry crossing, ferry move, hole for the abbey or wagon move'),
+        row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back'),
         row(['U', 'Ctrl+Z'], 'take back the last choice of this turn'),
         row(['Enter'], 'end the turn, once it is played out'),
-        row(['B'], 'deploy step: switch between the follower and the big follower (Inns & Cathedrals)'),
+        row(['B'], 'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
         row(['+', '−'], 'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)'),
         row(['0'], 'fit the whole board'),

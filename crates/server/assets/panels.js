@@ -1,7 +1,7 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
 import { t, tn, tr } from './i18n.js';
-import { el, miniTile, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
+import { el, miniTile, FIGURE_PATHS, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
 
@@ -11,9 +11,22 @@ export function seatName(view, seat) {
 }
 
 export function meepleIcon(seat, size = 16, faded = false, figure = 'normal') {
-  const s = el('svg', { viewBox: '-12 -12 24 24', width: size, height: size, class: `meeple-icon${figure === 'big' ? ' big' : ''}`, 'aria-hidden': 'true' });
-  s.appendChild(el('path', { d: MEEPLE_PATH, fill: faded ? 'none' : colour(seat), stroke: faded ? colour(seat) : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
+  // The mayor's hat reaches above the follower's head.
+  const box = figure === 'mayor' ? '-13 -16 26 28' : '-12.5 -12.5 25 25';
+  const s = el('svg', { viewBox: box, width: size, height: size, class: `meeple-icon${figure && figure !== 'normal' ? ` ${figure}` : ''}`, 'aria-hidden': 'true', 'data-figure': figure || 'normal' });
+  s.appendChild(el('path', { d: FIGURE_PATHS[figure] || MEEPLE_PATH, 'fill-rule': figure === 'barn' ? 'evenodd' : null, fill: faded ? 'none' : colour(seat), stroke: faded ? colour(seat) : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
   return s;
+}
+
+/** How many of a figure, in words: "5 followers", "1 wagon". */
+export function figureCount(figure, n) {
+  switch (figure) {
+    case 'big': return tn(n, '{n} big follower', '{n} big followers');
+    case 'mayor': return tn(n, '{n} mayor', '{n} mayors');
+    case 'wagon': return tn(n, '{n} wagon', '{n} wagons');
+    case 'barn': return tn(n, '{n} barn', '{n} barns');
+    default: return tn(n, '{n} follower', '{n} followers');
+  }
 }
 
 function dot(seat) { return h('span.pdot', { style: `background:${colour(seat)}` }); }
@@ -21,12 +34,20 @@ function dot(seat) { return h('span.pdot', { style: `background:${colour(seat)}`
 const KIND_WORD = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
 const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', monastery: 'monk in the monastery', field: 'farmer in the field' };
 
-/** A follower's role on a feature, in words; `figure` big makes it a big one. */
+// Abbey & Mayor's figures on their features.
+const FIGURE_ROLE_WORD = {
+  mayor: { city: 'mayor in the city' },
+  wagon: { road: 'wagon on the road', city: 'wagon in the city', monastery: 'wagon at the monastery' },
+  barn: { corner: 'barn on the corner', field: 'barn in the field' },
+};
+
+/** A follower's role on a feature, in words; `figure` big makes it a big one, a mayor, wagon or barn says so. */
 export function featureWords(feature, figure) {
   if (!feature) return 'a feature';
   const [kind, where] = feature.split(':');
-  const role = ROLE_WORD[kind] ? t(ROLE_WORD[kind]) : kind;
-  const words = where === 'inner' ? t('{role} (inside the tile)', { role }) : where ? `${role} (${where})` : role;
+  const word = FIGURE_ROLE_WORD[figure]?.[kind] || ROLE_WORD[kind] || (kind === 'corner' ? 'barn on the corner' : null);
+  const role = word ? t(word) : kind;
+  const words = where === 'inner' || where === 'inner2' ? t('{role} (inside the tile)', { role }) : where ? `${role} (${where})` : role;
   return figure === 'big' ? t('big {words}', { words }) : words;
 }
 
@@ -45,10 +66,18 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
     if (win.has(s) && view.status === 'finished') tags.push(h('span.winner-badge', ' ★ winner'));
     // Every figure in play: filled icons in supply, hollow ones on the board.
     const figures = view.figures?.length ? view.figures : [{ figure: 'normal', each: 7, supply: view.supply || [] }];
-    const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} / ${f.figure === 'normal' ? tn(f.each, '{n} follower', '{n} followers') : tn(f.each, '{n} big follower', '{n} big followers')}`).join(', ') + ' ' + t('in supply') });
+    const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} / ${figureCount(f.figure, f.each)}`).join(', ') + ' ' + t('in supply') });
     for (const f of figures) {
       const left = f.supply?.[s] ?? 0;
-      for (let i = 0; i < f.each; i++) sup.appendChild(meepleIcon(s, f.figure === 'big' ? 17 : 13, i >= left, f.figure));
+      for (let i = 0; i < f.each; i++) sup.appendChild(meepleIcon(s, f.figure === 'big' ? 17 : f.figure === 'normal' ? 13 : 15, i >= left, f.figure));
+    }
+    // Abbey & Mayor: the abbey still in hand, or gone (faded).
+    if (view.abbeys) {
+      const held = view.abbeys[s] > 0;
+      const icon = miniTile('AB', 0, 15, `abbey-icon${held ? '' : ' used'}`);
+      icon.dataset.abbey = held ? 'held' : 'used';
+      icon.appendChild(el('title', {}, [document.createTextNode(t(held ? 'abbey in hand' : 'abbey placed'))]));
+      sup.appendChild(icon);
     }
     const score = view.final ? view.final.scores[s] : view.scores?.[s] ?? 0;
     const proj = view.projected_scores?.[s];
@@ -82,12 +111,15 @@ function logText(view, e) {
   const who = (s) => [dot(s), h('b', seatName(view, s))];
   switch (e.type) {
     case 'tile_drawn': return [t('Drew {tile}', { tile: e.tile })];
-    case 'tile_placed': return [...who(e.seat), t(e.rot ? ' placed {tile} at {at}, turned {rot}°' : ' placed {tile} at {at}', { tile: e.tile, at: at(e.at), rot: e.rot })];
+    case 'tile_placed':
+      if (e.tile === 'AB') return [...who(e.seat), t(' placed the abbey at {at}', { at: at(e.at) })];
+      return [...who(e.seat), t(e.rot ? ' placed {tile} at {at}, turned {rot}°' : ' placed {tile} at {at}', { tile: e.tile, at: at(e.at), rot: e.rot })];
     case 'tile_discarded': return [...who(e.seat), t(' discarded {tile}: it fits nowhere', { tile: e.tile })];
-    case 'follower_deployed': return [...who(e.seat), t(' put a {what} at {at}', { what: featureWords(e.feature, e.figure), at: at(e.at) })];
+    case 'follower_deployed': return [...who(e.seat), t(e.figure && e.figure !== 'big' ? ' put the {what} at {at}' : ' put a {what} at {at}', { what: featureWords(e.feature, e.figure), at: at(e.at) })];
     case 'ferry_placed': return [...who(e.seat), t(' placed a ferry on {ferry} at {at}', { ferry: e.ferry, at: at(e.at) })];
     case 'ferry_moved': return [...who(e.seat), t(' moved the ferry at {at} from {from} to {to}', { at: at(e.at), from: e.from, to: e.to })];
     case 'follower_returned': return [...who(e.seat), t('’s follower returns from {feature} at {at}', { feature: e.feature, at: at(e.at) })];
+    case 'wagon_moved': return [...who(e.seat), t(' moved the wagon from {from} at {at_from} to {to} at {at}', { from: e.from_feature, at_from: at(e.from), to: e.feature, at: at(e.at) })];
     case 'scored': {
       const n = (e.tiles || []).length;
       const what = e.kind === 'monastery' ? t('Monastery at {at}', { at: at(e.tiles?.[0]) }) : `${KIND_WORD[e.kind] ? t(KIND_WORD[e.kind]) : e.kind} · ${tn(n, '{n} tile', '{n} tiles')}`;

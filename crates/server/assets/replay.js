@@ -190,6 +190,10 @@ export class ReplayPage {
   }
 
   describe(v) {
+    const DEPLOY_WORDS = {
+      normal: '{who} deploys a follower on {where}.', big: '{who} deploys a big follower on {where}.',
+      mayor: '{who} deploys the mayor on {where}.', wagon: '{who} deploys the wagon on {where}.', barn: '{who} deploys the barn on {where}.',
+    };
     const a = this.history.find((x) => x.version === v);
     const view = this.view;
     if (!a) return v === 1 ? t('The start: the first tile is drawn.') : '';
@@ -199,7 +203,9 @@ export class ReplayPage {
       case 'draw': return t('{who} draws {tile}.', { who, tile: act.tile });
       case 'place': return t(act.rot ? '{who} places the tile at {at}, turned {rot}°.' : '{who} places the tile at {at}.', { who, at: at(act.at), rot: act.rot });
       case 'discard': return t('{who} discards the tile (it fits nowhere).', { who });
-      case 'deploy': return t(act.figure === 'big' ? '{who} deploys a big follower on {where}.' : '{who} deploys a follower on {where}.', { who, where: act.meeple });
+      case 'deploy': return t(DEPLOY_WORDS[act.figure] || DEPLOY_WORDS.normal, { who, where: act.meeple });
+      case 'abbey': return t('{who} places the abbey at {at}.', { who, at: at(act.at) });
+      case 'wagon': return t('{who} moves the wagon to {where} at {at}.', { who, where: act.to, at: at(act.at) });
       case 'pass': return t('{who} passes.', { who });
       case 'ferry': return t('{who} places the ferry on {ferry}.', { who, ferry: act.ferry });
       case 'move': return t('{who} moves the ferry at {at} to {ferry}.', { who, at: at(act.at), ferry: act.ferry });

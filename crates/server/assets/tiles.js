@@ -62,6 +62,24 @@ function fitShape(shapes, sides) {
   return null;
 }
 
+/** A path of absolute M, H, V, L, C and Z commands turned a quarter clockwise about the tile's centre. */
+function turnPath(d) {
+  const tokens = d.match(/[MHVLCZ]|-?\d+(?:\.\d+)?/g);
+  const out = [];
+  let cmd = null, x = 0, y = 0;
+  for (let i = 0; i < tokens.length;) {
+    const tok = tokens[i];
+    if (/[MHVLCZ]/.test(tok)) { cmd = tok; i++; if (cmd === 'Z') out.push('Z'); continue; }
+    const take = (n) => tokens.slice(i, i + n).map(Number);
+    const put = (c, pts) => out.push(c + pts.map((p) => pt(rotatePoint(p, 90))).join(' '));
+    if (cmd === 'H') { x = Number(tok); i++; put('L', [[x, y]]); }
+    else if (cmd === 'V') { y = Number(tok); i++; put('L', [[x, y]]); }
+    else if (cmd === 'C') { const v = take(6); i += 6; put('C', [[v[0], v[1]], [v[2], v[3]], [v[4], v[5]]]); [x, y] = [v[4], v[5]]; }
+    else { const v = take(2); i += 2; put(cmd, [[v[0], v[1]]]); [x, y] = v; }
+  }
+  return out.join(' ');
+}
+
 function pt(p) {
   return `${+p[0].toFixed(2)},${+p[1].toFixed(2)}`;
 }
@@ -98,8 +116,29 @@ function roadGeometry(def, f) {
     const spot = [50 + dx * (e + (50 - e) * 0.5), 50 + dy * (e + (50 - e) * 0.5)];
     return { d: `M${pt(SIDE_MID[side])} L${pt(end)}`, spot, end };
   }
+  if (s.length >= 3) {
+    // A branched road (Abbey & Mayor's roundabout): every leg to the middle.
+    const d = s.map((side) => `M${pt(SIDE_MID[side])} L50,50`).join(' ');
+    const [dx, dy] = SIDE_DIR[s[0]];
+    return { d, spot: [50 + dx * 24, 50 + dy * 24], branched: true };
+  }
   return { d: '', spot: [50, 50] };
 }
+
+// Two cities on one tile drawn apart (Abbey & Mayor): two bands crossing
+// (M2) as an hourglass each, the four pockets between them fields; a cap
+// over a band (M3) with the band lowered below it. At rotation 0 for the
+// sides given; turned like the other shapes.
+const CROSSING = {
+  fill: 'M0,0 H100 C80,8 64,30 62,50 C64,70 80,92 100,100 H0 C20,92 36,70 38,50 C36,30 20,8 0,0 Z',
+  wall: 'M100,0 C80,8 64,30 62,50 C64,70 80,92 100,100 M0,100 C20,92 36,70 38,50 C36,30 20,8 0,0',
+};
+const LOW_BAND = {
+  sides: ['E', 'W'],
+  fill: 'M0,0 C30,62 70,62 100,0 L100,100 C70,82 30,82 0,100 Z',
+  wall: 'M0,0 C30,62 70,62 100,0 M100,100 C70,82 30,82 0,100',
+  spot: [50, 68], pennant: [20, 60],
+};
 
 function cityGeometry(f) {
   const fit = fitShape(CITY_SHAPES, f.sides);
@@ -219,11 +258,26 @@ function fieldSpots(def, geo) {
     return j * N + i;
   };
   const spots = new Map();
+  // Free pockets that touch no edge of the tile, for the fields inside it:
+  // the largest first, slivers where two shapes meet left out.
+  const edgy = new Set();
+  const size = new Map();
+  for (let k = 0; k < N * N; k++) {
+    if (blocked[k]) continue;
+    const i = k % N, j = (k / N) | 0;
+    if (i === 0 || j === 0 || i === N - 1 || j === N - 1) edgy.add(label[k]);
+    size.set(label[k], (size.get(label[k]) || 0) + 1);
+  }
+  const pockets = [...size.keys()].filter((l) => !edgy.has(l) && size.get(l) >= 12).sort((a, b) => size.get(b) - size.get(a) || a - b);
+  let inner = 0;
   for (const f of def.features) {
     if (f.kind !== 'field') continue;
     const labels = new Set();
-    // A field inside the tile, touching no edge (Inns & Cathedrals): the middle's.
+    // A field inside the tile, touching no edge (Inns & Cathedrals, Abbey &
+    // Mayor): the middle's, else a pocket of its own.
     if (!f.halves.length && !blocked[cellOf([50, 50])]) labels.add(label[cellOf([50, 50])]);
+    else if (!f.halves.length && inner < pockets.length) labels.add(pockets[inner]);
+    if (!f.halves.length) inner++;
     for (const h of f.halves) {
       // Try points along the half-edge, two cells in, until a free one.
       const [ax, ay] = HALF_ANCHOR[h];
@@ -271,9 +325,29 @@ export class Catalogue {
   geometry(def) {
     const geo = { roads: [], cities: [], spots: new Map(), marks: [], monastery: false, village: false };
     geo.monastery = def.features.some((f) => f.kind === 'monastery');
+    geo.abbey = def.id === 'AB';
+    const cityFeatures = def.features.filter((f) => f.kind === 'city');
+    const opposite = (f) => f.sides.length === 2 && (SIDES.indexOf(f.sides[0]) + 2) % 4 === SIDES.indexOf(f.sides[1]);
+    const crossing = cityFeatures.length === 2 && cityFeatures.every(opposite);
+    const cap = cityFeatures.length === 2 ? cityFeatures.find((f) => f.sides.length === 1) : null;
     for (const f of def.features) {
       if (f.kind !== 'city') continue;
-      const g = cityGeometry(f);
+      let g = cityGeometry(f);
+      if (crossing) {
+        // N-S as drawn; E-W turned a quarter.
+        const rot = f.sides.includes('N') ? 0 : 90;
+        const spot = rot ? [76, 50] : [50, 24];
+        g = { shape: { sides: f.sides, ...CROSSING, spot, pennant: rot ? [88, 50] : [50, 10] }, rot: 0, spot, pennant: rot ? [86, 36] : [36, 12] };
+        if (rot) g.shape = { ...g.shape, fill: turnPath(CROSSING.fill), wall: turnPath(CROSSING.wall) };
+      } else if (cap && f !== cap && opposite(f) && !f.sides.includes(cap.sides[0])) {
+        // The band keeps clear of the cap on the side between.
+        const fit = fitShape([LOW_BAND], f.sides);
+        const r = fit && fitShape([{ sides: ['N'] }], cap.sides);
+        if (fit && r) {
+          const rot = r.rot;
+          g = { shape: LOW_BAND, rot, spot: rotatePoint(LOW_BAND.spot, rot), pennant: rotatePoint(LOW_BAND.pennant, rot) };
+        }
+      }
       if (!g) continue;
       g.index = f.index; g.pennants = f.pennants || 0;
       geo.cities.push(g);
@@ -292,6 +366,11 @@ export class Catalogue {
       if (f.sides.length === 1 && end === undefined) middleRoads++;
       const g = roadGeometry(def, { ...f, end });
       g.index = f.index; g.jetty = !!f.jetty; g.sides = f.sides;
+      // A road that runs under a city (M12): its follower stands outside the city.
+      if (f.sides.length === 2 && inCity(geo.cities, ...g.spot)) {
+        const [dx, dy] = SIDE_DIR[f.sides[0]];
+        g.spot = [50 + dx * 38, 50 + dy * 38];
+      }
       geo.roads.push(g);
       geo.spots.set(f.index, g.spot);
       if (f.mark === 'inn') {
@@ -300,7 +379,8 @@ export class Catalogue {
         geo.marks.push({ kind: 'inn', at: [g.spot[0] + dy * 15, g.spot[1] - dx * 15] });
       }
     }
-    geo.village = !def.lake && !geo.monastery && middleRoads >= 2 &&
+    geo.roundabout = geo.roads.some((r) => r.branched);
+    geo.village = !def.lake && !geo.monastery && !geo.roundabout && middleRoads >= 2 &&
       !def.features.some((f) => f.kind === 'city' && f.sides.length >= 3);
     for (const [i, p] of fieldSpots(def, geo)) geo.spots.set(i, p);
     return geo;
@@ -376,7 +456,7 @@ export function tileGroup(def, rot = 0) {
   const g = el('g', { transform: rot ? `rotate(${rot} 50 50)` : null });
   outer.appendChild(g);
   const geo = def.geo;
-  g.appendChild(el('rect', { x: 0, y: 0, width: 100, height: 100, class: 'field' }));
+  g.appendChild(el('rect', { x: 0, y: 0, width: 100, height: 100, class: geo.abbey ? 'field abbey-ground' : 'field' }));
   // A few tufts of grass so fields do not look flat.
   for (const [x, y] of [[14, 86], [86, 14], [84, 88], [16, 16]]) {
     g.appendChild(el('path', { d: `M${x - 3},${y + 2} l2,-4 l1,3 l1.5,-4 l1,5`, class: 'grass' }));
@@ -410,6 +490,11 @@ export function tileGroup(def, rot = 0) {
       g.appendChild(el('rect', { x: cx - w / 2 - dx * 2, y: cy - h / 2 - dy * 2, width: w, height: h, rx: 1, class: 'jetty' }));
     }
   }
+  if (geo.roundabout) {
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: 10, class: 'road-edge roundabout' }));
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: 9, class: 'road roundabout' }));
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: 4.5, class: 'field roundabout-island' }));
+  }
   if (geo.village) {
     g.appendChild(el('circle', { cx: 50, cy: 50, r: 9, class: 'village' }));
     g.appendChild(el('rect', { x: 45.5, y: 45.5, width: 9, height: 9, rx: 1, class: 'village-roof' }));
@@ -424,6 +509,11 @@ export function tileGroup(def, rot = 0) {
       }));
       outer.appendChild(el('path', { d: `M${x - 3},${y - 3} L${x + 3},${y + 3} M${x + 3},${y - 3} L${x - 3},${y + 3}`, class: 'pennant-mark' }));
     }
+  }
+  if (geo.abbey) {
+    // The abbey: a cloister wall round its church.
+    outer.appendChild(el('rect', { x: 14, y: 14, width: 72, height: 72, rx: 4, class: 'abbey-wall' }));
+    outer.appendChild(el('title', {}, [document.createTextNode(t('abbey'))]));
   }
   if (geo.monastery) {
     outer.appendChild(el('path', { d: 'M36,66 V44 L50,30 L64,44 V66 Z', class: 'monastery' }));
@@ -506,10 +596,28 @@ export function inkOn(hex) {
   return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#1b1b1b' : '#fff';
 }
 
-/** A figure of `seat`: the big follower (Inns & Cathedrals) is drawn larger, with a white collar. */
+// Abbey & Mayor's figures, in the same box: the mayor a follower in a top
+// hat, the wagon a cart on two wheels, the barn a barn with its door.
+export const MAYOR_PATH = `${MEEPLE_PATH} M-7.5,-8.5 H7.5 V-6.8 H-7.5 Z M-4,-15 H4 V-8 H-4 Z`;
+const wheel = (cx) => `M${cx - 3.6},8 a3.6,3.6 0 1,0 7.2,0 a3.6,3.6 0 1,0 -7.2,0 Z`;
+export const WAGON_PATH = `M-11,-5 H9 L11,-9 L12.5,-8.2 L10.5,-4 V4 H-11 Z ${wheel(-6)} ${wheel(5)}`;
+export const BARN_PATH = 'M-11,11 V-2 L-7,-9 L0,-12 L7,-9 L11,-2 V11 Z M-3.5,11 V3 H3.5 V11 Z';
+export const FIGURE_PATHS = { normal: MEEPLE_PATH, big: MEEPLE_PATH, mayor: MAYOR_PATH, wagon: WAGON_PATH, barn: BARN_PATH };
+
+/**
+ * A figure of `seat`: the big follower (Inns & Cathedrals) is drawn larger,
+ * with a white collar; Abbey & Mayor's mayor, wagon and barn by their shapes.
+ */
 export function meeple(seat, attrs = {}, figure = 'normal') {
-  const big = figure === 'big';
-  return el('path', { d: MEEPLE_PATH, fill: colourOf(seat), class: `meeple${big ? ' big' : ''}`, ...attrs });
+  const f = FIGURE_PATHS[figure] ? figure : 'normal';
+  const extra = f === 'normal' ? '' : ` ${f}`;
+  return el('path', { d: FIGURE_PATHS[f], fill: colourOf(seat), 'fill-rule': f === 'barn' ? 'evenodd' : null, class: `meeple${extra}`, ...attrs });
+}
+
+/** Where a barn stands on the board: the corner of its tile at (x, y), in board units. */
+export function cornerPoint(x, y, corner) {
+  const c = String(corner || '').replace('corner:', '');
+  return [(x + (c.includes('E') ? 1 : 0)) * T, (y + (c.includes('S') ? 1 : 0)) * T];
 }
 
 /** A small standalone <svg> showing one tile (uses the shared <defs>). */

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use carcassonne_bots::Bot;
 use carcassonne_engine::record::{Record, Setup};
-use carcassonne_engine::{Action, Edition, Expansion, RuleOptions, Rules, SetupError};
+use carcassonne_engine::{Edition, Expansion, RuleOptions, Rules, SetupError};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
@@ -330,12 +330,6 @@ impl Hub {
             let x = Expansion::parse(e).ok_or_else(|| {
                 ApiError::InvalidSetup(SetupError::UnknownExpansion(crate::error::clip(e, 20)).to_string())
             })?;
-            // The browser does not show abbeys, wagons and barns yet.
-            if x == Expansion::Abbey {
-                return Err(ApiError::InvalidSetup(
-                    "Abbey & Mayor is not playable in the browser yet (the command line plays it)".into(),
-                ));
-            }
             expansions.push(x);
         }
         // The engine says how many seats these rules take (six with Inns & Cathedrals).
@@ -541,10 +535,11 @@ impl Hub {
             }
         }
         // A seat of a game created with `undo` decides provisionally (a
-        // discard, which a draw follows at once, is final at once).
+        // discard or passing the abbey, which a draw follows at once, and
+        // a wagon moved out of turn are final at once).
         let provisional = matches!(who, Who::Human { .. }) && row.undo;
         let action = match command {
-            Command::Play(action) if provisional && (live.pending.is_some() || action != Action::Discard) => {
+            Command::Play(action) if provisional && (live.pending.is_some() || !live.final_at_once(seat, action)) => {
                 live.decide(seat, version, action)?;
                 let view = slot.publish_private(&live).ok_or_else(|| ApiError::Internal("no seat view".into()))?;
                 return Ok((live.pending.as_ref().map_or(live.version, |p| p.next.version), view));

@@ -8,7 +8,7 @@
 
 use carcassonne_engine::features::{PieceId, PieceSet};
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Expansion, FeatureKind, Pos, State};
+use carcassonne_engine::{Expansion, FeatureKind, FollowerKind, Pos, State};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -21,6 +21,10 @@ const FARM_POINTS: u32 = 3;
 /// Inns & Cathedrals: an inn's road and a cathedral's city.
 const INN_ROAD_POINTS: u32 = 2;
 const CATHEDRAL_CITY_POINTS: u32 = 3;
+/// Abbey & Mayor: what a completed city is worth at the end to the farmers
+/// of a farm with a barn, and to each player with a barn there.
+const BARN_JOINED_FARM_POINTS: u32 = 1;
+const BARN_END_POINTS: u32 = 4;
 /// The tiny-city variant's value of a completed two-tile city's tiles.
 const TINY_CITY_VARIANT: u32 = 2;
 
@@ -49,7 +53,8 @@ pub struct FeatureReport {
     pub if_completed: Option<Vec<u32>>,
     /// What it is worth at the end of the game if it stays as it is, and
     /// each seat's share (a feature completed during the play was scored
-    /// then and its figures went home: no one's share is left).
+    /// then and its figures went home: no one's share is left; a farm's
+    /// barn owners, Abbey & Mayor, score besides its farmers).
     pub value_end: u32,
     pub at_end: Vec<u32>,
 }
@@ -98,8 +103,10 @@ pub fn report(s: &State, p: PieceId) -> FeatureReport {
     }
     let mut followers = vec![0u8; players];
     let mut strength = [0u8; MAX_PLAYERS];
+    let mut barns = [false; MAX_PLAYERS];
     for fo in s.followers() {
         if set.contains(fo.piece) {
+            barns[fo.player as usize] |= fo.kind == FollowerKind::Barn;
             followers[fo.player as usize] += 1;
             strength[fo.player as usize] += carcassonne_engine::rules::strength(fo.kind, &totals);
         }
@@ -127,12 +134,25 @@ pub fn report(s: &State, p: PieceId) -> FeatureReport {
             let around = at.surrounding().filter(|q| s.board().tile_index(*q).is_some()).count() as u32;
             (around == 8, Some(MONASTERY_POINTS), 1 + around)
         }
-        FeatureKind::Field => (false, None, FARM_POINTS * completed_cities_bordered(s, &set)),
+        FeatureKind::Field => {
+            let per = if barns[..players].contains(&true) { BARN_JOINED_FARM_POINTS } else { FARM_POINTS };
+            (false, None, per * completed_cities_bordered(s, &set))
+        }
     };
     let best = strength[..players].iter().copied().max().unwrap_or(0);
     let share = |value: u32| -> Vec<u32> {
         strength[..players].iter().map(|&st| if best > 0 && st == best { value } else { 0 }).collect()
     };
+    // Abbey & Mayor: each player with a barn on the farm scores it once more at the end.
+    let mut at_end = share(value_end);
+    if kind == FeatureKind::Field && barns.contains(&true) {
+        let cities = completed_cities_bordered(s, &set);
+        for (points, barn) in at_end.iter_mut().zip(barns) {
+            if barn {
+                *points += BARN_END_POINTS * cities;
+            }
+        }
+    }
     FeatureReport {
         kind: kind.name(),
         tiles,
@@ -146,7 +166,7 @@ pub fn report(s: &State, p: PieceId) -> FeatureReport {
         value_complete,
         if_completed: value_complete.map(share),
         value_end,
-        at_end: share(value_end),
+        at_end,
     }
 }
 
@@ -211,6 +231,8 @@ mod tests {
             (3, vec!["inns", "ferries"], None),
             (4, vec!["inns"], None),
             (5, vec!["ferries"], None),
+            (6, vec!["abbey", "ferries"], None),
+            (7, vec!["abbey", "inns"], None),
         ] {
             let mut setup = Setup {
                 players: vec!["a".into(), "b".into(), "c".into()],
@@ -237,8 +259,10 @@ mod tests {
                         }
                         let most = sc.points.iter().copied().max().unwrap_or(0);
                         let found = reports_of(game.state(), sc);
+                        // (A mayor alone in a city without pennants wins nothing there.)
+                        let nothing = |r: &FeatureReport| most == 0 && r.if_completed.iter().flatten().all(|p| *p == 0);
                         assert!(
-                            found.iter().any(|r| r.complete && r.value_complete == Some(most)),
+                            found.iter().any(|r| r.complete && (r.value_complete == Some(most) || nothing(r))),
                             "completed {sc:?}: {found:?}"
                         );
                         checked.0 += 1;

@@ -309,6 +309,17 @@ impl Live {
         self.play(Action::Draw(kind))
     }
 
+    /// Whether `seat`'s `action` is final at once even in a game whose turns
+    /// are provisional: a discard or passing the abbey (a draw follows
+    /// either), and a decision out of turn (a wagon's owner moving it after
+    /// another player's turn: that player's turn is final already).
+    pub fn final_at_once(&self, seat: usize, action: Action) -> bool {
+        let s = self.state();
+        action == Action::Discard
+            || (s.step() == carcassonne_engine::Step::Abbey && action == Action::Pass)
+            || seat != s.current_player()
+    }
+
     /// Whether `seat` may play `action` on this game at `version`.
     fn check_act(&self, seat: usize, version: u64, action: Action) -> Result<(), ApiError> {
         if self.is_over() {
@@ -409,7 +420,9 @@ impl Live {
             ApiError::NothingToUndo => ApiError::TurnNotOver("this seat has no decision of this turn to end".into()),
             e => e,
         })?;
-        if p.next.to_act().is_some() {
+        // Played out for this seat: a draw is due, the game is over, or
+        // another seat decides next (a wagon's owner, out of turn).
+        if p.next.to_act() == Some(seat) {
             let step = crate::view::step_name(p.next.state().step());
             return Err(ApiError::TurnNotOver(format!("the turn goes on: the {step} step is to be played first")));
         }
@@ -472,9 +485,13 @@ mod tests {
     }
 
     fn setup() -> Setup {
+        setup_with(&["ferries"])
+    }
+
+    fn setup_with(expansions: &[&str]) -> Setup {
         Setup {
             players: vec!["a".into(), "b".into()],
-            expansions: vec!["ferries".into()],
+            expansions: expansions.iter().map(|e| e.to_string()).collect(),
             edition: None,
             seed: None,
             rules: Default::default(),
@@ -485,8 +502,18 @@ mod tests {
     /// record at every version.
     #[test]
     fn every_version_rebuilds_from_the_record() {
+        every_version_rebuilds(setup());
+    }
+
+    /// With Abbey & Mayor: abbeys before draws, wagons moved out of turn.
+    #[test]
+    fn every_version_of_an_abbey_game_rebuilds_from_the_record() {
+        every_version_rebuilds(setup_with(&["abbey", "ferries"]));
+    }
+
+    fn every_version_rebuilds(setup: Setup) {
         use rand::seq::IndexedRandom;
-        let mut live = Live::create(meta(), setup()).unwrap();
+        let mut live = Live::create(meta(), setup.clone()).unwrap();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         while let Some(seat) = live.to_act() {
             let legal = live.state().legal_action_list();
@@ -503,7 +530,7 @@ mod tests {
         assert_eq!(v["status"], "finished");
         assert!(v["final"]["scores"].is_array());
         // Draws depend on the seed alone: the same seed deals the same first tile.
-        let other = Live::create(meta(), setup()).unwrap();
+        let other = Live::create(meta(), setup).unwrap();
         assert_eq!(other.record().turns[0].tile, live.record().turns[0].tile);
     }
 

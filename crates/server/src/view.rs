@@ -4,7 +4,7 @@
 //! docs/api.md describes them.
 
 use axum::body::Bytes;
-use carcassonne_engine::{FeatureKind, RuleOptions, Step};
+use carcassonne_engine::{Expansion, FeatureKind, FollowerKind, Location, RuleOptions, Step};
 use serde::Serialize;
 
 use crate::live::{LastPlaced, Live, SeatPublic};
@@ -56,9 +56,10 @@ impl Live {
             Mode::Public { with_legal } => (with_legal, None, None, None),
             Mode::Seat { seat, undoable, seq } => (true, Some(seat), Some(undoable), Some(seq)),
         };
-        // A seat's tentative game whose turn is played out waits for the
-        // seat to end it: nothing is drawn or final before that.
-        let confirming = seat.filter(|_| self.to_act().is_none());
+        // A seat's tentative game whose turn is played out (a draw is due,
+        // the game is over, or another seat decides next: a wagon's owner)
+        // waits for the seat to end it: nothing is drawn or final before that.
+        let confirming = seat.filter(|&seat| self.to_act() != Some(seat));
         let board = s
             .board()
             .tiles()
@@ -71,10 +72,15 @@ impl Live {
             .map(|f| {
                 let (at, loc) = s.piece_location(f.piece);
                 let info = s.features().info(f.piece);
+                // A barn stands on a corner of its tile, not on a field's name.
+                let feature = match (f.kind, s.barn_at(f.piece)) {
+                    (FollowerKind::Barn, Some((_, corner))) => Location::Corner(corner).to_string(),
+                    _ => loc.to_string(),
+                };
                 FollowerOut {
                     seat: f.player as usize,
                     at: xy(at),
-                    feature: loc.to_string(),
+                    feature,
                     piece: info.local,
                     kind: info.kind.name(),
                     figure: f.kind.name(),
@@ -89,6 +95,22 @@ impl Live {
             .collect();
         let movable_ferries =
             if s.step() == Step::MoveFerries { s.movable_ferries().map(xy).collect() } else { Vec::new() };
+        let abbey = s.rules().has(Expansion::Abbey);
+        let waiting_wagons = s
+            .abbey_mayor()
+            .waiting
+            .iter()
+            .map(|w| {
+                let tile = s.board().tile(w.tile as usize);
+                WagonOut {
+                    seat: w.player as usize,
+                    at: xy(tile.pos),
+                    feature: w.location.to_string(),
+                    piece: s.resolve(w.tile as usize, w.location).map(|p| s.features().info(p).local),
+                    kind: w.location.kind().name(),
+                }
+            })
+            .collect();
         let legal = if confirming.is_some() {
             vec![ActionOut::end_turn()]
         } else if with_legal && self.to_act().is_some() {
@@ -120,6 +142,8 @@ impl Live {
             followers,
             ferries,
             movable_ferries,
+            abbeys: if abbey { Some(s.abbeys().to_vec()) } else { None },
+            waiting_wagons,
             scores: s.scores().to_vec(),
             projected_scores: s.final_scores(),
             supply: s.supply().to_vec(),
@@ -219,6 +243,14 @@ struct View<'a> {
     followers: Vec<FollowerOut>,
     ferries: Vec<FerryOut>,
     movable_ferries: Vec<[i32; 2]>,
+    /// Abbey & Mayor: abbeys each seat still holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    abbeys: Option<Vec<u8>>,
+    /// Abbey & Mayor: wagons whose feature was scored, waiting for their
+    /// owners to move them, in the order they decide (the first one at
+    /// step `move_wagon`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    waiting_wagons: Vec<WagonOut>,
     scores: Vec<u32>,
     projected_scores: Vec<u32>,
     supply: Vec<u8>,
@@ -259,6 +291,17 @@ struct FollowerOut {
     piece: u8,
     kind: &'static str,
     figure: &'static str,
+}
+
+/// A wagon waiting to move: its owner, and where it stood.
+#[derive(Serialize)]
+struct WagonOut {
+    seat: usize,
+    at: [i32; 2],
+    feature: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    piece: Option<u8>,
+    kind: &'static str,
 }
 
 /// A figure in play: how many each player starts with and has in supply.

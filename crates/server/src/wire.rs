@@ -186,6 +186,11 @@ pub enum FieldsOut {
     Wagon {
         at: [i32; 2],
         to: String,
+        /// Where the wagon would stand (legal actions only), as for a deployment.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        piece: Option<u8>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: Option<&'static str>,
     },
     /// Ends a turn whose decisions are provisional (games created with `undo`).
     EndTurn,
@@ -212,7 +217,9 @@ impl ActionOut {
             Action::PlaceFerry(f) => FieldsOut::Ferry { ferry: f.to_string(), road: None },
             Action::MoveFerry { at, ferry } => FieldsOut::Move { at: xy(at), ferry: ferry.to_string(), road: None },
             Action::PlaceAbbey(at) => FieldsOut::Abbey { at: xy(at) },
-            Action::MoveWagon { at, to } => FieldsOut::Wagon { at: xy(at), to: to.to_string() },
+            Action::MoveWagon { at, to } => {
+                FieldsOut::Wagon { at: xy(at), to: to.to_string(), piece: None, kind: None }
+            }
         };
         ActionOut { fields, text: a.to_string() }
     }
@@ -232,6 +239,11 @@ impl ActionOut {
                 .and_then(|i| state.resolve(i, l))
                 .map(|p| state.features().info(p).local);
             *kind = Some(l.kind().name());
+        }
+        if let (Action::MoveWagon { at, to }, FieldsOut::Wagon { piece, kind, .. }) = (a, &mut out.fields) {
+            *piece =
+                state.board().tile_index(at).and_then(|i| state.resolve(i, to)).map(|p| state.features().info(p).local);
+            *kind = Some(to.kind().name());
         }
         // A ferry's choices show the road each crossing makes: play it on a
         // copy and take the tiles of the road through the ferry.

@@ -242,3 +242,81 @@ pub async fn play(client: &Client, game: &str, tokens: &[String], pick: &mut Pic
     }
     view
 }
+
+// ----- steering a game with the engine -------------------------------------
+
+use carcassonne_engine::record::Setup;
+use carcassonne_engine::{Action, Actor, Game, State, Step};
+
+/// The game as the server has stored it (its public view), replayed with
+/// the engine from its setup and history: what a test steers by.
+pub async fn engine_state(client: &Client, game: &str) -> State {
+    let view = client.view(game).await;
+    let setup: Setup = serde_json::from_value(view["setup"].clone()).expect("the view's setup");
+    let mut replayed = Game::new(setup).expect("a valid setup");
+    let history = client.get(&format!("/api/games/{game}/actions")).await;
+    for a in history.body["actions"].as_array().expect("the history") {
+        let action: Action = a["action"]["text"].as_str().unwrap().parse().expect("the history's notation");
+        replayed.play(action).expect("the history replays");
+    }
+    assert_eq!(replayed.state().turns() as u64, view["turn"].as_u64().unwrap());
+    replayed.state().clone()
+}
+
+/// `state` after `action`, with the rest of that player's turn decided
+/// plainly (no follower, the first ferry, no ferry moves): where the turn
+/// comes to once the acting player has played `action`. Stops at a draw,
+/// the next turn's abbey or a wagon to move.
+pub fn after_turn(state: &State, action: Action) -> State {
+    let mut next = state.clone();
+    next.play(action).expect("a legal action");
+    let me = state.actor();
+    while next.actor() == me && matches!(next.step(), Step::Deploy | Step::PlaceFerry | Step::MoveFerries) {
+        let legal = next.legal_action_list();
+        let a = if legal.contains(&Action::Pass) { Action::Pass } else { legal[0] };
+        next.play(a).expect("a legal action");
+    }
+    next
+}
+
+/// Plays for the human seats (whose tokens are known), each decision
+/// chosen by `choose` from the engine's state, until `stop` holds for the
+/// view, a bot is to act or the game ends; at most `n` actions. Returns
+/// the last view.
+pub async fn steer(
+    client: &Client,
+    game: &str,
+    tokens: &[String],
+    n: usize,
+    mut choose: impl FnMut(&State) -> Action,
+    stop: impl Fn(&Value) -> bool,
+) -> Value {
+    let mut view = client.view(game).await;
+    for _ in 0..n {
+        if stop(&view) {
+            break;
+        }
+        let Some(seat) = view["to_act"].as_u64() else { break };
+        let seat = seat as usize;
+        if tokens[seat].is_empty() {
+            break;
+        }
+        let state = engine_state(client, game).await;
+        assert_eq!(state.actor(), Some(Actor::Player(seat)), "the engine agrees on who acts");
+        let action = choose(&state);
+        let version = view["version"].as_u64().unwrap();
+        let r = client.act(game, seat, &tokens[seat], version, &json!(action.to_string())).await;
+        assert_eq!(r.status, 200, "{action} at version {version}: {}", r.body);
+        view = r.body["view"].clone();
+    }
+    view
+}
+
+/// The legal action `pick` prefers, else one `fallback` picks.
+pub fn prefer(state: &State, pick: impl Fn(&State, Action) -> bool, fallback: &mut Pick) -> Action {
+    let legal = state.legal_action_list();
+    match legal.iter().copied().find(|a| pick(state, *a)) {
+        Some(a) => a,
+        None => legal[fallback.index(legal.len())],
+    }
+}
