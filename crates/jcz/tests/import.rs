@@ -202,8 +202,14 @@ fn abbey_and_mayor_tiles_without_its_elements_give_no_figures() {
 
 #[test]
 fn other_expansions_and_rule_variants_are_refused() {
-    let e = refused("base-scoring.jcz", |d| d["setup"]["sets"]["traders-and-builders"] = json!(1));
-    assert_refusal(&e, JczErrorKind::Unsupported, "setup.sets: tile set traders-and-builders is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["sets"]["bridges-castles-and-bazaars"] = json!(1));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.sets: tile set bridges-castles-and-bazaars is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["sets"]["traders-and-builders:1"] = json!(1));
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "setup.elements.traders: Traders & Builders' tiles without their trade goods are not supported",
+    );
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["barn"] = json!(10));
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.barn: 10 barns a player are not supported");
     let e = refused("base-scoring.jcz", |d| {
