@@ -247,11 +247,17 @@ fn other_expansions_and_rule_variants_are_refused() {
     );
     let e = refused("ferries.jcz", |d| d["replay"][2]["payload"]["token"] = json!("BRIDGE"));
     assert_refusal(&e, JczErrorKind::Unsupported, "replay[2]: token BRIDGE is not supported");
-    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.builder.1"));
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.abbot.1"));
     assert_refusal(
         &e,
         JczErrorKind::Unsupported,
-        "replay[1]: meeple 0.builder.1 is not supported (only small and big followers, mayors, wagons and barns are)",
+        "replay[1]: meeple 0.abbot.1 is not supported (only small and big followers, mayors, wagons, barns, builders and pigs are)",
+    );
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.builder.1"));
+    assert_refusal(
+        &e,
+        JczErrorKind::Illegal,
+        "replay[1]: meeple 0.builder.1 is a builder, and this game gives the players none",
     );
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.big.1"));
     assert_refusal(
