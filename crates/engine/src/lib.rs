@@ -44,5 +44,5 @@ pub use geometry::{Corner, HalfEdge, Pos, Rotation, Side};
 pub use record::{Game, Record, RecordError, RuleOptions, Summary, TurnError};
 pub use rules::ferries::Ferry;
 pub use setup::{Edition, Expansion, Rules, WagonMove};
-pub use state::{Follower, FollowerKind, State};
+pub use state::{FeatureWorth, Follower, FollowerKind, State};
 pub use tile::{FeatureKind, TileKind};

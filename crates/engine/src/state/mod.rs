@@ -12,6 +12,8 @@
 
 mod pieces;
 mod scoring;
+
+pub use scoring::FeatureWorth;
 mod turn;
 
 pub(crate) use pieces::{location_of, piece_across, piece_sides, rejoin, rotate_sides};

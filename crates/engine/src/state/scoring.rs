@@ -245,6 +245,56 @@ impl State {
         }
     }
 
+    // ----- what a feature is worth -----------------------------------------
+
+    /// What the feature holding piece `p` is worth, as the rules in play
+    /// score it: completed as it is now, and at the end if it stays as it
+    /// is, in all and to each player (for user interfaces: the scoring
+    /// itself goes through the same functions).
+    pub fn feature_worth(&self, p: PieceId) -> FeatureWorth {
+        let root = self.features.find(p);
+        let kind = self.features.info(root).kind;
+        let totals = self.features.totals(root);
+        let players = self.rules.players();
+        let mut feature = Feature { kind, tiles: 0, totals, neighbours: 0, cities: 0 };
+        let complete = match kind {
+            FeatureKind::Road | FeatureKind::City => {
+                feature.tiles = self.feature_tiles(root).len();
+                totals.open == 0
+            }
+            FeatureKind::Monastery => {
+                feature.tiles = 1;
+                feature.neighbours = self.neighbours(self.board.tile(self.features.info(root).tile as usize).pos);
+                feature.neighbours == 8
+            }
+            FeatureKind::Field => {
+                feature.cities = self.completed_cities_bordered(root);
+                false
+            }
+        };
+        // Completed, a monastery has all eight neighbours.
+        let done = Feature { kind, tiles: feature.tiles, totals, neighbours: 8, cities: 0 };
+        let value_complete = (kind != FeatureKind::Field).then(|| rules::completed_points(&self.rules, &done));
+        let if_completed = value_complete.map(|v| self.won(root, kind, v)[..players].to_vec());
+        let barns = kind == FeatureKind::Field
+            && self.rules.has(Expansion::Abbey)
+            && self.followers.iter().any(|f| f.kind == FollowerKind::Barn && self.features.find(f.piece) == root);
+        let value_end = if barns {
+            rules::farm_points_per_city(true).0 * feature.cities
+        } else {
+            rules::open_points(&self.rules, &feature)
+        };
+        let mut at_end = if kind == FeatureKind::Field && self.rules.has(Expansion::Abbey) {
+            self.farm_with_barns(root, feature.cities)
+        } else {
+            self.won(root, kind, value_end)
+        };
+        if kind == FeatureKind::Field && self.rules.has(Expansion::Traders) {
+            self.add_pig_bonus(root, feature.cities, &mut at_end);
+        }
+        FeatureWorth { complete, value_complete, if_completed, value_end, at_end: at_end[..players].to_vec() }
+    }
+
     // ----- end of game ------------------------------------------------------
 
     /// Each player's points if the game ended now: [`scores`](Self::scores)
@@ -410,6 +460,25 @@ impl State {
         }
         count
     }
+}
+
+/// What a feature is worth now ([`State::feature_worth`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatureWorth {
+    /// A road or city closed on every side, a monastery surrounded (a farm
+    /// never is).
+    pub complete: bool,
+    /// What it scores completed as it is now (`None` for a farm), and each
+    /// player's share: the players with the greatest strength on it.
+    pub value_complete: Option<u32>,
+    pub if_completed: Option<Vec<u32>>,
+    /// What it scores at the end of the game if it stays as it is, and each
+    /// player's share (a farm's barn owners and pigs' owners, with Abbey &
+    /// Mayor and Traders & Builders, score besides its farmers' majority).
+    /// A feature completed during the game was scored then and its figures
+    /// went back: no one's share is left.
+    pub value_end: u32,
+    pub at_end: Vec<u32>,
 }
 
 /// The seats with the greatest strength on a feature, if it is at least one.
