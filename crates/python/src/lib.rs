@@ -216,7 +216,17 @@ impl PyState {
     /// Reads a game record (JSON) and replays it, checking every turn.
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<PyState> {
-        Game::from_json(text).map(PyState::from_game).map_err(|e| RecordError::new_err(e.to_string()))
+        let game = Game::from_json(text).map_err(|e| RecordError::new_err(e.to_string()))?;
+        // This package's action ids cover the base game and The Ferries only.
+        if let Some(e) = game.state().rules().expansions().find(|e| !SUPPORTED.contains(e)) {
+            let known: Vec<&str> = SUPPORTED.iter().map(|e| e.name()).collect();
+            return Err(SetupError::new_err(format!(
+                "expansion '{}' is not played by this package (known: {})",
+                e.name(),
+                known.join(", ")
+            )));
+        }
+        Ok(PyState::from_game(game))
     }
 
     /// The record of the game so far, in JSON (format carcassonne-record/1).

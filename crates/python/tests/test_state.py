@@ -188,6 +188,12 @@ def test_bad_records_are_refused_with_the_engines_message(text, message):
         State.from_json(text)
 
 
+def test_records_of_expansions_this_package_does_not_play_are_refused():
+    text = '{"format": "carcassonne-record/1", "setup": {"players": ["a", "b"], "expansions": ["traders"]}}'
+    with pytest.raises(SetupError, match="expansion 'traders' is not played by this package"):
+        State.from_json(text)
+
+
 def test_refused_actions_raise_and_leave_the_state_unchanged():
     s = State()
     before = s.clone()
