@@ -195,8 +195,7 @@ async fn the_goods_of_a_completed_city_show_in_the_view_and_the_log() {
         let taken = log_of(&view).iter().find(|e| e["type"] == "goods_taken").unwrap();
         let placed = log_of(&view)
             .iter()
-            .filter(|e| e["type"] == "tile_placed" && e["version"].as_u64() <= taken["version"].as_u64())
-            .last()
+            .rfind(|e| e["type"] == "tile_placed" && e["version"].as_u64() <= taken["version"].as_u64())
             .unwrap();
         assert_eq!((placed["seat"].clone(), placed["turn"].clone()), (taken["seat"].clone(), taken["turn"].clone()));
         return;

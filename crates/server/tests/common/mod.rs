@@ -326,9 +326,12 @@ pub fn prefer(state: &State, pick: impl Fn(&State, Action) -> bool, fallback: &m
     }
 }
 
+/// What a test prefers among legal actions.
+pub type Preference<'a> = &'a dyn Fn(&State, Action) -> bool;
+
 /// The first legal action a test in `picks` prefers (the earlier the
 /// better), else one `fallback` picks.
-pub fn prefer_first(state: &State, picks: &[&dyn Fn(&State, Action) -> bool], fallback: &mut Pick) -> Action {
+pub fn prefer_first(state: &State, picks: &[Preference<'_>], fallback: &mut Pick) -> Action {
     let legal = state.legal_action_list();
     for pick in picks {
         if let Some(a) = legal.iter().copied().find(|a| pick(state, *a)) {
