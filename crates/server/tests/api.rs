@@ -288,8 +288,8 @@ async fn the_catalogue_and_the_ui_are_served() {
     let r = client.get("/api/tiles").await;
     assert_eq!(r.status, 200);
     let tiles = r.body["tiles"].as_array().unwrap();
-    // The base game's, The Ferries', Inns & Cathedrals' and Abbey & Mayor's kinds (its abbey too).
-    assert_eq!(tiles.len(), 24 + 3 + 17 + 12 + 1);
+    // The base game's, The Ferries', Inns & Cathedrals', Abbey & Mayor's (its abbey too) and Traders & Builders' kinds.
+    assert_eq!(tiles.len(), 24 + 3 + 17 + 12 + 1 + 24);
     let c = tiles.iter().find(|t| t["id"] == "C").unwrap();
     assert_eq!(c["features"][0]["pennants"], 1);
     assert_eq!(c["features"][0]["sides"], json!(["N", "E", "S", "W"]));
