@@ -807,6 +807,190 @@ async function playAbbeyGame(page, base, cat, gameNo) {
   return { gameId, stats };
 }
 
+// ---------------------------------------------------------------- Traders & Builders
+/** The inspector's report of the feature of piece `piece` at `at` (as a seat sees it). */
+async function featureOf(base, game, at, piece, token) {
+  const r = await fetch(`${base}/api/games/${game}/feature`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ at, piece, token }) });
+  return r.ok ? r.json() : null;
+}
+
+/** Would placing `tile` with `a` ({at, rot}) join the feature whose pieces are `pieces` (a road's), by one of its open road edges? */
+function extendsRoad(view, cat, pieces, a, tile) {
+  const board = boardWith(view);
+  const def = cat.get(tile);
+  const edgeAt = (side) => def.edges[(SIDES.indexOf(side) - a.rot / 90 + 4) % 4];
+  return pieces.some((p) => {
+    const t = board.get(`${p.at[0]},${p.at[1]}`);
+    const f = t && cat.get(t.tile).features[p.piece];
+    if (!f || f.kind !== 'road') return false;
+    return f.sides.map((s) => rotSide(s, t.rot)).some((s) => {
+      const [x, y] = [p.at[0] + DIR[s][0], p.at[1] + DIR[s][1]];
+      return x === a.at[0] && y === a.at[1] && edgeAt(OPP[s]) === 'road';
+    });
+  });
+}
+
+/** Deploys `fig` on the option `a` of the deploy step: its figure button or B, then its spot on the board or its button in the list. */
+async function deployFigure(page, view, a, fig, byKey) {
+  if (fig !== 'normal') {
+    if (byKey) { for (let i = 0; i < 5 && !(await page.locator(`.spot[data-figure="${fig}"]`).count()); i++) await page.keyboard.press('b'); }
+    else await page.click(`.figure-choice[data-figure="${fig}"]`);
+  }
+  await page.waitForSelector(`.spot[data-figure="${fig}"]`);
+  const of = view.legal.filter((x) => x.type === 'deploy' && (x.figure || 'normal') === fig);
+  const spot = page.locator(`.spot[data-figure="${fig}"][data-meeple="${a.meeple}"]`);
+  if (!byKey && await spot.isVisible() && await inView(page, spot)) await spot.click();
+  else await page.click(`button.opt[data-n="${of.indexOf(a) + 1}"]`);
+}
+
+/**
+ * A hot-seat Traders & Builders + Ferries game played by clicking, steered
+ * towards a builder's second turn: a follower on a road, the builder on a
+ * later tile extending it, then another tile extending it. On the way a
+ * farmer and, when the deal allows, the pig. Returns what it did.
+ */
+async function playTradersGame(page, base, cat, gameNo) {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+  for (const x of ['#exp-inns', '#exp-abbey']) if (await page.isChecked(x)) await page.click(x);
+  while (await page.locator('.seat-row').count() > 2) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
+  const names = ['Trader', 'Mason'];
+  for (const [i, name] of names.entries()) {
+    await page.selectOption(`select[name="seat-${i}-type"]`, 'human');
+    await page.fill(`input[name="seat-${i}-name"]`, name);
+  }
+  if (!(await page.isChecked('#exp-ferries'))) await page.check('#exp-ferries');
+  if (!(await page.isChecked('#exp-traders'))) await page.check('#exp-traders');
+  if (gameNo === 1) await shot(page, 'traders-home');
+  await page.click('#create-game');
+  await page.waitForSelector('body[data-page="game"][data-status]');
+  const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  const gameId = hash.get('game');
+  const tokens = {};
+  for (const tok of hash.getAll('token')) {
+    const r = await fetch(`${base}/api/games/${gameId}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: tok }) });
+    tokens[(await r.json()).seat] = tok;
+  }
+  assert(Object.keys(tokens).length === 2, 'both seats are played here');
+  log(`T&B game ${gameNo}: ${gameId}`);
+  const stats = { turns: 0, builders: 0, pigs: 0, secondTurns: 0, afterSecond: 0, goods: 0 };
+  const shots = new Set();
+  const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `traders${gameNo}-${name}`); } };
+  for (;;) {
+    if (stats.secondTurns && (stats.pigs || stats.afterSecond > 12)) break;
+    const d = await waitMyTurn(page);
+    if (d.status === 'finished') break;
+    const version = Number(d.version);
+    const seat = Number(d.toAct);
+    const view = await seatView(base, gameId, tokens[seat]);
+    assert(view.version === version && view.to_act === seat, `the page shows the seat's view (${version}, ${view.version})`);
+    const mine = (fig, kind) => (view.followers || []).filter((f) => f.seat === seat && f.figure === fig && f.kind === kind);
+    const step = view.step;
+    if (step === 'end_turn') {
+      const second = view.second_turn === true && view.current === seat;
+      if (second) {
+        const hint = await page.textContent('#second-turn-hint');
+        assert(hint.includes(names[seat]) && /second turn/.test(hint), `the turn's end says a second turn follows: "${hint}"`);
+        await once('second-turn-due');
+      }
+      await page.click('#end-turn');
+      await page.waitForFunction((v) => (document.body.dataset.step !== 'end_turn' || Number(document.body.dataset.version) > v) && document.body.dataset.pending === '0', version, { polling: 50 });
+      if (second) {
+        // The same seat plays again, the tile drawn for it; everyone sees it.
+        const pub = await api(base, `/api/games/${gameId}`);
+        assert(pub.second_turn === true && pub.current === seat && pub.to_act === seat && pub.step === 'place', `the same seat plays a second turn (${pub.current}, ${pub.step})`);
+        await page.waitForSelector('#second-turn-banner');
+        const banner = await page.textContent('.board-banner');
+        assert(banner.includes(`second turn: ${names[seat]}’s builder`), `the banner says whose second turn it is: "${banner}"`);
+        const told = (pub.log || []).filter((e) => e.type === 'second_turn').pop();
+        assert(told && told.seat === seat, 'the log has the second turn');
+        const line = await page.locator('.log .entry[data-type="second_turn"]').last().textContent();
+        assert(line.includes(names[seat]) && line.includes('plays a second turn'), `the log says it: "${line}"`);
+        assert(Number(await page.evaluate(() => document.body.dataset.toAct)) === seat, 'the page asks the same seat');
+        stats.secondTurns++;
+        await once('second-turn');
+      } else if (stats.secondTurns) stats.afterSecond++;
+    } else if (step === 'place') {
+      stats.turns++;
+      const places = view.legal.filter((a) => a.type === 'place');
+      if (!places.length) {
+        await page.click('#discard');
+        await waitVersionPast(page, version);
+        continue;
+      }
+      // The road the builder stands on, else the seat's follower's: extend it.
+      const roadOf = async (f) => f && (await featureOf(base, gameId, f.at, f.piece, tokens[seat]));
+      const builder = await roadOf(mine('builder', 'road')[0]);
+      const follower = builder ? null : await roadOf(mine('normal', 'road')[0]);
+      const road = builder || follower;
+      const extending = road && !road.complete ? places.filter((a) => extendsRoad(view, cat, road.pieces, a, view.drawn)) : [];
+      const roads = places.filter((a) => cat.get(view.drawn).edges.includes('road'));
+      const target = pickRandom(extending.length ? extending : roads.length ? roads : places);
+      const key = `${target.at[0]},${target.at[1]}`;
+      for (let i = 0; i < 400; i++) {
+        const sel = await page.evaluate(() => document.querySelector('[data-ghost]')?.dataset.ghost ?? null);
+        if (sel === key) break;
+        await page.keyboard.press(']');
+      }
+      await page.waitForSelector(`[data-ghost="${key}"]`);
+      for (let i = 0; i < 5; i++) {
+        if (Number(await page.getAttribute('[data-ghost]', 'data-rot')) === target.rot) break;
+        await page.keyboard.press('r');
+      }
+      assert(Number(await page.getAttribute('[data-ghost]', 'data-rot')) === target.rot, 'rotation reached');
+      await page.click('#confirm');
+      await waitVersionPast(page, version);
+    } else if (step === 'deploy') {
+      const deploys = view.legal.filter((a) => a.type === 'deploy');
+      const of = (fig, kind) => deploys.filter((a) => (a.figure || 'normal') === fig && (!kind || a.kind === kind));
+      let pickFig = null, offered = [];
+      if (of('builder').length) [pickFig, offered] = ['builder', of('builder', 'road').length ? of('builder', 'road') : of('builder')];
+      else if (of('pig').length && !stats.pigs) [pickFig, offered] = ['pig', of('pig')];
+      else if (!mine('normal', 'road').length && of('normal', 'road').length) [pickFig, offered] = ['normal', of('normal', 'road')];
+      else if (!mine('normal', 'field').length && of('normal', 'field').length && view.supply[seat] > 3) [pickFig, offered] = ['normal', of('normal', 'field')];
+      if (pickFig) {
+        const a = pickRandom(offered);
+        await deployFigure(page, view, a, pickFig, (stats.builders + stats.pigs) % 2 === 1);
+        if (pickFig !== 'normal') await once(`${pickFig}-spots`);
+        await waitVersionPast(page, version);
+        const after = await seatView(base, gameId, tokens[seat]);
+        const deployed = (after.log || []).filter((e) => e.type === 'follower_deployed').pop();
+        assert(deployed && (deployed.figure || 'normal') === pickFig && deployed.seat === seat && deployed.feature === a.meeple, `the ${pickFig} was deployed on ${a.meeple}`);
+        if (pickFig !== 'normal') {
+          assert(after.followers.some((f) => f.figure === pickFig && f.seat === seat), `the server has the ${pickFig}`);
+          assert(await page.locator(`.layer-followers .meeple.${pickFig}`).count() >= 1, `the board draws the ${pickFig}`);
+          const left = after.figures.find((f) => f.figure === pickFig).supply[seat];
+          assert(left === 0, `the ${pickFig} left the supply`);
+          await once(`${pickFig}-deployed`);
+          if (pickFig === 'builder') stats.builders++; else stats.pigs++;
+        }
+      } else {
+        if (stats.turns % 2) await page.click('#no-follower'); else await page.keyboard.press('n');
+        await waitVersionPast(page, version);
+      }
+    } else if (step === 'place_ferry') {
+      await page.click('button.opt[data-n="1"]');
+      await waitVersionPast(page, version);
+    } else if (step === 'move_ferries') {
+      await page.click('#done');
+      await waitVersionPast(page, version);
+    } else {
+      throw new Error(`unexpected step ${step}`);
+    }
+  }
+  // The goods on the score board are the view's.
+  const v = await api(base, `/api/games/${gameId}`);
+  for (const s of [0, 1]) {
+    await page.waitForSelector(`table.scores tr[data-seat="${s}"] .goods`);
+    const shown = await page.getAttribute(`table.scores tr[data-seat="${s}"] .goods`, 'data-goods');
+    const g = v.goods[s];
+    assert(shown === [g.wine, g.grain, g.cloth].join(','), `seat ${s}'s goods on the score board (${shown})`);
+    stats.goods += g.wine + g.grain + g.cloth;
+  }
+  log(`T&B game ${gameNo}: ${JSON.stringify(stats)}`);
+  return { gameId, stats };
+}
+
 // ---------------------------------------------------------------- main
 const { browser, cleanup } = await launch();
 let server = null;
@@ -1257,6 +1441,46 @@ try {
       log(`A&M game ${g} placed ${res.stats.abbeys} abbeys and moved ${res.stats.wagonMoves} wagons: another game`);
     }
     throw new Error(`no A&M game out of ${MAX_GAMES + 1} had both an abbey placed and a wagon moved`);
+  });
+
+  await check('Traders & Builders with The Ferries, hot-seat: the builder\'s second turn and the pig, by clicking; goods and the T&B tiles drawn', async () => {
+    // The tiles: goods on their cities, T24's roads one over the other, T23's road ending alone.
+    const defs = await page.evaluate(() => ({
+      t1: document.querySelectorAll('#tile-T1-0 [data-good="grain"]').length,
+      t2: document.querySelectorAll('#tile-T2-90 [data-good="wine"]').length,
+      t3: document.querySelectorAll('#tile-T3-0 [data-good="cloth"]').length,
+      bridge: document.querySelectorAll('#tile-T24-0 [data-bridge]').length,
+      deadEnd: document.querySelectorAll('#tile-T23-0 [data-dead-end]').length,
+      village: document.querySelectorAll('#tile-T23-0 .village').length,
+    }));
+    assert(defs.t1 === 1 && defs.t2 === 1 && defs.t3 === 1, `the goods are drawn on their cities (${JSON.stringify(defs)})`);
+    assert(defs.bridge === 1 && defs.deadEnd === 1 && defs.village === 0, `T24 has a bridge, T23 a road ending alone (${JSON.stringify(defs)})`);
+    for (let g = 1; g <= MAX_GAMES + 1; g++) {
+      const res = await playTradersGame(page, base, cat, g);
+      const view = await api(base, `/api/games/${res.gameId}`);
+      assert(view.setup.expansions.includes('traders') && view.setup.expansions.includes('ferries'), 'a T&B + Ferries game');
+      assert(['builder', 'pig'].every((f) => view.figures.some((x) => x.figure === f && x.each === 1)), 'the view lists the builder and the pig');
+      if (res.stats.secondTurns) {
+        const told = (await page.textContent('.log')) || '';
+        assert(told.includes('plays a second turn'), 'the game log tells of the second turn');
+        await shot(page, 'traders-final');
+        // The replay says it too.
+        const hist = await api(base, `/api/games/${res.gameId}/actions`);
+        const at = view.log.find((e) => e.type === 'second_turn');
+        const drawAfter = hist.actions.find((x) => x.version > at.version && x.action.type === 'draw');
+        await page.goto(`${base}/#replay=${res.gameId}&v=${drawAfter.version}`);
+        await page.waitForSelector(`body[data-page="replay"][data-replay-version="${drawAfter.version}"]`);
+        await page.waitForSelector('#second-turn-banner');
+        await shot(page, 'traders-replay-second-turn');
+        await page.goto(`${base}/`);
+        await page.waitForSelector('body[data-ready="1"][data-page="home"]');
+        if (await page.isChecked('#exp-traders')) await page.click('#exp-traders');
+        if (!res.stats.pigs) log('no pig could be deployed in this deal');
+        return;
+      }
+      log(`T&B game ${g} had no second turn: another game`);
+    }
+    throw new Error(`no T&B game out of ${MAX_GAMES + 1} had a second turn`);
   });
 
   await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {

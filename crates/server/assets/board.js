@@ -351,10 +351,16 @@ export class BoardView {
     }
 
     // Followers (farmers lie down; a barn stands on its corner).
+    // Two figures on one piece (a pig beside a farmer) stand apart.
+    const taken = new Map();
     for (const f of view.followers || []) {
       const t = byPos.get(`${f.at[0]},${f.at[1]}`);
       if (!t) continue;
-      const [px, py] = this.figurePoint(t, f.at, f.piece, f.feature, f.figure);
+      const here = `${f.at[0]},${f.at[1]}:${f.feature}`;
+      const k = taken.get(here) || 0;
+      taken.set(here, k + 1);
+      const [fx, fy] = this.figurePoint(t, f.at, f.piece, f.feature, f.figure);
+      const [px, py] = [fx + k * 11, fy + k * 5];
       L.followers.appendChild(meeple(f.seat, {
         transform: `translate(${px} ${py})${figureTransform(f.figure, f.kind)}`,
         'data-follower': `${f.seat}:${f.at[0]},${f.at[1]}:${f.feature}`,
@@ -428,7 +434,7 @@ export class BoardView {
       });
       const big = s.figure === 'big';
       g.appendChild(el('circle', { r: big ? 15 : 12, class: 'ring', stroke: colourOf(s.seat) }));
-      g.appendChild(meeple(s.seat, { transform: `scale(${big ? 1 : 0.75})${s.kind === 'field' && s.figure !== 'barn' ? ' rotate(-90)' : ''}` }, s.figure));
+      g.appendChild(meeple(s.seat, { transform: `scale(${big ? 1 : 0.75})${s.kind === 'field' && s.figure !== 'barn' && s.figure !== 'pig' ? ' rotate(-90)' : ''}` }, s.figure));
       g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${words}`)]));
       L.options.appendChild(g);
     }
@@ -469,12 +475,14 @@ function figureTransform(figure, kind) {
   if (figure === 'big') return `${kind === 'field' ? ' rotate(-90)' : ''} scale(1.45)`;
   if (figure === 'barn') return ' scale(1.25)';
   if (figure === 'wagon' || figure === 'mayor') return ' scale(1.1)';
+  if (figure === 'pig') return ' scale(0.95)';
+  if (figure === 'builder') return ' scale(1.05)';
   return `${kind === 'field' ? ' rotate(-90)' : ''} scale(1.05)`;
 }
 
 const SPOT_WORDS = {
   normal: 'follower on {where}', big: 'big follower on {where}', mayor: 'mayor on {where}',
-  wagon: 'wagon on {where}', barn: 'barn on {where}',
+  wagon: 'wagon on {where}', barn: 'barn on {where}', builder: 'builder on {where}', pig: 'pig on {where}',
 };
 
 /** A choice on the board in words: a figure on a feature, or a wagon's move. */

@@ -191,6 +191,12 @@ export class GamePage {
         toast(t('{name}’s turn', { name: seatName(v, v.to_act) }), { key: 'turn' });
       }
     }
+    // Traders & Builders: the same player plays again, said once as it begins.
+    const secondNow = v.second_turn && v.step !== 'end_turn';
+    const secondBefore = prev && prev.second_turn && prev.step !== 'end_turn' && prev.turn === v.turn;
+    if (secondNow && !secondBefore && v.status === 'active') {
+      toast(t('{name} plays a second turn (builder)', { name: seatName(v, v.current) }), { key: 'second-turn' });
+    }
     this.render();
     if (key !== prevKey) this.revealStep();
     // What scored since the last view, shown where it lies for a moment.
@@ -608,6 +614,8 @@ export class GamePage {
     if (mine) b.append(this.tokens.size > 1 ? t('{name}: {step}', { name, step: stepWords(v.step) }) : t('Your turn: {step}', { step: stepWords(v.step) }));
     else if (bot) b.append(t('{name} is thinking…', { name }));
     else b.append(t(this.tokens.size ? '{name} to {step}' : '{name} to {step} · watching', { name, step: stepWords(v.step) }));
+    // Traders & Builders: a second turn, given by the current player's builder.
+    if (v.second_turn && v.step !== 'end_turn') b.append(h('span.second-turn#second-turn-banner', ` · ${t('second turn: {name}’s builder', { name: seatName(v, v.current) })}`));
   }
 
   renderTurn() {
@@ -655,6 +663,11 @@ export class GamePage {
     const actions = h('div.actions');
     if (v.undoable > 0) {
       actions.append(h('button#undo', { onclick: () => this.undo(), disabled: dis, title: 'U or Ctrl+Z' }, '↶ Undo'));
+    }
+    if (v.second_turn) {
+      body.appendChild(h('div.hint.second-turn#second-turn-hint', v.step === 'end_turn'
+        ? t('The builder gives {name} a second turn: it begins once this turn is ended.', { name: seatName(v, seat) })
+        : t('Second turn: {name}’s builder’s road or city was extended.', { name: seatName(v, seat) })));
     }
     if (v.step === 'end_turn') {
       actions.prepend(h('button.primary#end-turn', { onclick: () => this.endTurn(), disabled: dis, title: 'Enter' }, 'End turn'));
@@ -850,7 +863,7 @@ function newer(a, b) {
   return a.version > b.version;
 }
 
-const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower', mayor: 'Mayor', wagon: 'Wagon', barn: 'Barn' };
+const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower', mayor: 'Mayor', wagon: 'Wagon', barn: 'Barn', builder: 'Builder', pig: 'Pig' };
 
 /** What a seat has in supply, in words: "5 followers, 1 big follower". */
 function supplyWords(v, seat) {
@@ -885,7 +898,7 @@ export function openHelp() {
         row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back'),
         row(['U', 'Ctrl+Z'], 'take back the last choice of this turn'),
         row(['Enter'], 'end the turn, once it is played out'),
-        row(['B'], 'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn)'),
+        row(['B'], 'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
         row(['+', '−'], 'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)'),
         row(['0'], 'fit the whole board'),

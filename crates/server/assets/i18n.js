@@ -204,7 +204,7 @@ const DE = {
   'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back': 'kein Gefolgsmann / fertig mit Fähren / ein nirgends passendes Plättchen ablegen / ziehen statt die Abtei zu legen / den Wagen zurücknehmen',
   'take back the last choice of this turn': 'die letzte Entscheidung dieses Zuges zurücknehmen',
   'end the turn, once it is played out': 'den Zug beenden, wenn er ausgespielt ist',
-  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn)': 'beim Einsetzen: zwischen Gefolgsmann und den anderen Figuren wechseln (großer Gefolgsmann; Bürgermeister, Wagen und Gutshof)',
+  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig)': 'beim Einsetzen: zwischen Gefolgsmann und den anderen Figuren wechseln (großer Gefolgsmann; Bürgermeister, Wagen und Gutshof; Baumeister und Schwein)',
   'pan the board (or drag it)': 'das Spielfeld verschieben (oder ziehen)',
   'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)': 'zoomen (oder das Mausrad, Strg+Mausrad beim Legen, oder mit zwei Fingern)',
   'fit the whole board': 'das ganze Spielfeld zeigen',
@@ -362,6 +362,30 @@ const DE = {
   '{who} deploys the barn on {where}.': '{who} setzt den Gutshof auf {where}.',
   '{who} places the abbey at {at}.': '{who} legt die Abtei auf {at}.',
   '{who} moves the wagon to {where} at {at}.': '{who} versetzt den Wagen auf {where} bei {at}.',
+  // Traders & Builders
+  'Traders & Builders (24 tiles, trade goods, a builder and a pig each)': 'Händler & Baumeister (24 Plättchen, Handelswaren, je ein Baumeister und ein Schwein)',
+  'Traders & Builders': 'Händler & Baumeister',
+  'wine': 'Wein',
+  'grain': 'Getreide',
+  'cloth': 'Tuch',
+  'goods': 'Waren',
+  'Goods': 'Waren',
+  'trade goods: 10 for each good a player has the most of': 'Handelswaren: 10 für jede Ware, von der ein Spieler die meisten hat',
+  'Builder': 'Baumeister',
+  'Pig': 'Schwein',
+  'builder on the road': 'Baumeister auf der Straße',
+  'builder in the city': 'Baumeister in der Stadt',
+  'pig in the field': 'Schwein auf der Wiese',
+  'builder on {where}': 'Baumeister auf {where}',
+  'pig on {where}': 'Schwein auf {where}',
+  ' takes the goods of the city: ': ' nimmt die Waren der Stadt: ',
+  ' plays a second turn (builder)': ' spielt einen zweiten Zug (Baumeister)',
+  '{name} plays a second turn (builder)': '{name} spielt einen zweiten Zug (Baumeister)',
+  'second turn: {name}’s builder': 'zweiter Zug: Baumeister von {name}',
+  'The builder gives {name} a second turn: it begins once this turn is ended.': 'Der Baumeister gibt {name} einen zweiten Zug: er beginnt, sobald dieser Zug beendet ist.',
+  'Second turn: {name}’s builder’s road or city was extended.': 'Zweiter Zug: die Straße oder Stadt des Baumeisters von {name} wurde verlängert.',
+  '{who} deploys the builder on {where}.': '{who} setzt den Baumeister auf {where}.',
+  '{who} deploys the pig on {where}.': '{who} setzt das Schwein auf {where}.',
 };
 
 const DE_PLURAL = {
@@ -383,6 +407,9 @@ const DE_PLURAL = {
   '{n} wagon|{n} wagons': ['{n} Wagen', '{n} Wagen'],
   '{n} barn|{n} barns': ['{n} Gutshof', '{n} Gutshöfe'],
   'The board has {n} hole (highlighted): your abbey may fill it instead of a drawn tile.|The board has {n} holes (highlighted): your abbey may fill one instead of a drawn tile.': ['Das Spielfeld hat {n} Lücke (hervorgehoben): deine Abtei darf sie statt eines gezogenen Plättchens füllen.', 'Das Spielfeld hat {n} Lücken (hervorgehoben): deine Abtei darf eine davon statt eines gezogenen Plättchens füllen.'],
+  // Traders & Builders
+  '{n} builder|{n} builders': ['{n} Baumeister', '{n} Baumeister'],
+  '{n} pig|{n} pigs': ['{n} Schwein', '{n} Schweine'],
 };
 
 const PL = {
@@ -576,7 +603,7 @@ const PL = {
   'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back': 'bez pionka / koniec przestawiania promów / odrzuć płytkę, która nigdzie nie pasuje / dobierz zamiast kłaść opactwo / zabierz wóz',
   'take back the last choice of this turn': 'cofnij ostatnią decyzję tego ruchu',
   'end the turn, once it is played out': 'zakończ ruch, gdy jest rozegrany',
-  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn)': 'stawianie: przełącz między pionkiem a innymi figurami (duży pionek; burmistrz, wóz i stodoła)',
+  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig)': 'stawianie: przełącz między pionkiem a innymi figurami (duży pionek; burmistrz, wóz i stodoła; budowniczy i świnia)',
   'pan the board (or drag it)': 'przesuń planszę (lub ją przeciągnij)',
   'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)': 'powiększenie (lub kółko myszy, Ctrl+kółko przy kładzeniu płytki, lub szczypanie)',
   'fit the whole board': 'pokaż całą planszę',
@@ -729,6 +756,30 @@ const PL = {
   '{who} deploys the barn on {where}.': '{who} stawia stodołę na {where}.',
   '{who} places the abbey at {at}.': '{who} kładzie opactwo na {at}.',
   '{who} moves the wagon to {where} at {at}.': '{who} przestawia wóz na {where} na {at}.',
+  // Traders & Builders
+  'Traders & Builders (24 tiles, trade goods, a builder and a pig each)': 'Kupcy i budowniczowie (24 płytki, towary, dla każdego budowniczy i świnia)',
+  'Traders & Builders': 'Kupcy i budowniczowie',
+  'wine': 'wino',
+  'grain': 'zboże',
+  'cloth': 'sukno',
+  'goods': 'towary',
+  'Goods': 'Towary',
+  'trade goods: 10 for each good a player has the most of': 'towary: 10 za każdy towar, którego gracz ma najwięcej',
+  'Builder': 'Budowniczy',
+  'Pig': 'Świnia',
+  'builder on the road': 'budowniczy na drodze',
+  'builder in the city': 'budowniczy w mieście',
+  'pig in the field': 'świnia na łące',
+  'builder on {where}': 'budowniczy na {where}',
+  'pig on {where}': 'świnia na {where}',
+  ' takes the goods of the city: ': ' bierze towary z miasta: ',
+  ' plays a second turn (builder)': ' gra drugą turę (budowniczy)',
+  '{name} plays a second turn (builder)': '{name} gra drugą turę (budowniczy)',
+  'second turn: {name}’s builder': 'druga tura: budowniczy gracza {name}',
+  'The builder gives {name} a second turn: it begins once this turn is ended.': 'Budowniczy daje graczowi {name} drugą turę: zacznie się po zakończeniu tej tury.',
+  'Second turn: {name}’s builder’s road or city was extended.': 'Druga tura: droga lub miasto budowniczego gracza {name} zostały przedłużone.',
+  '{who} deploys the builder on {where}.': '{who} stawia budowniczego na {where}.',
+  '{who} deploys the pig on {where}.': '{who} stawia świnię na {where}.',
 };
 
 const PL_PLURAL = {
@@ -750,6 +801,9 @@ const PL_PLURAL = {
   '{n} wagon|{n} wagons': ['{n} wóz', '{n} wozy', '{n} wozów'],
   '{n} barn|{n} barns': ['{n} stodoła', '{n} stodoły', '{n} stodół'],
   'The board has {n} hole (highlighted): your abbey may fill it instead of a drawn tile.|The board has {n} holes (highlighted): your abbey may fill one instead of a drawn tile.': ['Plansza ma {n} dziurę (zaznaczoną): twoje opactwo może ją wypełnić zamiast dobranej płytki.', 'Plansza ma {n} dziury (zaznaczone): twoje opactwo może wypełnić jedną z nich zamiast dobranej płytki.', 'Plansza ma {n} dziur (zaznaczonych): twoje opactwo może wypełnić jedną z nich zamiast dobranej płytki.'],
+  // Traders & Builders
+  '{n} builder|{n} builders': ['{n} budowniczy', '{n} budowniczych', '{n} budowniczych'],
+  '{n} pig|{n} pigs': ['{n} świnia', '{n} świnie', '{n} świń'],
 };
 
 const DICTS = { de: [DE, DE_PLURAL], pl: [PL, PL_PLURAL] };

@@ -1,7 +1,7 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
 import { t, tn, tr } from './i18n.js';
-import { el, miniTile, FIGURE_PATHS, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
+import { el, miniTile, goodIcon, FIGURE_PATHS, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
 
@@ -25,6 +25,8 @@ export function figureCount(figure, n) {
     case 'mayor': return tn(n, '{n} mayor', '{n} mayors');
     case 'wagon': return tn(n, '{n} wagon', '{n} wagons');
     case 'barn': return tn(n, '{n} barn', '{n} barns');
+    case 'builder': return tn(n, '{n} builder', '{n} builders');
+    case 'pig': return tn(n, '{n} pig', '{n} pigs');
     default: return tn(n, '{n} follower', '{n} followers');
   }
 }
@@ -39,7 +41,20 @@ const FIGURE_ROLE_WORD = {
   mayor: { city: 'mayor in the city' },
   wagon: { road: 'wagon on the road', city: 'wagon in the city', monastery: 'wagon at the monastery' },
   barn: { corner: 'barn on the corner', field: 'barn in the field' },
+  // Traders & Builders'.
+  builder: { road: 'builder on the road', city: 'builder in the city' },
+  pig: { field: 'pig in the field' },
 };
+
+/** Traders & Builders' goods, in the order of the view's counts. */
+export const GOODS = ['wine', 'grain', 'cloth'];
+
+/** A small icon of a good, for the score board and the log. */
+export function goodSymbol(good, size = 14) {
+  const s = el('svg', { viewBox: '-9 -9 18 18', width: size, height: size, class: 'good-icon', 'aria-hidden': 'true' });
+  s.appendChild(goodIcon(good, [0, 0]));
+  return s;
+}
 
 /** A follower's role on a feature, in words; `figure` big makes it a big one, a mayor, wagon or barn says so. */
 export function featureWords(feature, figure) {
@@ -78,6 +93,13 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
       icon.dataset.abbey = held ? 'held' : 'used';
       icon.appendChild(el('title', {}, [document.createTextNode(t(held ? 'abbey in hand' : 'abbey placed'))]));
       sup.appendChild(icon);
+    }
+    // Traders & Builders: the goods each holds.
+    if (view.goods) {
+      const g = view.goods[s] || {};
+      const box = h('span.goods', { dataset: { goods: GOODS.map((k) => g[k] || 0).join(',') }, title: GOODS.map((k) => `${g[k] || 0} ${t(k)}`).join(', ') });
+      for (const k of GOODS) box.appendChild(h('span.good-count', { dataset: { good: k } }, goodSymbol(k), String(g[k] || 0)));
+      sup.appendChild(box);
     }
     const score = view.final ? view.final.scores[s] : view.scores?.[s] ?? 0;
     const proj = view.projected_scores?.[s];
@@ -128,6 +150,11 @@ function logText(view, e) {
       (e.points || []).forEach((p, s) => { if (p) gains.push(h('span', dot(s), `${seatName(view, s)} +${p}`), ' '); });
       return [h('b', t(how, { what })), gains.length ? gains : t('no one scores')];
     }
+    case 'goods_taken': {
+      const got = GOODS.filter((k) => e[k]).map((k) => h('span.good-count', goodSymbol(k, 13), ` ${e[k]} ${t(k)}`));
+      return [...who(e.seat), t(' takes the goods of the city: '), ...got.flatMap((x, i) => (i ? [', ', x] : [x]))];
+    }
+    case 'second_turn': return [...who(e.seat), t(' plays a second turn (builder)')];
     case 'game_ended': return [h('b', t('Game over: ')), (e.scores || []).map((p, s) => `${seatName(view, s)} ${p}`).join(', ')];
     default: return [e.type];
   }
@@ -145,7 +172,7 @@ export function renderLog(view, { onHover } = {}) {
       lastTurn = e.turn;
       box.appendChild(h('div.turn-head', t('Turn {n}', { n: e.turn })));
     }
-    const cls = ['entry', e.type === 'scored' ? 'scored' : '', e.type === 'scored' && e.end_of_game ? 'end' : '', e.type === 'follower_returned' ? 'returned' : ''].filter(Boolean).join(' ');
+    const cls = ['entry', e.type === 'scored' ? 'scored' : '', e.type === 'second_turn' ? 'second-turn' : '', e.type === 'scored' && e.end_of_game ? 'end' : '', e.type === 'follower_returned' ? 'returned' : ''].filter(Boolean).join(' ');
     const tiles = e.type === 'scored' ? e.tiles : e.at ? [e.at] : null;
     const row = h('div', { class: cls, dataset: { type: e.type, version: e.version } }, logText(view, e));
     if (tiles && onHover) {
@@ -168,7 +195,7 @@ export function renderFinal(view, { compact = false } = {}) {
   // Short headings (full words in their titles) keep the table within a phone's width.
   const table = h('table', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'points scored during the game' }, 'Game'),
     h('th', { title: 'roads' }, 'Roads'), h('th', { title: 'cities' }, 'Cities'), h('th', { title: 'monasteries' }, 'Mon.'),
-    h('th', { title: 'farms' }, 'Farms'), h('th', 'Total'))));
+    h('th', { title: 'farms' }, 'Farms'), f.goods ? h('th', { title: 'trade goods: 10 for each good a player has the most of' }, 'Goods') : null, h('th', 'Total'))));
   const body = h('tbody');
   const order = [...Array(n).keys()].sort((a, b) => f.scores[b] - f.scores[a]);
   for (const s of order) {
@@ -177,6 +204,7 @@ export function renderFinal(view, { compact = false } = {}) {
       h('td', meepleIcon(s, 14), ' ', seatName(view, s), win.has(s) ? ' ★' : ''),
       h('td', String(f.before_end_scoring?.[s] ?? '')),
       ...kinds.map((k) => h('td', bk[k] ? `+${bk[k]}` : '·')),
+      f.goods ? h('td', { dataset: { goods: f.goods[s] } }, f.goods[s] ? `+${f.goods[s]}` : '·') : null,
       h('td', h('b', String(f.scores[s])))));
   }
   table.appendChild(body);
@@ -198,8 +226,9 @@ function renderFinalCompact(view) {
   const body = h('tbody');
   for (const s of order) {
     const bk = f.by_kind?.[s] || {};
-    const end = ['road', 'city', 'monastery', 'field'].reduce((a, k) => a + (bk[k] || 0), 0);
-    const parts = [['road', 'roads'], ['city', 'cities'], ['monastery', 'monasteries'], ['field', 'farms']].filter(([k]) => bk[k]).map(([k, w]) => `${t(w)} +${bk[k]}`).join(', ');
+    const withGoods = { ...bk, goods: f.goods?.[s] || 0 };
+    const end = ['road', 'city', 'monastery', 'field', 'goods'].reduce((a, k) => a + (withGoods[k] || 0), 0);
+    const parts = [['road', 'roads'], ['city', 'cities'], ['monastery', 'monasteries'], ['field', 'farms'], ['goods', 'goods']].filter(([k]) => withGoods[k]).map(([k, w]) => `${t(w)} +${withGoods[k]}`).join(', ');
     body.appendChild(h('tr', { class: win.has(s) ? 'win' : '', dataset: { seat: s } },
       h('td', meepleIcon(s, 14), ' ', seatName(view, s), win.has(s) ? ' ★' : ''),
       h('td', String(f.before_end_scoring?.[s] ?? '')),

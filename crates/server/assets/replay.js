@@ -193,6 +193,7 @@ export class ReplayPage {
     const DEPLOY_WORDS = {
       normal: '{who} deploys a follower on {where}.', big: '{who} deploys a big follower on {where}.',
       mayor: '{who} deploys the mayor on {where}.', wagon: '{who} deploys the wagon on {where}.', barn: '{who} deploys the barn on {where}.',
+      builder: '{who} deploys the builder on {where}.', pig: '{who} deploys the pig on {where}.',
     };
     const a = this.history.find((x) => x.version === v);
     const view = this.view;
@@ -223,6 +224,8 @@ export class ReplayPage {
     this.pos.textContent = t('{v} / {max} · turn {n}', { v: this.version, max: this.max, n: turnNo });
     this.what.textContent = this.describe(this.version);
     this.banner.textContent = this.version === this.max && v.status === 'finished' ? t('Final position') : t('Turn {n} · {name} · {step}', { n: turnNo, name: seatName(v, v.current), step: v.step?.replace('_', ' ') });
+    // Traders & Builders: a second turn, said as in the game.
+    if (v.second_turn && v.status !== 'finished') this.banner.append(h('span.second-turn#second-turn-banner', ` · ${t('second turn: {name}’s builder', { name: seatName(v, v.current) })}`));
     // A past view carries no legal actions: show the step's moves as the log tells them.
     this.board.render(v, { highlight: this.highlight || this.inspectTiles || [] });
     this.scoreSec.replaceChild(renderScores(v, {}), this.scoreSec.lastChild);

@@ -179,13 +179,42 @@ function inCity(cities, x, y) {
  * on its way in (Inns & Cathedrals has roads that end at a city wall);
  * undefined when it reaches the middle.
  */
-function roadEndAtCity(side, cities) {
+function roadEndAtCity(side, cities, reach = 46) {
   if (!cities.length) return undefined;
   const [mx, my] = SIDE_MID[side], [dx, dy] = SIDE_DIR[side];
-  for (let t = 4; t < 46; t++) {
+  for (let t = 4; t < reach; t++) {
     if (inCity(cities, mx - dx * t, my - dy * t)) return 50 - t + 3;
   }
   return undefined;
+}
+
+/** Traders & Builders: roads that end in their tile at nothing, by tile and side (at rotation 0). */
+const ROADS_ENDING_ALONE = { T23: ['W'] };
+/** Traders & Builders: a city's spike (a wall from the city's middle to a corner) parting two fields, at rotation 0. */
+const CITY_SPIKES = { T7: 'M50,50 L100,100', T12: 'M50,50 L100,100', T22: 'M50,50 L100,100' };
+const BUSH_R = 7.5;
+
+/**
+ * A road from `side` that bends to the nearest city of its tile (Traders &
+ * Builders: T16's road ends at the city cap beside it), ending at its wall.
+ */
+function roadToCity(side, cities) {
+  const from = SIDE_MID[side];
+  let best = null;
+  for (const c of cities) {
+    const d = Math.hypot(c.spot[0] - from[0], c.spot[1] - from[1]);
+    if (!best || d < best.d) best = { c, d };
+  }
+  // From the middle towards the city's spot, up to its wall.
+  const [sx, sy] = best.c.spot;
+  const len = Math.hypot(sx - 50, sy - 50) || 1;
+  let end = [sx, sy];
+  for (let t = 0; t <= len; t += 1) {
+    const p = [50 + ((sx - 50) * t) / len, 50 + ((sy - 50) * t) / len];
+    if (inCity([best.c], ...p)) { end = [50 + ((sx - 50) * (t + 3)) / len, 50 + ((sy - 50) * (t + 3)) / len]; break; }
+  }
+  const spot = [0.25 * from[0] + 0.5 * 50 + 0.25 * end[0], 0.25 * from[1] + 0.5 * 50 + 0.25 * end[1]];
+  return { d: `M${pt(from)} Q50,50 ${pt(end)}`, spot };
 }
 
 function fieldSpots(def, geo) {
@@ -198,11 +227,15 @@ function fieldSpots(def, geo) {
     for (const g of geo.roads) if (g.d) roadPaths.push(new Path2D(g.d));
   }
   const centreBlock = def.lake ? LAKE_R + 2 : geo.monastery ? 17 : geo.village ? 9 : 0;
+  const bushes = geo.roads.filter((r) => r.deadEnd).map((r) => r.deadEnd);
+  const spike = geo.spike && ctx && typeof Path2D !== 'undefined' ? new Path2D(geo.spike) : null;
   for (let j = 0; j < N; j++) {
     for (let i = 0; i < N; i++) {
       const x = i * STEP + 1, y = j * STEP + 1;
       let b = false;
       if (centreBlock && Math.hypot(x - 50, y - 50) < centreBlock) b = true;
+      if (!b && bushes.some(([bx, by]) => Math.hypot(x - bx, y - by) < BUSH_R + 1.5)) b = true;
+      if (!b && spike) { ctx.lineWidth = 6; if (ctx.isPointInStroke(spike, x, y)) b = true; }
       if (!b && ctx) {
         for (const cp of cityPaths) {
           const [ux, uy] = rotatePoint([x, y], (360 - cp.rot) % 360);
@@ -349,7 +382,7 @@ export class Catalogue {
         }
       }
       if (!g) continue;
-      g.index = f.index; g.pennants = f.pennants || 0;
+      g.index = f.index; g.pennants = f.pennants || 0; g.good = f.good || null;
       geo.cities.push(g);
       let spot = g.spot;
       if (f.mark === 'cathedral') {
@@ -360,16 +393,43 @@ export class Catalogue {
       geo.spots.set(f.index, spot);
     }
     let middleRoads = 0;
+    // Traders & Builders: roads end at a city of their tile (straight on, or
+    // bending to it), or alone in the tile where the table says so; two
+    // roads crossing without meeting pass one over the other (a bridge).
+    const traders = def.expansion === 'traders';
+    const alone = ROADS_ENDING_ALONE[def.id] || [];
+    const roadFeatures = def.features.filter((f) => f.kind === 'road');
+    const straight = (f) => f.sides.length === 2 && (SIDES.indexOf(f.sides[0]) + 2) % 4 === SIDES.indexOf(f.sides[1]);
+    const bridge = roadFeatures.length === 2 && roadFeatures.every(straight) ? roadFeatures[0].index : null;
     for (const f of def.features) {
       if (f.kind !== 'road') continue;
-      const end = f.sides.length === 1 && !def.lake && !geo.monastery ? roadEndAtCity(f.sides[0], geo.cities) : undefined;
-      if (f.sides.length === 1 && end === undefined) middleRoads++;
-      const g = roadGeometry(def, { ...f, end });
+      const single = f.sides.length === 1 && !def.lake && !geo.monastery;
+      let end = single ? roadEndAtCity(f.sides[0], geo.cities, traders ? 80 : 46) : undefined;
+      let g;
+      if (single && traders && alone.includes(f.sides[0])) {
+        // A road that ends in the tile, at nothing (a bush marks its end).
+        g = roadGeometry(def, { ...f, end: 12 });
+        g.deadEnd = g.end;
+      } else if (single && traders && end === undefined && geo.cities.length) {
+        g = roadToCity(f.sides[0], geo.cities);
+      }
+      if (!g) {
+        if (single && end === undefined) middleRoads++;
+        g = roadGeometry(def, { ...f, end });
+      }
       g.index = f.index; g.jetty = !!f.jetty; g.sides = f.sides;
       // A road that runs under a city (M12): its follower stands outside the city.
       if (f.sides.length === 2 && inCity(geo.cities, ...g.spot)) {
         const [dx, dy] = SIDE_DIR[f.sides[0]];
         g.spot = [50 + dx * 38, 50 + dy * 38];
+      }
+      if (bridge !== null) {
+        // The first road goes over the other: its follower on the bridge, the other's beside it.
+        g.over = f.index === bridge;
+        if (!g.over) {
+          const [dx, dy] = SIDE_DIR[f.sides[0]];
+          g.spot = [50 + dx * 27, 50 + dy * 27];
+        }
       }
       geo.roads.push(g);
       geo.spots.set(f.index, g.spot);
@@ -379,6 +439,9 @@ export class Catalogue {
         geo.marks.push({ kind: 'inn', at: [g.spot[0] + dy * 15, g.spot[1] - dx * 15] });
       }
     }
+    geo.bridge = bridge !== null;
+    geo.spike = CITY_SPIKES[def.id] || null;
+    if (traders) middleRoads = 0;
     geo.roundabout = geo.roads.some((r) => r.branched);
     geo.village = !def.lake && !geo.monastery && !geo.roundabout && middleRoads >= 2 &&
       !def.features.some((f) => f.kind === 'city' && f.sides.length >= 3);
@@ -461,15 +524,31 @@ export function tileGroup(def, rot = 0) {
   for (const [x, y] of [[14, 86], [86, 14], [84, 88], [16, 16]]) {
     g.appendChild(el('path', { d: `M${x - 3},${y + 2} l2,-4 l1,3 l1.5,-4 l1,5`, class: 'grass' }));
   }
-  // Roads: a dark edge under a light surface.
+  // Roads: a dark edge under a light surface; a road over another (T24)
+  // after it, on a bridge.
   for (const r of geo.roads) {
-    if (!r.d) continue;
+    if (!r.d || r.over) continue;
     g.appendChild(el('path', { d: r.d, class: 'road-edge' }));
   }
   for (const r of geo.roads) {
-    if (!r.d) continue;
+    if (!r.d || r.over) continue;
     g.appendChild(el('path', { d: r.d, class: 'road' }));
   }
+  for (const r of geo.roads) {
+    if (!r.d || !r.over) continue;
+    const [a, b] = r.sides;
+    const [ax, ay] = SIDE_DIR[a], [bx, by] = SIDE_DIR[b];
+    g.appendChild(el('path', { d: `M${pt([50 + ax * 22, 50 + ay * 22])} L${pt([50 + bx * 22, 50 + by * 22])}`, class: 'bridge', 'data-bridge': r.index }));
+    g.appendChild(el('path', { d: r.d, class: 'road-edge' }));
+    g.appendChild(el('path', { d: r.d, class: 'road' }));
+  }
+  for (const r of geo.roads) {
+    if (!r.deadEnd) continue;
+    // Where a road ends at nothing: a bush.
+    const [x, y] = r.deadEnd;
+    g.appendChild(el('circle', { cx: x, cy: y, r: BUSH_R, class: 'road-end-bush', 'data-dead-end': r.index }));
+  }
+  if (geo.spike) g.appendChild(el('path', { d: geo.spike, class: 'wall city-spike' }));
   for (const c of geo.cities) {
     const sub = el('g', { transform: c.rot ? `rotate(${c.rot} 50 50)` : null });
     sub.appendChild(el('path', { d: c.shape.fill, class: 'city' }));
@@ -510,6 +589,9 @@ export function tileGroup(def, rot = 0) {
       outer.appendChild(el('path', { d: `M${x - 3},${y - 3} L${x + 3},${y + 3} M${x + 3},${y - 3} L${x - 3},${y + 3}`, class: 'pennant-mark' }));
     }
   }
+  for (const c of geo.cities) {
+    if (c.good) outer.appendChild(goodIcon(c.good, rotatePoint(c.pennants ? [c.pennant[0] + 16, c.pennant[1] + 4] : c.pennant, rot)));
+  }
   if (geo.abbey) {
     // The abbey: a cloister wall round its church.
     outer.appendChild(el('rect', { x: 14, y: 14, width: 72, height: 72, rx: 4, class: 'abbey-wall' }));
@@ -542,6 +624,30 @@ export function tileGroup(def, rot = 0) {
     }
   }
   return outer;
+}
+
+/**
+ * A trade good (Traders & Builders) drawn upright at (x, y): wine a bunch
+ * of grapes, grain an ear of wheat, cloth a bolt of blue cloth.
+ */
+export function goodIcon(good, [x, y], scale = 1) {
+  const g = el('g', { class: `good good-${good}`, transform: `translate(${pt([x, y])})${scale !== 1 ? ` scale(${scale})` : ''}`, 'data-good': good });
+  g.appendChild(el('circle', { r: 8, class: 'good-disc' }));
+  if (good === 'wine') {
+    for (const [cx, cy] of [[-3, -2], [0, -2], [3, -2], [-1.5, 0.8], [1.5, 0.8], [0, 3.6]]) g.appendChild(el('circle', { cx, cy, r: 1.9, class: 'good-fill' }));
+    g.appendChild(el('path', { d: 'M0,-4 L1,-6.5 L3.5,-6', class: 'good-stem' }));
+  } else if (good === 'grain') {
+    g.appendChild(el('path', { d: 'M0,6.5 V-6', class: 'good-stem' }));
+    for (const y of [-4.5, -1.5, 1.5]) {
+      g.appendChild(el('ellipse', { cx: -1.9, cy: y, rx: 1.4, ry: 2.3, transform: `rotate(-30 -1.9 ${y})`, class: 'good-fill' }));
+      g.appendChild(el('ellipse', { cx: 1.9, cy: y, rx: 1.4, ry: 2.3, transform: `rotate(30 1.9 ${y})`, class: 'good-fill' }));
+    }
+  } else {
+    g.appendChild(el('path', { d: 'M-5.5,-4.5 H4 A1.8,4.5 0 0 1 4,4.5 H-5.5 A1.8,4.5 0 0 1 -5.5,-4.5 Z', class: 'good-fill' }));
+    g.appendChild(el('path', { d: 'M-2,-4.5 V4.5 M1.2,-4.5 V4.5', class: 'good-stripe' }));
+  }
+  g.appendChild(el('title', {}, [document.createTextNode(t(good))]));
+  return g;
 }
 
 /** A jetty's shore point on a board tile, in tile units (no rotation: sides are as on the board). */
@@ -602,7 +708,11 @@ export const MAYOR_PATH = `${MEEPLE_PATH} M-7.5,-8.5 H7.5 V-6.8 H-7.5 Z M-4,-15 
 const wheel = (cx) => `M${cx - 3.6},8 a3.6,3.6 0 1,0 7.2,0 a3.6,3.6 0 1,0 -7.2,0 Z`;
 export const WAGON_PATH = `M-11,-5 H9 L11,-9 L12.5,-8.2 L10.5,-4 V4 H-11 Z ${wheel(-6)} ${wheel(5)}`;
 export const BARN_PATH = 'M-11,11 V-2 L-7,-9 L0,-12 L7,-9 L11,-2 V11 Z M-3.5,11 V3 H3.5 V11 Z';
-export const FIGURE_PATHS = { normal: MEEPLE_PATH, big: MEEPLE_PATH, mayor: MAYOR_PATH, wagon: WAGON_PATH, barn: BARN_PATH };
+// Traders & Builders': the builder a slim figure with a hammer raised, the
+// pig a pig.
+export const BUILDER_PATH = 'M-3.4,-8.2 a3.4,3.4 0 1,0 6.8,0 a3.4,3.4 0 1,0 -6.8,0 Z M-4.2,-3.6 H3.6 L6,11.5 H1.6 L0,5.5 L-1.6,11.5 H-6 Z M3.2,-2 L8.6,-10.4 L10.2,-9.4 L4.8,-1 Z M6.2,-12.8 L11.8,-9.4 L10.2,-6.8 L4.6,-10.2 Z';
+export const PIG_PATH = 'M-10,1.5 a10,6.5 0 1,0 20,0 a10,6.5 0 1,0 -20,0 Z M8.6,-1.8 H12.6 V3.6 H8.6 Z M3,-3.4 L6.2,-9 L8,-2.6 Z M-7.6,5.6 H-4.2 V11 H-7.6 Z M2.6,5.6 H6 V11 H2.6 Z M-9.6,-0.6 L-12.4,-3.6 L-11,-4.6 L-8.4,-1.8 Z';
+export const FIGURE_PATHS = { normal: MEEPLE_PATH, big: MEEPLE_PATH, mayor: MAYOR_PATH, wagon: WAGON_PATH, barn: BARN_PATH, builder: BUILDER_PATH, pig: PIG_PATH };
 
 /**
  * A figure of `seat`: the big follower (Inns & Cathedrals) is drawn larger,

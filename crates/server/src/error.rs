@@ -33,6 +33,8 @@ pub enum ApiError {
     NothingToUndo,
     #[error("{0}")]
     TurnNotOver(String),
+    #[error("this turn is played out: end it (or undo) before the next one is played")]
+    EndTurnFirst,
     #[error("{0}")]
     Illegal(#[from] PlayError),
     #[error("this endpoint does not take that method")]
@@ -66,6 +68,7 @@ impl ApiError {
             ApiError::NothingToUndo => "nothing_to_undo",
             ApiError::InvalidRecord(_) => "invalid_record",
             ApiError::TurnNotOver(_) => "turn_not_over",
+            ApiError::EndTurnFirst => "end_turn_first",
             ApiError::Illegal(_) => "illegal_action",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
@@ -86,7 +89,8 @@ impl ApiError {
             | ApiError::NotYourTurn { .. }
             | ApiError::GameOver
             | ApiError::NothingToUndo
-            | ApiError::TurnNotOver(_) => StatusCode::CONFLICT,
+            | ApiError::TurnNotOver(_)
+            | ApiError::EndTurnFirst => StatusCode::CONFLICT,
             ApiError::Illegal(_) | ApiError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,

@@ -82,7 +82,10 @@ impl Slot {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed) + 1;
         let sv = live.pending.as_deref().map(|p| SeatView {
             seat: p.seat,
-            view: ViewText::with_mode(&p.next, Mode::Seat { seat: p.seat, undoable: p.actions.len(), seq }),
+            view: ViewText::with_mode(
+                &p.next,
+                Mode::Seat { seat: p.seat, undoable: p.actions.len(), seq, played_out: p.played_out() },
+            ),
         });
         let view = sv.as_ref().map(|sv| sv.view.clone());
         self.private.send_replace(sv);

@@ -25,6 +25,8 @@ const CATHEDRAL_CITY_POINTS: u32 = 3;
 /// of a farm with a barn, and to each player with a barn there.
 const BARN_JOINED_FARM_POINTS: u32 = 1;
 const BARN_END_POINTS: u32 = 4;
+/// Traders & Builders: what a pig adds a completed city to its owner's farm.
+const PIG_POINTS_PER_CITY: u32 = 1;
 /// The tiny-city variant's value of a completed two-tile city's tiles.
 const TINY_CITY_VARIANT: u32 = 2;
 
@@ -104,9 +106,11 @@ pub fn report(s: &State, p: PieceId) -> FeatureReport {
     let mut followers = vec![0u8; players];
     let mut strength = [0u8; MAX_PLAYERS];
     let mut barns = [false; MAX_PLAYERS];
+    let mut pigs = [false; MAX_PLAYERS];
     for fo in s.followers() {
         if set.contains(fo.piece) {
             barns[fo.player as usize] |= fo.kind == FollowerKind::Barn;
+            pigs[fo.player as usize] |= fo.kind == FollowerKind::Pig;
             followers[fo.player as usize] += 1;
             strength[fo.player as usize] += carcassonne_engine::rules::strength(fo.kind, &totals);
         }
@@ -150,6 +154,15 @@ pub fn report(s: &State, p: PieceId) -> FeatureReport {
         for (points, barn) in at_end.iter_mut().zip(barns) {
             if barn {
                 *points += BARN_END_POINTS * cities;
+            }
+        }
+    }
+    // Traders & Builders: a pig adds to what its owner scores of the farm.
+    if kind == FeatureKind::Field && pigs.contains(&true) {
+        let cities = completed_cities_bordered(s, &set);
+        for (points, pig) in at_end.iter_mut().zip(pigs) {
+            if pig && *points > 0 {
+                *points += PIG_POINTS_PER_CITY * cities;
             }
         }
     }
@@ -233,6 +246,8 @@ mod tests {
             (5, vec!["ferries"], None),
             (6, vec!["abbey", "ferries"], None),
             (7, vec!["abbey", "inns"], None),
+            (8, vec!["traders", "ferries"], None),
+            (9, vec!["traders", "abbey"], None),
         ] {
             let mut setup = Setup {
                 players: vec!["a".into(), "b".into(), "c".into()],

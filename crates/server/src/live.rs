@@ -205,6 +205,19 @@ pub struct Pending {
     pub actions: Vec<Action>,
     /// The game with those decisions played (no draw after them).
     pub next: Live,
+    /// Turns completed in the stored game, before these decisions.
+    pub turns: u32,
+}
+
+impl Pending {
+    /// Whether the seat's turn is played out: a draw is due, the game is
+    /// over, another seat decides next (a wagon's owner), or the next turn
+    /// has begun (Traders & Builders: the same seat's second turn, which
+    /// may begin with its abbey before any draw). The seat may then only
+    /// end the turn or take decisions back.
+    pub fn played_out(&self) -> bool {
+        self.next.to_act() != Some(self.seat) || self.next.state().turns() != self.turns
+    }
 }
 
 /// A client's action applied to a copy of the game: the new game, and only
@@ -374,13 +387,23 @@ impl Live {
     /// provisional decisions of this turn, and without drawing after it.
     pub fn decide(&mut self, seat: usize, version: u64, action: Action) -> Result<(), ApiError> {
         // Another seat knows only the stored game, never the decisions.
-        let base = self.pending.as_ref().filter(|p| p.seat == seat).map_or(&*self, |p| &p.next);
+        let mine = self.pending.as_deref().filter(|p| p.seat == seat);
+        // A turn played out is ended before the seat's next one (a second
+        // turn) is played: only `end_turn` and `undo` are taken then.
+        if let Some(p) = mine.filter(|p| p.played_out() && p.next.to_act() == Some(seat)) {
+            if version != p.next.version {
+                return Err(ApiError::StaleVersion { current: p.next.version, sent: version });
+            }
+            return Err(ApiError::EndTurnFirst);
+        }
+        let base = mine.map_or(&*self, |p| &p.next);
         base.check_act(seat, version, action)?;
         let mut next = base.fork();
         next.play(action)?;
         let mut actions = self.pending.take().map(|p| p.actions).unwrap_or_default();
         actions.push(action);
-        self.pending = Some(Box::new(Pending { seat, actions, next }));
+        let turns = self.state().turns();
+        self.pending = Some(Box::new(Pending { seat, actions, next, turns }));
         Ok(())
     }
 
@@ -409,7 +432,8 @@ impl Live {
         for a in &actions {
             next.play(*a)?;
         }
-        self.pending = Some(Box::new(Pending { seat, actions, next }));
+        let turns = self.state().turns();
+        self.pending = Some(Box::new(Pending { seat, actions, next, turns }));
         Ok(())
     }
 
@@ -420,9 +444,10 @@ impl Live {
             ApiError::NothingToUndo => ApiError::TurnNotOver("this seat has no decision of this turn to end".into()),
             e => e,
         })?;
-        // Played out for this seat: a draw is due, the game is over, or
-        // another seat decides next (a wagon's owner, out of turn).
-        if p.next.to_act() == Some(seat) {
+        // Played out for this seat: a draw is due, the game is over,
+        // another seat decides next (a wagon's owner, out of turn), or its
+        // second turn begins (with its abbey, before any draw).
+        if !p.played_out() {
             let step = crate::view::step_name(p.next.state().step());
             return Err(ApiError::TurnNotOver(format!("the turn goes on: the {step} step is to be played first")));
         }
@@ -471,6 +496,8 @@ impl Live {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::Mode;
+    use serde_json::json;
 
     fn meta() -> Arc<Meta> {
         let seat = |name: &str| SeatRow {
@@ -532,6 +559,71 @@ mod tests {
         // Draws depend on the seed alone: the same seed deals the same first tile.
         let other = Live::create(meta(), setup).unwrap();
         assert_eq!(other.record().turns[0].tile, live.record().turns[0].tile);
+    }
+
+    /// Traders & Builders (with Abbey & Mayor and The Ferries), every seat
+    /// deciding provisionally as the hub has it: a turn ends where the
+    /// next one would begin, a second turn too, even when it begins with
+    /// the seat's abbey before any draw; the seat's view then asks to end
+    /// the turn, and anything else is refused until it is ended.
+    #[test]
+    fn provisional_turns_end_before_a_second_turn_even_one_beginning_with_an_abbey() {
+        use rand::seq::IndexedRandom;
+        let (mut second_turns, mut abbey_first) = (0, 0);
+        for seed in 0..40u64 {
+            let mut live = Live::create(meta(), setup_with(&["traders", "abbey", "ferries"])).unwrap();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            while !live.is_over() {
+                if let Some(p) = live.pending.as_deref().filter(|p| p.played_out()) {
+                    let (seat, version) = (p.seat, p.next.version);
+                    assert!(p.next.state().turns() <= p.turns + 1, "a provisional turn never spans two");
+                    let view: serde_json::Value = serde_json::from_str(&{
+                        let mut out = Vec::new();
+                        p.next.write_view(&mut out, Mode::Seat { seat, undoable: 1, seq: 1, played_out: true });
+                        String::from_utf8(out).unwrap()
+                    })
+                    .unwrap();
+                    assert_eq!((view["step"].clone(), view["to_act"].clone()), (json!("end_turn"), json!(seat)));
+                    if p.next.to_act() == Some(seat) {
+                        // Its second turn begins with its abbey: played once this one is ended.
+                        assert_eq!(p.next.state().step(), carcassonne_engine::Step::Abbey);
+                        assert!(p.next.state().is_second_turn());
+                        abbey_first += 1;
+                        let next_action = p.next.state().legal_action_list()[0];
+                        assert!(matches!(live.decide(seat, version, next_action), Err(ApiError::EndTurnFirst)));
+                    }
+                    let next = live.end_turn(seat, version).unwrap();
+                    second_turns += usize::from(next.state().is_second_turn() && next.state().current_player() == seat);
+                    live = next;
+                    continue;
+                }
+                let base = live.pending.as_deref().map_or(&live, |p| &p.next);
+                let seat = base.to_act().unwrap();
+                let legal = base.state().legal_action_list();
+                // Builders whenever they may go, to earn second turns.
+                let builder = legal
+                    .iter()
+                    .copied()
+                    .find(|a| matches!(a, Action::Deploy(carcassonne_engine::FollowerKind::Builder, _)));
+                let a = builder.unwrap_or_else(|| *legal.choose(&mut rng).unwrap());
+                let version = base.version;
+                if live.pending.is_none() && live.final_at_once(seat, a) {
+                    let applied = live.apply(seat, version, a).unwrap();
+                    live.commit(applied);
+                } else {
+                    live.decide(seat, version, a).unwrap();
+                }
+            }
+            let again = Live::rebuild(meta(), live.record(), live.version).unwrap();
+            assert_eq!(again.state(), live.state());
+            if second_turns > 0 && abbey_first > 0 && seed >= 3 {
+                break;
+            }
+        }
+        assert!(
+            second_turns > 0 && abbey_first > 0,
+            "second turns {second_turns}, beginning with an abbey {abbey_first}"
+        );
     }
 
     #[test]

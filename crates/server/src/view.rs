@@ -23,6 +23,8 @@ pub enum Mode {
         seat: usize,
         undoable: usize,
         seq: u64,
+        /// The seat's turn is played out (see [`crate::live::Pending::played_out`]).
+        played_out: bool,
     },
 }
 
@@ -52,14 +54,15 @@ impl Live {
 
     fn view(&self, mode: Mode) -> View<'_> {
         let s = self.state();
-        let (with_legal, seat, undoable, seq) = match mode {
-            Mode::Public { with_legal } => (with_legal, None, None, None),
-            Mode::Seat { seat, undoable, seq } => (true, Some(seat), Some(undoable), Some(seq)),
+        let (with_legal, seat, undoable, seq, played_out) = match mode {
+            Mode::Public { with_legal } => (with_legal, None, None, None, false),
+            Mode::Seat { seat, undoable, seq, played_out } => (true, Some(seat), Some(undoable), Some(seq), played_out),
         };
         // A seat's tentative game whose turn is played out (a draw is due,
-        // the game is over, or another seat decides next: a wagon's owner)
-        // waits for the seat to end it: nothing is drawn or final before that.
-        let confirming = seat.filter(|&seat| self.to_act() != Some(seat));
+        // the game is over, another seat decides next: a wagon's owner, or
+        // its second turn begins with its abbey) waits for the seat to end
+        // it: nothing is drawn or final before that.
+        let confirming = seat.filter(|_| played_out);
         let board = s
             .board()
             .tiles()
@@ -96,6 +99,7 @@ impl Live {
         let movable_ferries =
             if s.step() == Step::MoveFerries { s.movable_ferries().map(xy).collect() } else { Vec::new() };
         let abbey = s.rules().has(Expansion::Abbey);
+        let traders = s.rules().has(Expansion::Traders);
         let waiting_wagons = s
             .abbey_mayor()
             .waiting
@@ -143,6 +147,9 @@ impl Live {
             ferries,
             movable_ferries,
             abbeys: if abbey { Some(s.abbeys().to_vec()) } else { None },
+            goods: traders
+                .then(|| s.goods().iter().map(|g| GoodsOut { wine: g[0], grain: g[1], cloth: g[2] }).collect()),
+            second_turn: traders.then(|| s.is_second_turn()),
             waiting_wagons,
             scores: s.scores().to_vec(),
             projected_scores: s.final_scores(),
@@ -178,7 +185,17 @@ impl Live {
             }
         }
         let best = scores.iter().copied().max().unwrap_or(0);
+        // Traders & Builders: what the goods scored, beyond the features.
+        let goods = s.rules().has(Expansion::Traders).then(|| {
+            (0..n)
+                .map(|i| {
+                    let b = &by_kind[i];
+                    scores[i].saturating_sub(s.scores()[i] + b.road + b.city + b.monastery + b.field)
+                })
+                .collect()
+        });
         FinalOut {
+            goods,
             winners: (0..n).filter(|i| scores[*i] == best).collect(),
             before_end_scoring: s.scores().to_vec(),
             scores,
@@ -251,6 +268,13 @@ struct View<'a> {
     /// step `move_wagon`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     waiting_wagons: Vec<WagonOut>,
+    /// Traders & Builders: the trade goods each seat holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goods: Option<Vec<GoodsOut>>,
+    /// Traders & Builders: whether this turn is a second turn, given by
+    /// the current seat's builder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second_turn: Option<bool>,
     scores: Vec<u32>,
     projected_scores: Vec<u32>,
     supply: Vec<u8>,
@@ -304,6 +328,14 @@ struct WagonOut {
     kind: &'static str,
 }
 
+/// Traders & Builders: a seat's trade goods.
+#[derive(Serialize)]
+struct GoodsOut {
+    wine: u8,
+    grain: u8,
+    cloth: u8,
+}
+
 /// A figure in play: how many each player starts with and has in supply.
 #[derive(Serialize)]
 struct FigureOut {
@@ -338,6 +370,9 @@ struct FinalOut {
     winners: Vec<usize>,
     before_end_scoring: Vec<u32>,
     by_kind: Vec<ByKind>,
+    /// Traders & Builders: each seat's points for the goods (10 a good it has the most of).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goods: Option<Vec<u32>>,
     scorings: Vec<ScoringOut>,
 }
 

@@ -453,6 +453,9 @@ struct FeatureOut {
     /// `inn` on a road, `cathedral` in a city (Inns & Cathedrals).
     #[serde(skip_serializing_if = "Option::is_none")]
     mark: Option<&'static str>,
+    /// `wine`, `grain` or `cloth` on a city piece (Traders & Builders).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    good: Option<&'static str>,
     borders: Vec<usize>,
 }
 
@@ -491,6 +494,7 @@ fn build_catalogue() -> String {
                             FeatureKind::Road => "inn",
                             _ => "cathedral",
                         }),
+                        good: f.good.map(|g| g.name()),
                         borders: (0..16).filter(|b| f.borders & (1 << b) != 0).collect(),
                     }
                 })
@@ -524,6 +528,8 @@ pub fn catalogue_json() -> &'static str {
 mod tests {
     use super::*;
 
+    use serde_json::json;
+
     #[test]
     fn catalogue_names_every_kind() {
         let v: serde_json::Value = serde_json::from_str(catalogue_json()).unwrap();
@@ -536,6 +542,13 @@ mod tests {
         let f4 = tiles.iter().find(|t| t["id"] == "F4").unwrap();
         assert_eq!(f4["lake"], true);
         assert_eq!(f4["features"][0]["jetty"], true);
+        // Traders & Builders: goods on city pieces, none elsewhere.
+        let t1 = tiles.iter().find(|t| t["id"] == "T1").unwrap();
+        assert_eq!((t1["expansion"].clone(), t1["features"][0]["good"].clone()), (json!("traders"), json!("grain")));
+        assert!(t1["features"][1].get("good").is_none());
+        let goods =
+            |g: &str| tiles.iter().flat_map(|t| t["features"].as_array().unwrap()).filter(|f| f["good"] == g).count();
+        assert_eq!((goods("wine"), goods("grain"), goods("cloth")), (9, 6, 5));
     }
 
     #[test]

@@ -10,10 +10,6 @@ use carcassonne_engine::{Action, Actor, FeatureKind, FollowerKind, Location, Sta
 use common::*;
 use serde_json::{json, Value};
 
-fn humans(n: usize) -> Vec<Value> {
-    (0..n).map(|i| json!({"type": "human", "name": format!("P{i}")})).collect()
-}
-
 /// How many holes the board has (empty cells with a tile on each side).
 fn holes(state: &State) -> usize {
     let b = state.board();

@@ -215,6 +215,11 @@ pub fn public(mut setup: Value) -> Value {
     setup
 }
 
+/// `n` human seats, named P0, P1, …
+pub fn humans(n: usize) -> Vec<Value> {
+    (0..n).map(|i| json!({"type": "human", "name": format!("P{i}")})).collect()
+}
+
 pub fn two_humans(expansions: &[&str]) -> Value {
     json!({"seats": [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}], "expansions": expansions})
 }
@@ -246,7 +251,7 @@ pub async fn play(client: &Client, game: &str, tokens: &[String], pick: &mut Pic
 // ----- steering a game with the engine -------------------------------------
 
 use carcassonne_engine::record::Setup;
-use carcassonne_engine::{Action, Actor, Game, State, Step};
+use carcassonne_engine::{Action, Actor, FeatureKind, FollowerKind, Game, State, Step};
 
 /// The game as the server has stored it (its public view), replayed with
 /// the engine from its setup and history: what a test steers by.
@@ -318,5 +323,95 @@ pub fn prefer(state: &State, pick: impl Fn(&State, Action) -> bool, fallback: &m
     match legal.iter().copied().find(|a| pick(state, *a)) {
         Some(a) => a,
         None => legal[fallback.index(legal.len())],
+    }
+}
+
+/// What a test prefers among legal actions.
+pub type Preference<'a> = &'a dyn Fn(&State, Action) -> bool;
+
+/// The first legal action a test in `picks` prefers (the earlier the
+/// better), else one `fallback` picks.
+pub fn prefer_first(state: &State, picks: &[Preference<'_>], fallback: &mut Pick) -> Action {
+    let legal = state.legal_action_list();
+    for pick in picks {
+        if let Some(a) = legal.iter().copied().find(|a| pick(state, *a)) {
+            return a;
+        }
+    }
+    legal[fallback.index(legal.len())]
+}
+
+// ----- Traders & Builders --------------------------------------------------
+
+/// Whether placing a tile with `a` gives the current player a second turn
+/// (it extends the road or city of their builder).
+pub fn earns_second_turn(state: &State, a: Action) -> bool {
+    matches!(a, Action::Place(_)) && {
+        let next = after_turn(state, a);
+        next.is_second_turn() && next.current_player() == state.current_player()
+    }
+}
+
+/// Whether after placing a tile with `a` the player may deploy a figure
+/// matching `figure` (its kind and the feature's kind).
+pub fn then_deploys(state: &State, a: Action, figure: impl Fn(FollowerKind, FeatureKind) -> bool) -> bool {
+    let mut next = state.clone();
+    matches!(a, Action::Place(_))
+        && next.play(a).is_ok()
+        && next.legal_action_list().into_iter().any(|d| matches!(d, Action::Deploy(k, l) if figure(k, l.kind())))
+}
+
+/// Whether `a` deploys a figure matching `figure`.
+pub fn deploys(a: Action, figure: impl Fn(FollowerKind, FeatureKind) -> bool) -> bool {
+    matches!(a, Action::Deploy(k, l) if figure(k, l.kind()))
+}
+
+/// Steers a Traders & Builders game towards a builder's second turn: a
+/// follower on a road, then the builder on a tile extending that road, then
+/// another tile extending it; pigs where they may go, cities with goods
+/// completed on the way. Abbeys and wagons pass, ferries are picked.
+pub fn builder_hunter(pick: &mut Pick) -> impl FnMut(&State) -> Action + '_ {
+    move |state| match state.step() {
+        Step::Place => prefer_first(
+            state,
+            &[
+                &|s: &State, a: Action| earns_second_turn(s, a),
+                &|s: &State, a: Action| then_deploys(s, a, |k, _| k == FollowerKind::Builder),
+                &|s: &State, a: Action| {
+                    let me = s.current_player() as u8;
+                    let on_road = s
+                        .followers()
+                        .iter()
+                        .any(|f| f.player == me && s.features().info(f.piece).kind == FeatureKind::Road);
+                    !on_road && then_deploys(s, a, |k, f| k == FollowerKind::Normal && f == FeatureKind::Road)
+                },
+                &|s: &State, a: Action| matches!(a, Action::Place(_)) && after_turn(s, a).goods() != s.goods(),
+            ],
+            pick,
+        ),
+        Step::Deploy => prefer_first(
+            state,
+            &[
+                &|_: &State, a: Action| deploys(a, |k, _| k == FollowerKind::Builder),
+                &|_: &State, a: Action| deploys(a, |k, _| k == FollowerKind::Pig),
+                &|s: &State, a: Action| {
+                    let me = s.current_player() as u8;
+                    let on_road = s
+                        .followers()
+                        .iter()
+                        .any(|f| f.player == me && s.features().info(f.piece).kind == FeatureKind::Road);
+                    !on_road && deploys(a, |k, f| k == FollowerKind::Normal && f == FeatureKind::Road)
+                },
+                // A farmer now and then, for the pig to join.
+                &|s: &State, a: Action| {
+                    s.supply()[s.current_player()] > 4
+                        && deploys(a, |k, f| k == FollowerKind::Normal && f == FeatureKind::Field)
+                },
+                &|_: &State, a: Action| a == Action::Pass,
+            ],
+            pick,
+        ),
+        Step::Abbey | Step::MoveWagon | Step::MoveFerries => Action::Pass,
+        _ => prefer(state, |_, _| false, pick),
     }
 }
