@@ -2,33 +2,17 @@
 //! tiles and pieces, the figures on it per seat, and what it scores if
 //! completed now and if left as it is at the end.
 //!
-//! The points follow the rules of docs/rules.md as the engine scores them
-//! (its scoring functions are internal to it); the tests below check them
-//! against the engine's own scorings, feature by feature, over whole games.
+//! The points are the engine's own (`State::feature_worth`, built on its
+//! scoring functions); the tests below check them against the engine's
+//! scorings, feature by feature, over whole games.
 
 use carcassonne_engine::features::{PieceId, PieceSet};
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Expansion, FeatureKind, FollowerKind, Pos, State};
+use carcassonne_engine::{Pos, State};
 use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::wire::xy;
-
-/// Points per tile and pennant of a completed city, per tile of a road.
-const CITY_POINTS: u32 = 2;
-const MONASTERY_POINTS: u32 = 9;
-const FARM_POINTS: u32 = 3;
-/// Inns & Cathedrals: an inn's road and a cathedral's city.
-const INN_ROAD_POINTS: u32 = 2;
-const CATHEDRAL_CITY_POINTS: u32 = 3;
-/// Abbey & Mayor: what a completed city is worth at the end to the farmers
-/// of a farm with a barn, and to each player with a barn there.
-const BARN_JOINED_FARM_POINTS: u32 = 1;
-const BARN_END_POINTS: u32 = 4;
-/// Traders & Builders: what a pig adds a completed city to its owner's farm.
-const PIG_POINTS_PER_CITY: u32 = 1;
-/// The tiny-city variant's value of a completed two-tile city's tiles.
-const TINY_CITY_VARIANT: u32 = 2;
 
 /// What the inspector tells of one feature.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -105,110 +89,35 @@ pub fn report(s: &State, p: PieceId) -> FeatureReport {
     }
     let mut followers = vec![0u8; players];
     let mut strength = [0u8; MAX_PLAYERS];
-    let mut barns = [false; MAX_PLAYERS];
-    let mut pigs = [false; MAX_PLAYERS];
     for fo in s.followers() {
         if set.contains(fo.piece) {
-            barns[fo.player as usize] |= fo.kind == FollowerKind::Barn;
-            pigs[fo.player as usize] |= fo.kind == FollowerKind::Pig;
             followers[fo.player as usize] += 1;
             strength[fo.player as usize] += carcassonne_engine::rules::strength(fo.kind, &totals);
         }
     }
-    let n = tiles.len() as u32;
-    let pennants = totals.pennants as u32;
-    let marked = totals.marks > 0 && s.rules().has(Expansion::Inns);
-    let (complete, value_complete, value_end) = match kind {
-        FeatureKind::Road => {
-            let done = if marked { INN_ROAD_POINTS * n } else { n };
-            (totals.open == 0, Some(done), if marked { 0 } else { n })
-        }
-        FeatureKind::City => {
-            let per = if marked {
-                CATHEDRAL_CITY_POINTS
-            } else if n == 2 && s.rules().tiny_city_scoring() == TINY_CITY_VARIANT {
-                1
-            } else {
-                CITY_POINTS
-            };
-            (totals.open == 0, Some(per * (n + pennants)), if marked { 0 } else { n + pennants })
-        }
-        FeatureKind::Monastery => {
-            let at = s.board().tile(f.info(root).tile as usize).pos;
-            let around = at.surrounding().filter(|q| s.board().tile_index(*q).is_some()).count() as u32;
-            (around == 8, Some(MONASTERY_POINTS), 1 + around)
-        }
-        FeatureKind::Field => {
-            let per = if barns[..players].contains(&true) { BARN_JOINED_FARM_POINTS } else { FARM_POINTS };
-            (false, None, per * completed_cities_bordered(s, &set))
-        }
-    };
-    let best = strength[..players].iter().copied().max().unwrap_or(0);
-    let share = |value: u32| -> Vec<u32> {
-        strength[..players].iter().map(|&st| if best > 0 && st == best { value } else { 0 }).collect()
-    };
-    // Abbey & Mayor: each player with a barn on the farm scores it once more at the end.
-    let mut at_end = share(value_end);
-    if kind == FeatureKind::Field && barns.contains(&true) {
-        let cities = completed_cities_bordered(s, &set);
-        for (points, barn) in at_end.iter_mut().zip(barns) {
-            if barn {
-                *points += BARN_END_POINTS * cities;
-            }
-        }
-    }
-    // Traders & Builders: a pig adds to what its owner scores of the farm.
-    if kind == FeatureKind::Field && pigs.contains(&true) {
-        let cities = completed_cities_bordered(s, &set);
-        for (points, pig) in at_end.iter_mut().zip(pigs) {
-            if pig && *points > 0 {
-                *points += PIG_POINTS_PER_CITY * cities;
-            }
-        }
-    }
+    let worth = s.feature_worth(root);
     FeatureReport {
         kind: kind.name(),
         tiles,
         pieces,
-        complete,
+        complete: worth.complete,
         open_edges: totals.open,
         pennants: totals.pennants,
         marks: totals.marks,
         followers,
         strength: strength[..players].to_vec(),
-        value_complete,
-        if_completed: value_complete.map(share),
-        value_end,
-        at_end,
+        value_complete: worth.value_complete,
+        if_completed: worth.if_completed,
+        value_end: worth.value_end,
+        at_end: worth.at_end,
     }
-}
-
-/// Completed cities that a farm (its pieces) borders, each once.
-fn completed_cities_bordered(s: &State, farm: &PieceSet) -> u32 {
-    let f = s.features();
-    let mut cities = PieceSet::default();
-    let mut count = 0;
-    for p in farm.iter() {
-        let info = f.info(p);
-        let t = s.board().tile(info.tile as usize);
-        let mut borders = t.kind.info().def.features[info.local as usize].borders;
-        while borders != 0 {
-            let local = borders.trailing_zeros() as PieceId;
-            borders &= borders - 1;
-            let city = f.find(t.first_piece() + local);
-            if f.totals(city).open == 0 && cities.insert(city) {
-                count += 1;
-            }
-        }
-    }
-    count
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use carcassonne_engine::record::Setup;
-    use carcassonne_engine::{Event, Game, Scoring};
+    use carcassonne_engine::{Event, FeatureKind, Game, Scoring};
     use rand::seq::IndexedRandom;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
