@@ -75,6 +75,19 @@ fn bot(spec: &str, seed: u64) -> Box<dyn Bot> {
     spec.parse::<BotSpec>().unwrap().build(seed)
 }
 
+/// Every bot of [`SPECS`] chooses an action at `state`, among its legal ones.
+fn every_bot_chooses_legally(state: &State, seed: u64) -> Result<(), TestCaseError> {
+    let legal = state.legal_action_list();
+    for spec in SPECS {
+        let action = bot(spec, seed).choose(state);
+        prop_assert!(action.is_some(), "{spec} chose nothing at step {}", state.step());
+        let action = action.unwrap();
+        prop_assert!(legal.contains(&action), "{spec} chose {action}, not among {legal:?}");
+        prop_assert!(state.is_legal(action));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -87,15 +100,7 @@ proptest! {
         c2 in any::<bool>(),
         decision in 0u32..260,
     ) {
-        let state = position(rules_with(players, ferries, inns, c2), seed, decision);
-        let legal = state.legal_action_list();
-        for spec in SPECS {
-            let action = bot(spec, seed).choose(&state);
-            prop_assert!(action.is_some(), "{spec} chose nothing at step {}", state.step());
-            let action = action.unwrap();
-            prop_assert!(legal.contains(&action), "{spec} chose {action}, not among {legal:?}");
-            prop_assert!(state.is_legal(action));
-        }
+        every_bot_chooses_legally(&position(rules_with(players, ferries, inns, c2), seed, decision), seed)?;
     }
 }
 
@@ -305,14 +310,8 @@ proptest! {
         traders in any::<bool>(),
         decision in 0u32..260,
     ) {
-        let state = position(expansion_rules(players, ferries, abbey, traders || !abbey), seed, decision);
-        let legal = state.legal_action_list();
-        for spec in SPECS {
-            let action = bot(spec, seed).choose(&state);
-            prop_assert!(action.is_some(), "{spec} chose nothing at step {}", state.step());
-            let action = action.unwrap();
-            prop_assert!(legal.contains(&action), "{spec} chose {action}, not among {legal:?}");
-        }
+        let rules = expansion_rules(players, ferries, abbey, traders || !abbey);
+        every_bot_chooses_legally(&position(rules, seed, decision), seed)?;
     }
 }
 

@@ -302,17 +302,6 @@ pub(crate) fn pig_may_join(
     Ok(())
 }
 
-/// The players with a pig on the farm of `root`.
-pub(crate) fn pig_owners(features: &Features, followers: &[Follower], root: PieceId) -> [bool; MAX_PLAYERS] {
-    let mut owners = [false; MAX_PLAYERS];
-    for f in followers {
-        if f.kind == FollowerKind::Pig && features.find(f.piece) == root {
-            owners[f.player as usize] = true;
-        }
-    }
-    owners
-}
-
 /// The goods' end scoring: for each good, every player with the most tokens
 /// of it (at least one) scores [`GOOD_MAJORITY_POINTS`].
 pub(crate) fn end_of_game(traders: &Traders, players: usize, scores: &mut [u32]) {

@@ -149,24 +149,40 @@ impl State {
         let mut i = 0;
         while i < self.followers.len() {
             let f = self.followers[i];
-            if f.kind != FollowerKind::Barn && self.features.find(f.piece) == root {
+            if f.kind == FollowerKind::Barn || self.features.find(f.piece) != root {
+                i += 1;
+            } else if f.kind == FollowerKind::Wagon {
                 self.followers.swap_remove(i);
                 self.features.remove_follower(f.piece);
-                if f.kind == FollowerKind::Wagon {
-                    let (_, location) = self.piece_location(f.piece);
-                    let tile = self.features.info(f.piece).tile;
-                    self.ext.abbey.waiting.push(WaitingWagon { player: f.player, tile, location, piece: f.piece });
-                    continue;
-                }
-                self.supply[f.kind as usize][f.player as usize] += 1;
-                if E::ENABLED {
-                    let (at, location) = self.piece_location(f.piece);
-                    events.push(Event::FollowerReturned { player: f.player as usize, at, location });
-                }
+                let (_, location) = self.piece_location(f.piece);
+                let tile = self.features.info(f.piece).tile;
+                self.ext.abbey.waiting.push(WaitingWagon { player: f.player, tile, location, piece: f.piece });
             } else {
-                i += 1;
+                self.send_back(i, events);
             }
         }
+    }
+
+    /// Takes the `i`-th figure on the board back to its owner's supply.
+    pub(super) fn send_back<E: EventSink>(&mut self, i: usize, events: &mut E) {
+        let f = self.followers.swap_remove(i);
+        self.features.remove_follower(f.piece);
+        self.supply[f.kind as usize][f.player as usize] += 1;
+        if E::ENABLED {
+            let (at, location) = self.piece_location(f.piece);
+            events.push(Event::FollowerReturned { player: f.player as usize, at, location });
+        }
+    }
+
+    /// The players with a figure of `kind` on the feature of `root`.
+    fn owners_of(&self, kind: FollowerKind, root: PieceId) -> [bool; MAX_PLAYERS] {
+        let mut owners = [false; MAX_PLAYERS];
+        for f in &self.followers {
+            if f.kind == kind && self.features.find(f.piece) == root {
+                owners[f.player as usize] = true;
+            }
+        }
+        owners
     }
 
     /// Abbey & Mayor, after the turn's other scoring: a barn placed this
@@ -379,12 +395,7 @@ impl State {
     /// base game without a barn; with one, its farmers' majority scores at
     /// the joined rate and each player with a barn there scores once.
     fn farm_with_barns(&self, root: PieceId, cities: u32) -> [u32; MAX_PLAYERS] {
-        let mut owners = [false; MAX_PLAYERS];
-        for f in &self.followers {
-            if f.kind == FollowerKind::Barn && self.features.find(f.piece) == root {
-                owners[f.player as usize] = true;
-            }
-        }
+        let owners = self.owners_of(FollowerKind::Barn, root);
         let (farmers, barns) = rules::farm_points_per_city(owners.contains(&true));
         let mut won = self.won(root, FeatureKind::Field, farmers * cities);
         for (w, owner) in won.iter_mut().zip(owners) {
@@ -398,7 +409,7 @@ impl State {
     /// Traders & Builders: each player who scores the farm of `root` and has
     /// a pig there scores 1 more per completed city (pigs do not stack).
     fn add_pig_bonus(&self, root: PieceId, cities: u32, won: &mut [u32; MAX_PLAYERS]) {
-        let pigs = traders::pig_owners(&self.features, &self.followers, root);
+        let pigs = self.owners_of(FollowerKind::Pig, root);
         for (w, pig) in won.iter_mut().zip(pigs) {
             if pig && *w > 0 {
                 *w += traders::PIG_POINTS_PER_CITY * cities;

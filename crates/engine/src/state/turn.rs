@@ -581,16 +581,10 @@ impl State {
                     f.player,
                     self.features.find(f.piece),
                 );
-            if !lonely {
+            if lonely {
+                self.send_back(i, events);
+            } else {
                 i += 1;
-                continue;
-            }
-            self.followers.swap_remove(i);
-            self.features.remove_follower(f.piece);
-            self.supply[f.kind as usize][f.player as usize] += 1;
-            if E::ENABLED {
-                let (at, location) = self.piece_location(f.piece);
-                events.push(Event::FollowerReturned { player: f.player as usize, at, location });
             }
         }
     }

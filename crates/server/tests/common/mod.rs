@@ -366,6 +366,12 @@ pub fn deploys(a: Action, figure: impl Fn(FollowerKind, FeatureKind) -> bool) ->
     matches!(a, Action::Deploy(k, l) if figure(k, l.kind()))
 }
 
+/// Whether the current player has a figure on a road.
+fn on_a_road(s: &State) -> bool {
+    let me = s.current_player() as u8;
+    s.followers().iter().any(|f| f.player == me && s.features().info(f.piece).kind == FeatureKind::Road)
+}
+
 /// Steers a Traders & Builders game towards a builder's second turn: a
 /// follower on a road, then the builder on a tile extending that road, then
 /// another tile extending it; pigs where they may go, cities with goods
@@ -378,12 +384,7 @@ pub fn builder_hunter(pick: &mut Pick) -> impl FnMut(&State) -> Action + '_ {
                 &|s: &State, a: Action| earns_second_turn(s, a),
                 &|s: &State, a: Action| then_deploys(s, a, |k, _| k == FollowerKind::Builder),
                 &|s: &State, a: Action| {
-                    let me = s.current_player() as u8;
-                    let on_road = s
-                        .followers()
-                        .iter()
-                        .any(|f| f.player == me && s.features().info(f.piece).kind == FeatureKind::Road);
-                    !on_road && then_deploys(s, a, |k, f| k == FollowerKind::Normal && f == FeatureKind::Road)
+                    !on_a_road(s) && then_deploys(s, a, |k, f| k == FollowerKind::Normal && f == FeatureKind::Road)
                 },
                 &|s: &State, a: Action| matches!(a, Action::Place(_)) && after_turn(s, a).goods() != s.goods(),
             ],
@@ -395,12 +396,7 @@ pub fn builder_hunter(pick: &mut Pick) -> impl FnMut(&State) -> Action + '_ {
                 &|_: &State, a: Action| deploys(a, |k, _| k == FollowerKind::Builder),
                 &|_: &State, a: Action| deploys(a, |k, _| k == FollowerKind::Pig),
                 &|s: &State, a: Action| {
-                    let me = s.current_player() as u8;
-                    let on_road = s
-                        .followers()
-                        .iter()
-                        .any(|f| f.player == me && s.features().info(f.piece).kind == FeatureKind::Road);
-                    !on_road && deploys(a, |k, f| k == FollowerKind::Normal && f == FeatureKind::Road)
+                    !on_a_road(s) && deploys(a, |k, f| k == FollowerKind::Normal && f == FeatureKind::Road)
                 },
                 // A farmer now and then, for the pig to join.
                 &|s: &State, a: Action| {
