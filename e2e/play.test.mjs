@@ -632,18 +632,21 @@ function makesAHole(view, a, tile) {
  * and cities the wagons stand on, until an abbey has been placed and a
  * wagon moved. Returns what it did.
  */
-async function playAbbeyGame(page, base, cat, gameNo) {
+// A two-seat hot-seat game created from the home page with `names` and
+// exactly the `expansions` checked (a screenshot of the form first, named
+// `shotName` if given); both seats' tokens, joined.
+async function createHotSeatGame(page, base, names, expansions, shotName) {
   await page.goto(`${base}/`);
   await page.waitForSelector('body[data-ready="1"][data-page="home"]');
-  if (await page.isChecked('#exp-inns')) await page.click('#exp-inns');
-  while (await page.locator('.seat-row').count() > 2) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
-  for (const [i, name] of [[0, 'Abbess'], [1, 'Carter']]) {
+  while (await page.locator('.seat-row').count() > names.length) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
+  for (const [i, name] of names.entries()) {
     await page.selectOption(`select[name="seat-${i}-type"]`, 'human');
     await page.fill(`input[name="seat-${i}-name"]`, name);
   }
-  if (!(await page.isChecked('#exp-ferries'))) await page.check('#exp-ferries');
-  if (!(await page.isChecked('#exp-abbey'))) await page.check('#exp-abbey');
-  if (gameNo === 1) await shot(page, 'abbey-home');
+  for (const x of ['ferries', 'inns', 'abbey', 'traders']) {
+    if ((await page.isChecked(`#exp-${x}`)) !== expansions.includes(x)) await page.click(`#exp-${x}`);
+  }
+  if (shotName) await shot(page, shotName);
   await page.click('#create-game');
   await page.waitForSelector('body[data-page="game"][data-status]');
   const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
@@ -653,9 +656,14 @@ async function playAbbeyGame(page, base, cat, gameNo) {
     const r = await fetch(`${base}/api/games/${gameId}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: tok }) });
     tokens[(await r.json()).seat] = tok;
   }
-  assert(Object.keys(tokens).length === 2, 'both seats are played here');
-  log(`A&M game ${gameNo}: ${gameId}`);
+  assert(Object.keys(tokens).length === names.length, 'every seat is played here');
+  return { gameId, tokens };
+}
+
+async function playAbbeyGame(page, base, cat, gameNo) {
   const names = ['Abbess', 'Carter'];
+  const { gameId, tokens } = await createHotSeatGame(page, base, names, ['ferries', 'abbey'], gameNo === 1 && 'abbey-home');
+  log(`A&M game ${gameNo}: ${gameId}`);
   const stats = { turns: 0, abbeys: 0, drawsInstead: 0, wagonsDeployed: 0, wagonMoves: 0, outOfTurn: 0, barns: 0, mayors: 0 };
   const shots = new Set();
   const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `abbey${gameNo}-${name}`); } };
@@ -850,28 +858,8 @@ async function deployFigure(page, view, a, fig, byKey) {
  * farmer and, when the deal allows, the pig. Returns what it did.
  */
 async function playTradersGame(page, base, cat, gameNo) {
-  await page.goto(`${base}/`);
-  await page.waitForSelector('body[data-ready="1"][data-page="home"]');
-  for (const x of ['#exp-inns', '#exp-abbey']) if (await page.isChecked(x)) await page.click(x);
-  while (await page.locator('.seat-row').count() > 2) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
   const names = ['Trader', 'Mason'];
-  for (const [i, name] of names.entries()) {
-    await page.selectOption(`select[name="seat-${i}-type"]`, 'human');
-    await page.fill(`input[name="seat-${i}-name"]`, name);
-  }
-  if (!(await page.isChecked('#exp-ferries'))) await page.check('#exp-ferries');
-  if (!(await page.isChecked('#exp-traders'))) await page.check('#exp-traders');
-  if (gameNo === 1) await shot(page, 'traders-home');
-  await page.click('#create-game');
-  await page.waitForSelector('body[data-page="game"][data-status]');
-  const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
-  const gameId = hash.get('game');
-  const tokens = {};
-  for (const tok of hash.getAll('token')) {
-    const r = await fetch(`${base}/api/games/${gameId}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: tok }) });
-    tokens[(await r.json()).seat] = tok;
-  }
-  assert(Object.keys(tokens).length === 2, 'both seats are played here');
+  const { gameId, tokens } = await createHotSeatGame(page, base, names, ['ferries', 'traders'], gameNo === 1 && 'traders-home');
   log(`T&B game ${gameNo}: ${gameId}`);
   const stats = { turns: 0, builders: 0, pigs: 0, secondTurns: 0, afterSecond: 0, goods: 0 };
   const shots = new Set();
