@@ -9,24 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Runs a command as root: directly, through sudo, or not at all.
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then
-    "$@"
-  elif command -v sudo >/dev/null 2>&1; then
-    sudo "$@"
-  else
-    return 1
-  fi
-}
+# shellcheck source=../scripts/packages.sh
+. ../scripts/packages.sh
 
 # Installs Debian packages, or explains which and exits.
-install_packages() {
-  if command -v apt-get >/dev/null 2>&1 &&
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; then
-    return 0
-  fi
+need_packages() {
+  install_packages "$@" && return 0
   echo "e2e/run.sh: cannot install $* (needs apt-get and root or sudo)." >&2
   echo "Install them yourself (Debian: apt-get install $*; Ubuntu: chromium-browser for chromium)," >&2
   echo "or point CHROMIUM at a Chromium or Chrome binary." >&2
@@ -50,12 +38,12 @@ if [ -n "${CHROMIUM:-}" ] && [ ! -x "$CHROMIUM" ]; then
   exit 1
 fi
 if ! CHROMIUM=$(find_chromium); then
-  install_packages chromium
+  need_packages chromium
   CHROMIUM=$(find_chromium) || { echo "e2e/run.sh: chromium was installed but is not found" >&2; exit 1; }
 fi
 export CHROMIUM
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  install_packages nodejs npm
+  need_packages nodejs npm
 fi
 npm ci --no-audit --no-fund --loglevel=error
 exec node play.test.mjs "$@"

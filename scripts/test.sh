@@ -7,6 +7,19 @@
 # `cargo install` use, so the dependencies are compiled once for both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/packages.sh
+
+# PostgreSQL's server programs, for the test of several servers and bot
+# workers on one database (crates/cli/tests/postgres.rs, which starts a
+# throwaway cluster of its own): Debian's package, installed if missing.
+# Set CARCASSONNE_PG_BIN to use others.
+if [ -z "${CARCASSONNE_PG_BIN:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  install_packages postgresql || {
+    echo "scripts/test.sh: cannot install PostgreSQL (Debian: apt-get install postgresql), or set CARCASSONNE_PG_BIN" >&2
+    exit 1
+  }
+fi
+export CARCASSONNE_PG_REQUIRED=1
 
 cargo test --release --workspace --locked
 

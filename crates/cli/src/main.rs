@@ -26,6 +26,8 @@ struct Cli {
 enum Command {
     /// Serve the browser game: hot-seat, against bots and online (http://127.0.0.1:8080 by default).
     Serve(carcassonne_server::ServeArgs),
+    /// Make the bots' decisions for servers that share a PostgreSQL database (docs/deploy.md).
+    BotWorker(carcassonne_server::WorkerArgs),
     /// Check a game record and play it to its last turn.
     Replay {
         /// The record (JSON, format carcassonne-record/1); `-` reads standard input.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve(args) => serve::run(&args),
+        Command::BotWorker(args) => serve::work(&args),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Simulate(args) => simulate::run(&args),
         Command::Bench(args) => bench::run(&args),

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p carcassonne-server --example load -- [--games 200] [--transport ws|http]
-//!     [--server-bot LEVEL|none] [--url http://HOST:PORT]
+//!     [--server-bot LEVEL|none] [--url http://HOST:PORT[,http://HOST:PORT...]]
 //! ```
 //!
 //! Each game has a seat played by this client (a random bot choosing among
@@ -12,7 +12,10 @@
 //! directory, without per-client limits (every simulated client has the
 //! same address); a server given with `--url` needs limits as high, such as
 //! `carcassonne serve --requests-per-second 100000 --games-per-minute 100000
-//! --max-sockets-per-address 100000 --messages-per-second 100000`.
+//! --max-sockets-per-address 100000 --messages-per-second 100000`. Given
+//! several servers (sharing a PostgreSQL database, docs/deploy.md), each
+//! game is created on one and played on the next, so that every action
+//! crosses from one server to another.
 //! Reports the latency of every client action (sent to acknowledged) and
 //! every error.
 
@@ -29,11 +32,11 @@ struct Options {
     games: usize,
     ws: bool,
     server_bot: Option<String>,
-    url: Option<String>,
+    urls: Vec<String>,
 }
 
 fn options() -> Options {
-    let mut o = Options { games: 200, ws: true, server_bot: Some("easy".into()), url: None };
+    let mut o = Options { games: 200, ws: true, server_bot: Some("easy".into()), urls: Vec::new() };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let v = args.next().unwrap_or_default();
@@ -41,7 +44,7 @@ fn options() -> Options {
             "--games" => o.games = v.parse().expect("--games N"),
             "--transport" => o.ws = v != "http",
             "--server-bot" => o.server_bot = (v != "none").then_some(v),
-            "--url" => o.url = Some(v.trim_end_matches('/').to_string()),
+            "--url" => o.urls = v.split(',').map(|u| u.trim_end_matches('/').to_string()).collect(),
             _ => panic!("unknown argument {a}"),
         }
     }
@@ -218,18 +221,18 @@ fn main() {
     // The server, unless one is given: on its own runtime, as `serve` runs it.
     let _dir = tempfile::tempdir().expect("temporary directory");
     let server_rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let (base, _server) = match &o.url {
-        Some(u) => (u.clone(), None),
-        None => {
+    let (bases, _server) = match o.urls.is_empty() {
+        false => (o.urls.clone(), None),
+        true => {
             let options = ServeOptions {
                 addr: "127.0.0.1:0".parse().unwrap(),
-                db_path: _dir.path().join("load.db"),
+                db: carcassonne_server::Database::Sqlite(_dir.path().join("load.db")),
                 // Every simulated client shares one address.
                 limits: Limits::unlimited(),
                 ..ServeOptions::default()
             };
             let server = server_rt.block_on(Server::start(options)).expect("server");
-            (format!("http://{}", server.local_addr()), Some(server))
+            (vec![format!("http://{}", server.local_addr())], Some(server))
         }
     };
     let client_rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
@@ -239,7 +242,7 @@ fn main() {
         let http = reqwest::Client::builder().pool_max_idle_per_host(400).build().unwrap();
         let mut tasks = Vec::new();
         for g in 0..o.games {
-            let (game, tokens) = match create(&http, &base, &o).await {
+            let (game, tokens) = match create(&http, &bases[g % bases.len()], &o).await {
                 Ok(x) => x,
                 Err(e) => {
                     eprintln!("create: {e}");
@@ -249,7 +252,7 @@ fn main() {
             };
             let stats = stats.clone();
             let seed = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(g as u64 + 1);
-            let base = base.clone();
+            let base = bases[(g + 1) % bases.len()].clone();
             tasks.push(if o.ws {
                 tokio::spawn(play_ws(base, game, tokens, seed, stats))
             } else {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::logging::LogFormat;
-use crate::{Limits, ServeOptions};
+use crate::{Database, Limits, ServeOptions};
 
 /// A count of at least one.
 fn count() -> clap::builder::RangedU64ValueParser<usize> {
@@ -29,9 +29,11 @@ pub struct ServeArgs {
     /// Where to listen.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The SQLite database file, created and migrated on first start.
-    #[arg(long, default_value = "carcassonne.db")]
-    pub db: PathBuf,
+    /// The database: a SQLite file, created and migrated on first start,
+    /// or a PostgreSQL URL (`postgres://user:password@host/dbname`),
+    /// migrated at start, which several servers may share (docs/deploy.md).
+    #[arg(long, value_name = "FILE|URL", default_value = "carcassonne.db")]
+    pub db: Database,
     /// Serve the UI from this folder instead of the copy built into the
     /// program (for working on the UI).
     #[arg(long, value_name = "DIR")]
@@ -39,6 +41,15 @@ pub struct ServeArgs {
     /// Bot decisions computed at once (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
     pub bot_threads: Option<usize>,
+    /// With PostgreSQL: bot decisions this server takes from the queue and
+    /// makes itself at once (default: as many as bot threads); 0 leaves
+    /// them all to `carcassonne bot-worker` processes.
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=4096))]
+    pub bot_workers: Option<usize>,
+    /// With PostgreSQL: how long a claim on a bot decision lasts; a worker
+    /// that dies holding one leaves it to another after this long.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
+    pub job_timeout: Duration,
     /// API requests a second one client address may make (bursts of three
     /// times as many). Behind a reverse proxy all clients share its address.
     #[arg(long, value_name = "N", default_value_t = Limits::default().requests_per_second,
@@ -126,9 +137,11 @@ impl ServeArgs {
     pub fn options(&self) -> ServeOptions {
         ServeOptions {
             addr: self.addr,
-            db_path: self.db.clone(),
+            db: self.db.clone(),
             assets: self.assets.clone(),
             bot_threads: self.bot_threads,
+            bot_workers: self.bot_workers,
+            job_timeout: self.job_timeout,
             limits: Limits {
                 requests_per_second: self.requests_per_second,
                 games_per_minute: self.games_per_minute,
@@ -155,6 +168,54 @@ impl ServeArgs {
     }
 }
 
+/// Options of `carcassonne bot-worker`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct WorkerArgs {
+    /// The PostgreSQL database of the servers (`postgres://user:password@host/dbname`).
+    #[arg(long, value_name = "URL")]
+    pub db: String,
+    /// Bot decisions made at once (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
+    pub threads: Option<usize>,
+    /// How long a claim on a decision lasts; if this worker dies holding
+    /// one, another takes it after this long. Above the longest search.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
+    pub job_timeout: Duration,
+    /// The name this worker's claims are made under (default: host-pid).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Seconds of bot thinking the games of one client address may use an
+    /// hour (as the servers' option); past it their search bots play greedily.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().bot_seconds_per_hour,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub bot_seconds_per_hour: u32,
+    /// How the log is written on standard error (`text` or `json`).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+impl WorkerArgs {
+    pub fn options(&self) -> Result<crate::WorkerRun, String> {
+        if !matches!(Database::parse(&self.db), Database::Postgres(_)) {
+            return Err(format!(
+                "--db {}: bot workers share a PostgreSQL database with the servers (postgres://...); \
+                 a server on SQLite runs its bots itself",
+                self.db
+            ));
+        }
+        let loops = self.threads.unwrap_or_else(crate::cores);
+        Ok(crate::WorkerRun {
+            url: self.db.clone(),
+            worker: crate::worker::WorkerOptions {
+                loops,
+                lease: self.job_timeout,
+                name: self.name.clone().unwrap_or_else(crate::worker::default_name),
+            },
+            limits: Limits { bot_seconds_per_hour: self.bot_seconds_per_hour, ..Limits::default() },
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,8 +238,8 @@ mod tests {
         let o = parse(&[]).unwrap();
         let d = ServeOptions::default();
         assert_eq!(
-            (o.addr, o.db_path, o.assets, o.bot_threads, o.limits),
-            (d.addr, d.db_path, d.assets, d.bot_threads, d.limits)
+            (o.addr, o.db, o.assets, o.bot_threads, o.limits, o.bot_workers, o.job_timeout),
+            (d.addr, d.db, d.assets, d.bot_threads, d.limits, d.bot_workers, d.job_timeout)
         );
     }
 
@@ -187,7 +248,11 @@ mod tests {
         let o = parse(&["--addr", "0.0.0.0:9000", "--db", "x.db", "--games-per-minute", "5", "--max-sockets", "10"])
             .unwrap();
         assert_eq!(o.addr.port(), 9000);
-        assert_eq!(o.db_path, PathBuf::from("x.db"));
+        assert_eq!(o.db, Database::Sqlite(PathBuf::from("x.db")));
+        let pg = parse(&["--db", "postgres://u:pw@db/games", "--bot-workers", "0", "--job-timeout", "5"]).unwrap();
+        assert_eq!(pg.db, Database::Postgres("postgres://u:pw@db/games".into()));
+        assert_eq!((pg.bot_workers, pg.job_timeout), (Some(0), Duration::from_secs(5)));
+        assert!(!format!("{:?}", pg.db).contains("pw"), "the password stays out of debug output");
         assert_eq!((o.limits.games_per_minute, o.limits.sockets), (5, 10));
         assert!(parse(&["--max-sockets", "0"]).unwrap_err().contains("--max-sockets"));
         assert!(parse(&["--bot-threads", "0"]).unwrap_err().contains("--bot-threads"));

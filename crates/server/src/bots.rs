@@ -210,13 +210,20 @@ impl BotPool {
     /// bots: refused while the address is past its allowance, or while
     /// the queue is full.
     pub fn admit(&self, owner: Owner) -> Result<(), ApiError> {
-        let st = self.lock();
-        let used = st.usage(owner, self.per_hour, Instant::now());
+        let (used, queued) = {
+            let st = self.lock();
+            (st.usage(owner, self.per_hour, Instant::now()), st.waiting(owner))
+        };
+        self.admit_with(used, queued)
+    }
+
+    /// As [`admit`](Self::admit), for an address that has used `used` bot
+    /// seconds lately, with `(all, mine)` decisions waiting.
+    pub fn admit_with(&self, used: f64, (all, mine): (usize, usize)) -> Result<(), ApiError> {
         if used >= self.per_hour {
             let wait = (used - self.per_hour) * 3600.0 / self.per_hour;
             return Err(ApiError::RateLimited { retry_after: Duration::from_secs_f64(wait.max(1.0)) });
         }
-        let (all, mine) = st.waiting(owner);
         if all >= self.queue {
             return Err(ApiError::Busy(format!("the bots have {all} decisions waiting: no game with search bots now")));
         }
@@ -256,6 +263,11 @@ impl BotPool {
             // The pool is gone with the server.
             Err(_) => Turn::Greedy(Why::QueueFull),
         }
+    }
+
+    /// An address's bot seconds for the hour.
+    pub fn seconds_per_hour(&self) -> f64 {
+        self.per_hour
     }
 
     /// Charges a decision's time to its address.

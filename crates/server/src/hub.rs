@@ -19,12 +19,12 @@ use tokio::sync::watch;
 use crate::bots::{BotPool, Owner, Turn};
 use crate::error::ApiError;
 use crate::live::{BotPlan, Live, Meta, SeatKind, SeatRow};
+use crate::store::postgres::Notice;
 use crate::store::{Filter, GameRow, Listed, Store, StoreError, Summary, Update};
 use crate::view::{Mode, SeatView, ViewText};
 use crate::wire::Command;
 
-/// Games in memory above which finished ones are let go (they are read
-/// back from the database when asked for).
+/// Games in memory above which some are let go (see [`Hub::make_room`]).
 const MAX_LOADED: usize = 2000;
 
 /// One game in memory.
@@ -41,14 +41,16 @@ pub struct Slot {
     bot_time: AtomicU64,
     /// The acting seat's own view over its provisional decisions, if any.
     private: watch::Sender<Option<SeatView>>,
-    /// Counts the seat views made, to order them.
-    seq: AtomicU64,
+    /// The stored row's revision this copy is at (changed under `live`'s
+    /// lock); it also orders the seat views.
+    rev: AtomicU64,
 }
 
 impl Slot {
-    fn new(live: Live, owner: Owner) -> Arc<Slot> {
+    fn new(live: Live, owner: Owner, rev: u64) -> Arc<Slot> {
         let view = ViewText::new(&live);
         let finished = live.is_over();
+        let private = seat_view(&live, rev);
         Arc::new(Slot {
             live: tokio::sync::Mutex::new(live),
             views: watch::channel(view).0,
@@ -56,9 +58,14 @@ impl Slot {
             finished: finished.into(),
             owner,
             bot_time: 0.into(),
-            private: watch::channel(None).0,
-            seq: 0.into(),
+            private: watch::channel(private).0,
+            rev: rev.into(),
         })
+    }
+
+    /// The game, locked.
+    pub async fn live(&self) -> tokio::sync::MutexGuard<'_, Live> {
+        self.live.lock().await
     }
 
     /// Follows the acting seat's own views (over its provisional decisions).
@@ -79,14 +86,7 @@ impl Slot {
     /// Makes and publishes the acting seat's own view; `None` when it has no
     /// provisional decision (its clients then see the public view).
     fn publish_private(&self, live: &Live) -> Option<ViewText> {
-        let seq = self.seq.fetch_add(1, Ordering::Relaxed) + 1;
-        let sv = live.pending.as_deref().map(|p| SeatView {
-            seat: p.seat,
-            view: ViewText::with_mode(
-                &p.next,
-                Mode::Seat { seat: p.seat, undoable: p.actions.len(), seq, played_out: p.played_out() },
-            ),
-        });
+        let sv = seat_view(live, self.rev.load(Ordering::Acquire));
         let view = sv.as_ref().map(|sv| sv.view.clone());
         self.private.send_replace(sv);
         view
@@ -112,11 +112,30 @@ impl Slot {
     }
 }
 
+/// The acting seat's own view over its provisional decisions, if it has
+/// any; `seq` (the row's revision) orders that seat's views.
+fn seat_view(live: &Live, seq: u64) -> Option<SeatView> {
+    live.pending.as_deref().map(|p| SeatView {
+        seat: p.seat,
+        view: ViewText::with_mode(
+            &p.next,
+            Mode::Seat { seat: p.seat, undoable: p.actions.len(), seq, played_out: p.played_out() },
+        ),
+    })
+}
+
 /// The games, the database and the bots' share of the machine.
 pub struct Hub {
     store: Store,
     games: Mutex<HashMap<String, Arc<Slot>>>,
     bots: Arc<BotPool>,
+    /// Other processes write the same games (PostgreSQL): a game in memory
+    /// is only a copy, checked against its row's revision before each use
+    /// and refreshed when another server announces a write; bots' turns go
+    /// to the queue in the database.
+    shared: bool,
+    /// Woken when a bot job is queued (PostgreSQL).
+    pub bot_jobs: tokio::sync::Notify,
 }
 
 /// `POST /api/games`.
@@ -232,12 +251,6 @@ fn storage_of(id: &str, e: StoreError) -> ApiError {
     storage(e)
 }
 
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::Internal(e.to_string()))?.map_err(storage)
-}
-
 fn summary_of(live: &Live) -> String {
     let setup = &live.record().setup;
     let summary = Summary {
@@ -261,10 +274,25 @@ fn summary_of(live: &Live) -> String {
 }
 
 impl Hub {
-    /// Opens the hub on a store, loading every game still being played.
+    /// Opens the hub on a store. With SQLite, it loads every game still
+    /// being played and lets their bots play; with PostgreSQL, it listens
+    /// for the other servers' writes and for bot jobs, and loads games when
+    /// they are asked for.
     pub async fn open(store: Store, bots: Arc<BotPool>) -> Result<Arc<Hub>, ApiError> {
-        let hub = Arc::new(Hub { store: store.clone(), games: Mutex::new(HashMap::new()), bots });
-        let ids = blocking(move || store.active_ids()).await?;
+        let shared = store.shared();
+        let hub = Arc::new(Hub {
+            store: store.clone(),
+            games: Mutex::new(HashMap::new()),
+            bots,
+            shared,
+            bot_jobs: tokio::sync::Notify::new(),
+        });
+        if let Store::Postgres(pg) = &store {
+            let notices = pg.listen(&[crate::store::postgres::GAMES_CHANNEL, crate::store::postgres::BOTS_CHANNEL]);
+            tokio::spawn(Hub::follow(Arc::downgrade(&hub), notices));
+            return Ok(hub);
+        }
+        let ids = store.active_ids().await.map_err(storage)?;
         for id in ids {
             match hub.load(&id).await {
                 Ok(slot) => hub.kick_bots(slot),
@@ -283,8 +311,19 @@ impl Hub {
         self.games().len()
     }
 
-    /// The game `id`, loaded from the database if need be.
+    /// The game `id` as stored: loaded from the database if need be, and
+    /// brought up to date if another server changed it.
     pub async fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let slot = self.cached(id).await?;
+        if self.shared && !slot.finished.load(Ordering::Acquire) {
+            let mut live = slot.live.lock().await;
+            self.refresh(&slot, &mut live).await?;
+        }
+        Ok(slot)
+    }
+
+    /// The game `id` in memory, loaded if need be (not checked against the database).
+    async fn cached(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
         if let Some(slot) = self.games().get(id) {
             return Ok(slot.clone());
         }
@@ -295,19 +334,87 @@ impl Hub {
     }
 
     async fn load(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
-        let store = self.store.clone();
-        let key = id.to_string();
-        let row = blocking(move || store.load(&key)).await?.ok_or_else(|| ApiError::no_game(id))?;
+        let row = self.store.load(id).await.map_err(storage)?.ok_or_else(|| ApiError::no_game(id))?;
         let owner = row.owner.as_deref().and_then(|o| o.parse::<IpAddr>().ok());
+        let rev = row.rev;
         let live = tokio::task::spawn_blocking(move || rebuild(row))
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))??;
         let mut games = self.games();
-        if games.len() >= MAX_LOADED {
-            games.retain(|_, slot| !slot.finished.load(Ordering::Acquire));
-        }
-        let slot = games.entry(id.to_string()).or_insert_with(|| Slot::new(live, owner));
+        self.make_room(&mut games);
+        let slot = games.entry(id.to_string()).or_insert_with(|| Slot::new(live, owner, rev));
         Ok(slot.clone())
+    }
+
+    /// Lets games go from memory when there are many: finished ones, and
+    /// with PostgreSQL also those nobody follows (the row is the truth;
+    /// they are read again when asked for).
+    fn make_room(&self, games: &mut HashMap<String, Arc<Slot>>) {
+        if games.len() >= MAX_LOADED {
+            games.retain(|_, slot| {
+                let followed = slot.views.receiver_count() > 0 || slot.private.receiver_count() > 0;
+                !slot.finished.load(Ordering::Acquire) && (!self.shared || followed)
+            });
+        }
+    }
+
+    /// Brings `live` (locked) up to its stored row, if another server wrote
+    /// it since, and publishes the new views.
+    async fn refresh(&self, slot: &Slot, live: &mut Live) -> Result<(), ApiError> {
+        let id = live.meta.id.clone();
+        let rev = self.store.rev(&id).await.map_err(storage)?.ok_or_else(|| ApiError::no_game(&id))?;
+        if rev == slot.rev.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let row = self.store.load(&id).await.map_err(storage)?.ok_or_else(|| ApiError::no_game(&id))?;
+        let rev = row.rev;
+        let known = live.clone();
+        let fresh = tokio::task::spawn_blocking(move || catch_up(known, row))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        *live = fresh;
+        slot.rev.store(rev, Ordering::Release);
+        slot.finished.store(live.is_over(), Ordering::Release);
+        slot.views.send_replace(ViewText::new(live));
+        slot.publish_private(live);
+        Ok(())
+    }
+
+    /// Follows the database's notices (PostgreSQL): another server's write
+    /// refreshes the game here if anyone here watches it (the others are
+    /// checked when next used); a new bot job wakes the bots here. Ends
+    /// with the hub.
+    async fn follow(hub: std::sync::Weak<Hub>, mut notices: tokio::sync::mpsc::UnboundedReceiver<Notice>) {
+        while let Some(notice) = notices.recv().await {
+            let Some(hub) = hub.upgrade() else { return };
+            let stale = |slot: &Arc<Slot>, rev: Option<u64>| {
+                rev.is_none_or(|rev| rev > slot.rev.load(Ordering::Acquire))
+                    && (slot.views.receiver_count() > 0 || slot.private.receiver_count() > 0)
+            };
+            let slots: Vec<Arc<Slot>> = match &notice {
+                Notice::Bots => {
+                    hub.bot_jobs.notify_waiters();
+                    continue;
+                }
+                Notice::Game { id, rev } => {
+                    hub.games().get(id).filter(|s| stale(s, Some(*rev))).cloned().into_iter().collect()
+                }
+                // Notices may have been missed: every watched game is checked.
+                Notice::Listening => {
+                    hub.bot_jobs.notify_waiters();
+                    hub.games().values().filter(|s| stale(s, None)).cloned().collect()
+                }
+            };
+            for slot in slots {
+                let hub = hub.clone();
+                tokio::spawn(async move {
+                    let mut live = slot.live.lock().await;
+                    if let Err(e) = hub.refresh(&slot, &mut live).await {
+                        tracing::warn!(game = %live.meta.id, error = %e, "cannot refresh the game");
+                    }
+                });
+            }
+        }
     }
 
     /// Creates a game for `owner` (the creator's address key, which the
@@ -404,7 +511,7 @@ impl Hub {
         };
         crate::names::check_distinct(&seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>())?;
         if searches {
-            self.bots.admit(owner)?;
+            self.admit(owner).await?;
         }
         let setup = Setup {
             players: seats.iter().map(|s| s.name.clone()).collect(),
@@ -428,16 +535,17 @@ impl Hub {
             summary: summary_of(&live),
             public: req.public,
             owner: owner.map(|o| o.to_string()),
+            rev: 0,
+            pending: None,
+            bot_due: live.bot_to_act().is_some(),
         };
         self.store.insert(row).await.map_err(|e| storage_of(&id, e))?;
         tracing::info!(game = %id, public = req.public, seats = n, "game created");
         let version = live.version;
-        let slot = Slot::new(live, owner);
+        let slot = Slot::new(live, owner, 0);
         {
             let mut games = self.games();
-            if games.len() >= MAX_LOADED {
-                games.retain(|_, slot| !slot.finished.load(Ordering::Acquire));
-            }
+            self.make_room(&mut games);
             games.insert(id.clone(), slot.clone());
         }
         self.kick_bots(slot);
@@ -512,8 +620,11 @@ impl Hub {
         version: u64,
         command: Command,
     ) -> Result<(u64, ViewText), ApiError> {
-        let slot = self.slot(id).await?;
+        let slot = self.cached(id).await?;
         let mut live = slot.live.lock().await;
+        if self.shared {
+            self.refresh(&slot, &mut live).await?;
+        }
         let seat = match who {
             Who::Human { seat, .. } | Who::Bot { seat } => seat,
         };
@@ -543,13 +654,17 @@ impl Hub {
         let provisional = matches!(who, Who::Human { .. }) && row.undo;
         let action = match command {
             Command::Play(action) if provisional && (live.pending.is_some() || !live.final_at_once(seat, action)) => {
+                let before = live.pending.clone();
                 live.decide(seat, version, action)?;
+                self.store_pending(&slot, &mut live, before, version).await?;
                 let view = slot.publish_private(&live).ok_or_else(|| ApiError::Internal("no seat view".into()))?;
                 return Ok((live.pending.as_ref().map_or(live.version, |p| p.next.version), view));
             }
             Command::Play(action) => action,
             Command::Undo => {
+                let before = live.pending.clone();
                 live.undo(seat, version)?;
+                self.store_pending(&slot, &mut live, before, version).await?;
                 let view = slot.publish_private(&live).unwrap_or_else(|| slot.view());
                 return Ok((live.pending.as_ref().map_or(live.version, |p| p.next.version), view));
             }
@@ -562,15 +677,21 @@ impl Hub {
         let summary = summary_of(&applied.next);
         let update = Update {
             id: live.meta.id.clone(),
-            from: live.version,
-            to,
+            rev: slot.rev.load(Ordering::Acquire),
+            version: to,
             record: update_record,
             finished,
             summary,
             updated: now(),
+            pending: live.provisional(),
+            bot_due: applied.next.bot_to_act().is_some(),
         };
-        self.store.save(update).await.map_err(|e| storage_of(id, e))?;
+        let rev = match self.store.save(update).await {
+            Ok(rev) => rev,
+            Err(e) => return Err(self.write_failed(&slot, &mut live, e, version).await),
+        };
         live.commit(applied);
+        slot.rev.store(rev, Ordering::Release);
         if finished {
             tracing::info!(game = %id, version = to, bot_seconds = slot.bot_time().as_secs_f64(), "game finished");
         }
@@ -580,6 +701,44 @@ impl Hub {
         drop(live);
         self.kick_bots(slot);
         Ok((to, view))
+    }
+
+    /// Stores the provisional decisions just made on `live`, or puts
+    /// `before` back if they cannot be stored.
+    async fn store_pending(
+        &self,
+        slot: &Slot,
+        live: &mut Live,
+        before: Option<Box<crate::live::Pending>>,
+        sent: u64,
+    ) -> Result<(), ApiError> {
+        let rev = slot.rev.load(Ordering::Acquire);
+        match self.store.save_pending(&live.meta.id, rev, live.provisional()).await {
+            Ok(rev) => {
+                slot.rev.store(rev, Ordering::Release);
+                Ok(())
+            }
+            Err(e) => {
+                live.pending = before;
+                Err(self.write_failed(slot, live, e, sent).await)
+            }
+        }
+    }
+
+    /// What a client is told of a write that failed: it lost a race to
+    /// another server's write (stale), or the database failed (logged).
+    async fn write_failed(&self, slot: &Slot, live: &mut Live, e: StoreError, sent: u64) -> ApiError {
+        match e {
+            StoreError::Conflict(_) => {
+                tracing::info!(game = %live.meta.id, "a write lost a race to another server's: stale version");
+                if let Err(e) = self.refresh(slot, live).await {
+                    return e;
+                }
+                let current = live.pending.as_deref().map_or(live.version, |p| p.next.version);
+                ApiError::StaleVersion { current, sent }
+            }
+            e => storage_of(&live.meta.id, e),
+        }
     }
 
     /// Makes a seat's provisional decisions final, with the draw after
@@ -597,15 +756,21 @@ impl Hub {
         let finished = next.is_over();
         let update = Update {
             id: live.meta.id.clone(),
-            from: live.version,
-            to,
+            rev: slot.rev.load(Ordering::Acquire),
+            version: to,
             record: next.record().to_json(),
             finished,
             summary: summary_of(&next),
             updated: now(),
+            pending: None,
+            bot_due: next.bot_to_act().is_some(),
         };
-        self.store.save(update).await.map_err(|e| storage_of(id, e))?;
+        let rev = match self.store.save(update).await {
+            Ok(rev) => rev,
+            Err(e) => return Err(self.write_failed(slot, live, e, version).await),
+        };
         *live = next;
+        slot.rev.store(rev, Ordering::Release);
         if finished {
             tracing::info!(game = %id, version = to, bot_seconds = slot.bot_time().as_secs_f64(), "game finished");
         }
@@ -620,8 +785,11 @@ impl Hub {
     /// Lets the bots play while a bot seat is to act, one decision at a
     /// time per game, on blocking threads: search bots on the bot threads
     /// when [`BotPool`] gives them one, instant bots at once.
+    ///
+    /// With PostgreSQL, the write that made a bot due queued its decision
+    /// for the workers instead (see [`crate::worker`]).
     pub fn kick_bots(self: &Arc<Self>, slot: Arc<Slot>) {
-        if slot.bot_running.swap(true, Ordering::AcqRel) {
+        if self.shared || slot.bot_running.swap(true, Ordering::AcqRel) {
             return;
         }
         let hub = self.clone();
@@ -815,20 +983,61 @@ impl Hub {
     }
 
     pub async fn list(&self, filter: Filter, limit: u32, offset: u32) -> Result<Vec<Listed>, ApiError> {
-        let store = self.store.clone();
-        blocking(move || store.list(filter, limit, offset)).await
+        self.store.list(filter, limit, offset).await.map_err(storage)
     }
+
+    /// Whether `owner` may create one more game with search bots (see
+    /// [`BotPool::admit`]); with PostgreSQL, as the database counts the
+    /// address's bot time and the queue.
+    async fn admit(&self, owner: Owner) -> Result<(), ApiError> {
+        if !self.shared {
+            return self.bots.admit(owner);
+        }
+        let per_hour = self.bots.seconds_per_hour();
+        let used = self.store.bot_usage(owner, per_hour).await.map_err(storage)?;
+        let queued = self.store.bot_queue(owner).await.map_err(storage)?;
+        self.bots.admit_with(used, queued)
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn bots(&self) -> &Arc<BotPool> {
+        &self.bots
+    }
+}
+
+/// The stored game, from `known`, an earlier state of it: only the actions
+/// since are played (replayed from the start if it is not earlier).
+fn catch_up(mut known: Live, row: GameRow) -> Result<Live, ApiError> {
+    let Ok(record) = Record::from_json(&row.record) else { return rebuild(row) };
+    known.pending = None;
+    if known.catch_up(&record, row.version).is_err() {
+        return rebuild(row);
+    }
+    if let Some(p) = &row.pending {
+        known.restore_provisional(p).map_err(|e| damaged(&row.id, e))?;
+    }
+    Ok(known)
+}
+
+fn damaged(id: &str, reason: String) -> ApiError {
+    ApiError::Storage(format!("stored game {id} is damaged: {reason}"))
 }
 
 /// A stored game, replayed to its stored version.
 fn rebuild(row: GameRow) -> Result<Live, ApiError> {
-    let damaged = |reason: String| ApiError::Storage(format!("stored game {} is damaged: {reason}", row.id));
+    let damaged = |reason: String| damaged(&row.id, reason);
     let seats: Vec<SeatRow> = serde_json::from_str(&row.seats).map_err(|e| damaged(e.to_string()))?;
     let record = Record::from_json(&row.record).map_err(|e| damaged(e.to_string()))?;
     let meta = Arc::new(Meta { id: row.id.clone(), created: row.created, seed: row.seed, seats });
-    let live = Live::rebuild(meta, &record, row.version).map_err(damaged)?;
+    let mut live = Live::rebuild(meta, &record, row.version).map_err(damaged)?;
     if live.record() != &record {
         return Err(damaged("the replayed record differs from the stored one".into()));
+    }
+    if let Some(p) = &row.pending {
+        live.restore_provisional(p).map_err(damaged)?;
     }
     Ok(live)
 }

@@ -1,6 +1,7 @@
 //! The server of the browser game: a JSON API and WebSockets over the rules
-//! engine, games stored in SQLite, bots playing their seats on the server,
-//! and the browser UI embedded in the binary. See `docs/api.md`.
+//! engine, games stored in SQLite (one server) or PostgreSQL (several
+//! servers and bot workers, see `docs/deploy.md`), bots playing their
+//! seats, and the browser UI embedded in the binary. See `docs/api.md`.
 //!
 //! The server owns the truth: every action is checked by the engine against
 //! the version the client saw, stored before it is acknowledged, and the new
@@ -32,43 +33,55 @@ pub mod records;
 pub mod store;
 pub mod view;
 pub mod wire;
+pub mod worker;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-pub use args::ServeArgs;
+pub use args::{ServeArgs, WorkerArgs};
 pub use error::ApiError;
 pub use hub::Hub;
 pub use limits::Limits;
+pub use store::Database;
 
 /// How to run the server.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
     /// Where to listen; port 0 picks a free port.
     pub addr: SocketAddr,
-    /// The SQLite file, created and migrated if need be.
-    pub db_path: PathBuf,
+    /// The database: a SQLite file, or a PostgreSQL URL; created (the
+    /// file) and migrated if need be.
+    pub db: Database,
     /// Serve the UI from this directory instead of the embedded copy (for UI work).
     pub assets: Option<PathBuf>,
     /// Bot decisions computed at once; by default one per core.
     pub bot_threads: Option<usize>,
     /// What one client may ask (see [`Limits`]).
     pub limits: Limits,
+    /// With PostgreSQL: bot decisions this server makes itself from the
+    /// queue at once (by default as many as `bot_threads`); 0 leaves them
+    /// to `carcassonne bot-worker` processes.
+    pub bot_workers: Option<usize>,
+    /// With PostgreSQL: how long a claim on a bot decision lasts.
+    pub job_timeout: Duration,
 }
 
 impl Default for ServeOptions {
     fn default() -> ServeOptions {
         ServeOptions {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            db_path: PathBuf::from("carcassonne.db"),
+            db: Database::Sqlite(PathBuf::from("carcassonne.db")),
             assets: None,
             bot_threads: None,
             limits: Limits::default(),
+            bot_workers: None,
+            job_timeout: store::DEFAULT_JOB_TIMEOUT,
         }
     }
 }
@@ -79,35 +92,60 @@ pub struct Server {
     hub: Arc<Hub>,
     stop: watch::Sender<bool>,
     task: Option<JoinHandle<()>>,
-    /// Held for the server's life: a second server on the same database
-    /// would serve games that change under it.
-    _lock: store::DbLock,
+    /// Held for the server's life (SQLite): a second server on the same
+    /// file would serve games that change under it.
+    _lock: Option<store::DbLock>,
+    workers: Option<JoinHandle<()>>,
+}
+
+/// Opens the SQLite file at `path`, locked for this process.
+async fn open_sqlite(path: PathBuf) -> anyhow::Result<(store::DbLock, store::Store)> {
+    let db = path.clone();
+    let opened = tokio::task::spawn_blocking(move || {
+        let lock = match store::DbLock::acquire(&path) {
+            Ok(lock) => lock,
+            Err(e @ store::StoreError::Locked) => return Err(e),
+            // No lock file (no such folder, say): SQLite's own reason
+            // for refusing the database is the clearer one.
+            Err(e) => {
+                store::sqlite::Sqlite::open(&path)?;
+                return Err(e);
+            }
+        };
+        Ok((lock, store::Store::Sqlite(store::sqlite::Sqlite::open(&path)?)))
+    })
+    .await?;
+    opened.map_err(|e| anyhow::anyhow!("cannot open the database {}: {}", db.display(), e.reason_for(&db)))
+}
+
+/// Connects to PostgreSQL at `url` with up to `connections` connections,
+/// and migrates it.
+async fn open_postgres(url: &str, connections: usize) -> anyhow::Result<store::Store> {
+    let pg = store::postgres::Postgres::connect(url, connections)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", store::postgres::redact(url)))?;
+    Ok(store::Store::Postgres(pg))
+}
+
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Server {
     /// Locks and opens the database, resumes every unfinished game (bots
     /// included), binds and starts serving on the current Tokio runtime.
     pub async fn start(options: ServeOptions) -> anyhow::Result<Server> {
-        let path = options.db_path.clone();
-        let opened = tokio::task::spawn_blocking(move || {
-            let lock = match store::DbLock::acquire(&path) {
-                Ok(lock) => lock,
-                Err(e @ store::StoreError::Locked) => return Err(e),
-                // No lock file (no such folder, say): SQLite's own reason
-                // for refusing the database is the clearer one.
-                Err(e) => {
-                    store::Store::open(&path)?;
-                    return Err(e);
-                }
-            };
-            Ok((lock, store::Store::open(&path)?))
-        })
-        .await?;
-        let db = &options.db_path;
-        let (lock, store) =
-            opened.map_err(|e| anyhow::anyhow!("cannot open the database {}: {}", db.display(), e.reason_for(db)))?;
-        let threads =
-            options.bot_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = options.bot_threads.unwrap_or_else(cores);
+        let bot_workers = options.bot_workers.unwrap_or(threads);
+        let (lock, store) = match &options.db {
+            Database::Sqlite(path) => {
+                let (lock, store) = open_sqlite(path.clone()).await?;
+                (Some(lock), store)
+            }
+            // Requests, the bot loops, and a few to spare.
+            Database::Postgres(url) => (None, open_postgres(url, 32 + bot_workers).await?),
+        };
+        let shared = store.shared();
         let mut limits = options.limits;
         limits.connections = net::connection_cap(limits.connections);
         if limits.ping_interval >= limits.idle_timeout {
@@ -126,6 +164,11 @@ impl Server {
         let addr = listener.local_addr()?;
         let guard = limits::Guard::new(limits);
         let (stop, stopped) = watch::channel(false);
+        let workers = (shared && bot_workers > 0).then(|| {
+            let options =
+                worker::WorkerOptions { loops: bot_workers, lease: options.job_timeout, name: worker::default_name() };
+            tokio::spawn(worker::run(hub.clone(), options, stopped.clone()))
+        });
         let app = http::router(hub.clone(), options.assets.clone(), guard.clone(), stopped.clone());
         let task = tokio::spawn({
             let guard = guard.clone();
@@ -142,8 +185,8 @@ impl Server {
                 forget.abort();
             }
         });
-        tracing::info!(addr = %addr, db = %options.db_path.display(), bot_threads = threads, "listening");
-        Ok(Server { addr, hub, stop, task: Some(task), _lock: lock })
+        tracing::info!(addr = %addr, db = %options.db.describe(), bot_threads = threads, "listening");
+        Ok(Server { addr, hub, stop, task: Some(task), _lock: lock, workers })
     }
 
     /// The address it listens on.
@@ -164,6 +207,9 @@ impl Server {
         if let Some(task) = self.task.take() {
             task.await?;
         }
+        if let Some(workers) = self.workers.take() {
+            workers.await?;
+        }
         tracing::info!(addr = %self.addr, "stopped");
         Ok(())
     }
@@ -177,9 +223,9 @@ impl Drop for Server {
 
 /// Runs the server until Ctrl-C (or SIGTERM), printing where it listens.
 pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
-    let db = options.db_path.clone();
+    let db = options.db.describe();
     let server = Server::start(options).await?;
-    println!("Carcassonne server on http://{} (database {})", server.local_addr(), db.display());
+    println!("Carcassonne server on http://{} (database {db})", server.local_addr());
     stop_signal().await?;
     server.shutdown().await
 }
@@ -202,4 +248,42 @@ async fn stop_signal() -> anyhow::Result<()> {
 /// As [`serve`], on a runtime of its own: for callers without one.
 pub fn run(options: ServeOptions) -> anyhow::Result<()> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(serve(options))
+}
+
+/// How to run a bot worker (`carcassonne bot-worker`).
+#[derive(Clone, Debug)]
+pub struct WorkerRun {
+    /// The PostgreSQL URL.
+    pub url: String,
+    pub worker: worker::WorkerOptions,
+    /// The bots' limits (their bot seconds per hour, the budgets).
+    pub limits: Limits,
+}
+
+/// Runs bot loops on the queue in PostgreSQL until Ctrl-C (or SIGTERM),
+/// then lets each finish the decision it is making.
+pub async fn work(run: WorkerRun) -> anyhow::Result<()> {
+    let store = open_postgres(&run.url, run.worker.loops + 4).await?;
+    let hub = Hub::open(store, bots::BotPool::new(run.worker.loops, &run.limits))
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot start: {e}"))?;
+    let (stop, stopped) = watch::channel(false);
+    let loops = tokio::spawn(worker::run(hub, run.worker.clone(), stopped));
+    println!(
+        "Carcassonne bot worker {} on {} ({} at once)",
+        run.worker.name,
+        store::postgres::redact(&run.url),
+        run.worker.loops
+    );
+    stop_signal().await?;
+    tracing::info!("stopping: finishing the decisions being made");
+    let _ = stop.send(true);
+    loops.await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// As [`work`], on a runtime of its own.
+pub fn run_worker(run: WorkerRun) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(work(run))
 }

@@ -407,6 +407,25 @@ impl Live {
         Ok(())
     }
 
+    /// The provisional decisions, as stored.
+    pub fn provisional(&self) -> Option<String> {
+        let p = self.pending.as_deref()?;
+        let stored =
+            crate::store::Provisional { seat: p.seat, actions: p.actions.iter().map(|a| a.to_string()).collect() };
+        serde_json::to_string(&stored).ok()
+    }
+
+    /// Plays stored provisional decisions again.
+    pub fn restore_provisional(&mut self, stored: &str) -> Result<(), String> {
+        let p: crate::store::Provisional = serde_json::from_str(stored).map_err(|e| e.to_string())?;
+        for a in &p.actions {
+            let action: Action = a.parse().map_err(|e| format!("provisional decision '{a}': {e}"))?;
+            let version = self.pending.as_deref().map_or(self.version, |p| p.next.version);
+            self.decide(p.seat, version, action).map_err(|e| format!("provisional decision '{a}': {e}"))?;
+        }
+        Ok(())
+    }
+
     /// The provisional decisions of `seat` at `version`, checked.
     fn pending_of(&self, seat: usize, version: u64) -> Result<&Pending, ApiError> {
         let p = self.pending.as_deref().filter(|p| p.seat == seat);
@@ -483,6 +502,27 @@ impl Live {
         Ok(live)
     }
 
+    /// Plays on to `version` of `record`, a later state of this same game
+    /// (written by another server), without its provisional decisions.
+    /// Fails, changing nothing, if the record does not continue this game.
+    pub fn catch_up(&mut self, record: &Record, version: u64) -> Result<(), String> {
+        let count = usize::try_from(version).map_err(|_| format!("version {version} is too large"))?;
+        let done = usize::try_from(self.version).map_err(|_| "version too large".to_string())?;
+        if count < done || record.setup != self.record().setup {
+            return Err("the stored game does not continue this one".into());
+        }
+        let actions = record.actions_upto(count).map_err(|e| e.to_string())?;
+        if !actions[..done].iter().eq(self.actions.iter().map(|(_, a)| a)) {
+            return Err("the stored game does not continue this one".into());
+        }
+        let mut next = self.fork();
+        for action in &actions[done..] {
+            next.play(*action).map_err(|e| format!("action {}: {e}", next.version + 1))?;
+        }
+        *self = next;
+        Ok(())
+    }
+
     /// Current scores, or final ones once over.
     pub fn standing(&self) -> Vec<u32> {
         if self.is_over() {
@@ -542,6 +582,10 @@ mod tests {
         use rand::seq::IndexedRandom;
         let mut live = Live::create(meta(), setup.clone()).unwrap();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        // A copy that falls behind and catches up now and then, as a
+        // server's copy of a game another server plays.
+        let mut behind = live.clone();
+        let other = Live::create(meta(), setup_with(&[])).unwrap();
         while let Some(seat) = live.to_act() {
             let legal = live.state().legal_action_list();
             let a = *legal.choose(&mut rng).unwrap();
@@ -551,6 +595,13 @@ mod tests {
             assert_eq!(again.state(), live.state());
             assert_eq!(again.record(), live.record());
             assert_eq!(again.view_json(true), live.view_json(true));
+            if live.version % 7 == 0 || live.is_over() {
+                behind.catch_up(live.record(), live.version).unwrap();
+                assert_eq!(behind.view_json(true), live.view_json(true));
+                assert!(behind.catch_up(other.record(), 1).is_err(), "another game is refused");
+                assert!(behind.catch_up(live.record(), live.version - 1).is_err(), "no going back");
+                assert_eq!(behind.view_json(true), live.view_json(true), "a refused catch-up changes nothing");
+            }
         }
         assert!(live.is_over());
         let v: serde_json::Value = serde_json::from_str(&live.view_json(true)).unwrap();

@@ -170,7 +170,7 @@ async fn a_second_server_on_the_same_database_refuses_to_start() {
     // In this process too.
     let options = carcassonne_server::ServeOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db_path: db.clone(),
+        db: carcassonne_server::Database::Sqlite(db.clone()),
         ..Default::default()
     };
     let refused = carcassonne_server::Server::start(options.clone()).await.err().expect("refused");

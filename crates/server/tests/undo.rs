@@ -144,7 +144,7 @@ async fn decisions_stay_with_their_seat_until_the_turn_ends() {
 }
 
 #[tokio::test]
-async fn a_whole_game_of_provisional_turns_plays_to_its_end_and_survives_a_restart() {
+async fn a_whole_game_of_provisional_turns_plays_to_its_end_and_its_decisions_survive_a_restart() {
     let (_dir, db) = temp_db();
     let server = TestServer::start(&db);
     let client = Client::new(&server);
@@ -189,7 +189,8 @@ async fn a_whole_game_of_provisional_turns_plays_to_its_end_and_survives_a_resta
     assert_eq!(history.body["actions"].as_array().unwrap().len() as u64, last);
     drop(server);
 
-    // A provisional decision is not stored: after a restart the turn starts again.
+    // A provisional decision is stored with the game, for its seat alone:
+    // after a restart the seat finds it again and may still take it back.
     let (_dir2, db2) = temp_db();
     let server = TestServer::start(&db2);
     let client = Client::new(&server);
@@ -205,8 +206,13 @@ async fn a_whole_game_of_provisional_turns_plays_to_its_end_and_survives_a_resta
     let again = client.view(&game).await;
     assert_eq!(again["version"], 1);
     assert_eq!(again["step"], "place");
+    let mine = client.post(&format!("/api/games/{game}/join"), &json!({"token": tokens[0]})).await;
+    assert_eq!((mine.body["view"]["version"].clone(), mine.body["view"]["undoable"].clone()), (json!(2), json!(1)));
+    assert_eq!(client.act(&game, 0, &tokens[0], 1, &json!({"type": "undo"})).await.code(), "stale_version");
     let r = client.act(&game, 0, &tokens[0], 2, &json!({"type": "undo"})).await;
-    assert_eq!(r.code(), "stale_version");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(v(&r), 1);
+    assert_eq!(r.body["view"]["step"], "place");
 }
 
 #[tokio::test]

@@ -38,7 +38,7 @@ impl TestServer {
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
             let options = ServeOptions {
                 addr: "127.0.0.1:0".parse().unwrap(),
-                db_path: db,
+                db: carcassonne_server::Database::Sqlite(db),
                 limits,
                 bot_threads,
                 ..ServeOptions::default()

@@ -1,7 +1,4 @@
-//! Storage: one SQLite file, migrated on start. Each game is one row: its
-//! seats (with tokens), its secret seed, its record (without the seed) and
-//! its version; every accepted action rewrites the row before it is
-//! acknowledged.
+//! SQLite: one file, migrated on start, used by one server at a time.
 //!
 //! Writes go to one writer thread that commits whatever is queued in one
 //! transaction (group commit), and answers each write once it is committed.
@@ -10,10 +7,9 @@
 use std::path::Path;
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 
-use carcassonne_engine::RuleOptions;
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::{Deserialize, Serialize};
-use thiserror::Error;
+
+use super::{status, Filter, GameRow, Listed, StoreError, Summary, Update};
 
 /// The schema's migrations, in order; `schema_version` holds how many ran.
 const MIGRATIONS: &[&str] = &[
@@ -35,44 +31,11 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN owner TEXT;
     CREATE INDEX games_listed ON games (public, status, updated);",
+    // 3: the row's revision (every write), and the acting seat's
+    // provisional decisions (kept across restarts)
+    "ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN pending TEXT;",
 ];
-
-#[derive(Debug, Error)]
-pub enum StoreError {
-    // No `#[source]`: the message already holds SQLite's reason, and a
-    // chain would print it again.
-    #[error("database: {0}")]
-    Sql(rusqlite::Error),
-    #[error("the database has schema version {found}, newer than this server's {known}")]
-    TooNew { found: i64, known: i64 },
-    #[error("game {0} changed under us (stored version differs)")]
-    Conflict(String),
-    #[error("stored game {id} is damaged: {reason}")]
-    Damaged { id: String, reason: String },
-    #[error("the database writer has stopped")]
-    WriterGone,
-    #[error("another server is using it (its lock file is held)")]
-    Locked,
-    #[error("cannot lock it: {0}")]
-    Lock(std::io::Error),
-}
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Sql(e)
-    }
-}
-
-impl StoreError {
-    /// Why the database at `path` cannot be used, without repeating the path.
-    pub fn reason_for(&self, path: &Path) -> String {
-        let text = match self {
-            StoreError::Sql(e) => e.to_string(),
-            other => other.to_string(),
-        };
-        text.strip_suffix(&format!(": {}", path.display())).map(str::to_string).unwrap_or(text)
-    }
-}
 
 /// An exclusive lock on `<db>.lock`, held while the server runs. The
 /// operating system lets it go when the process ends, however it ends.
@@ -100,81 +63,19 @@ impl DbLock {
     }
 }
 
-/// A game row.
-#[derive(Clone, Debug)]
-pub struct GameRow {
-    pub id: String,
-    pub created: i64,
-    pub updated: i64,
-    pub seed: u64,
-    pub seats: String,
-    pub record: String,
-    pub version: u64,
-    pub finished: bool,
-    pub summary: String,
-    /// Listed in `GET /api/games`.
-    pub public: bool,
-    /// The creator's address key, if known.
-    pub owner: Option<String>,
-}
-
-/// A game's row after an action: from version `from` to `to`.
-#[derive(Clone, Debug)]
-pub struct Update {
-    pub id: String,
-    pub from: u64,
-    pub to: u64,
-    pub record: String,
-    pub finished: bool,
-    pub summary: String,
-    pub updated: i64,
-}
-
-/// What the game list shows of a game (the `summary` column).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Summary {
-    pub players: Vec<String>,
-    pub seats: Vec<String>,
-    pub expansions: Vec<String>,
-    pub edition: String,
-    /// Rule variants; absent for the standard rules (and in rows written
-    /// before variants existed).
-    #[serde(default, skip_serializing_if = "RuleOptions::is_empty")]
-    pub rules: RuleOptions,
-    pub turns: u32,
-    pub scores: Vec<u32>,
-}
-
-/// One entry of the game list.
-#[derive(Clone, Debug, Serialize)]
-pub struct Listed {
-    pub game: String,
-    pub status: &'static str,
-    pub created: i64,
-    pub updated: i64,
-    pub version: u64,
-    #[serde(flatten)]
-    pub summary: Summary,
-}
-
-/// Which games to list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Filter {
-    All,
-    Active,
-    Finished,
-}
-
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
 
+type Reply = tokio::sync::oneshot::Sender<Result<u64, StoreError>>;
+
 enum Job {
-    Insert(Box<GameRow>, tokio::sync::oneshot::Sender<Result<(), StoreError>>),
-    Save(Box<Update>, tokio::sync::oneshot::Sender<Result<(), StoreError>>),
+    Insert(Box<GameRow>, Reply),
+    Save(Box<Update>, Reply),
+    Pending { id: String, rev: u64, pending: Option<String>, reply: Reply },
 }
 
 #[derive(Clone)]
-pub struct Store {
+pub struct Sqlite {
     read: Arc<Mutex<Connection>>,
     writer: Arc<Writer>,
 }
@@ -210,9 +111,9 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
-impl Store {
+impl Sqlite {
     /// Opens (creating if need be) and migrates the database at `path`.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub fn open(path: &Path) -> Result<Sqlite, StoreError> {
         let mut write = connect(path)?;
         migrate(&mut write)?;
         let read = connect(path)?;
@@ -222,7 +123,7 @@ impl Store {
                 |e| StoreError::Damaged { id: String::new(), reason: format!("cannot start the writer: {e}") },
             )?;
         let writer = Arc::new(Writer { jobs: Some(sender), thread: Some(thread) });
-        Ok(Store { read: Arc::new(Mutex::new(read)), writer })
+        Ok(Sqlite { read: Arc::new(Mutex::new(read)), writer })
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
@@ -231,26 +132,42 @@ impl Store {
         self.read.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Stores a new game; returns once committed.
-    pub async fn insert(&self, row: GameRow) -> Result<(), StoreError> {
+    async fn write(&self, job: impl FnOnce(Reply) -> Job) -> Result<u64, StoreError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.writer.send(Job::Insert(Box::new(row), tx))?;
+        self.writer.send(job(tx))?;
         rx.await.map_err(|_| StoreError::WriterGone)?
     }
 
-    /// Stores a game's new record and version, if it is still at `from`;
-    /// returns once committed.
-    pub async fn save(&self, update: Update) -> Result<(), StoreError> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        self.writer.send(Job::Save(Box::new(update), tx))?;
-        rx.await.map_err(|_| StoreError::WriterGone)?
+    /// Stores a new game; returns once committed.
+    pub async fn insert(&self, row: GameRow) -> Result<(), StoreError> {
+        self.write(|tx| Job::Insert(Box::new(row), tx)).await.map(|_| ())
+    }
+
+    /// Stores a game's new record and version, if its row is still at the
+    /// update's revision; returns the new revision once committed.
+    pub async fn save(&self, update: Update) -> Result<u64, StoreError> {
+        self.write(|tx| Job::Save(Box::new(update), tx)).await
+    }
+
+    /// Stores the provisional decisions, if the row is still at `rev`.
+    pub async fn save_pending(&self, id: String, rev: u64, pending: Option<String>) -> Result<u64, StoreError> {
+        self.write(|reply| Job::Pending { id, rev, pending, reply }).await
+    }
+
+    pub fn rev(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        let rev = self
+            .conn()
+            .query_row("SELECT rev FROM games WHERE id = ?1", params![id], |r| r.get::<_, i64>(0))
+            .optional()?;
+        Ok(rev.map(|r| r as u64))
     }
 
     pub fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let row = self
             .conn()
             .query_row(
-                "SELECT id, created, updated, seed, seats, record, version, status, summary, public, owner
+                "SELECT id, created, updated, seed, seats, record, version, status, summary, public, owner,
+                        rev, pending
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -266,6 +183,9 @@ impl Store {
                         summary: r.get(8)?,
                         public: r.get(9)?,
                         owner: r.get(10)?,
+                        rev: r.get::<_, i64>(11)? as u64,
+                        pending: r.get(12)?,
+                        bot_due: false,
                     })
                 },
             )
@@ -332,13 +252,14 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        let mut results: Vec<Result<(), StoreError>> = Vec::with_capacity(batch.len());
+        let mut results: Vec<Result<u64, StoreError>> = Vec::with_capacity(batch.len());
         let committed = (|| -> Result<(), rusqlite::Error> {
             let tx = conn.transaction()?;
             for job in &batch {
                 results.push(match job {
-                    Job::Insert(row, _) => insert_row(&tx, row),
+                    Job::Insert(row, _) => insert_row(&tx, row).map(|()| row.rev),
                     Job::Save(u, _) => save_row(&tx, u),
+                    Job::Pending { id, rev, pending, .. } => pending_row(&tx, id, *rev, pending.as_deref()),
                 });
             }
             tx.commit()
@@ -347,11 +268,11 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
         for (i, job) in batch.into_iter().enumerate() {
             let result = match (&failed, results.get_mut(i)) {
                 (Some(e), _) => Err(StoreError::Damaged { id: String::new(), reason: format!("commit failed: {e}") }),
-                (None, Some(r)) => std::mem::replace(r, Ok(())),
+                (None, Some(r)) => std::mem::replace(r, Ok(0)),
                 (None, None) => Err(StoreError::WriterGone),
             };
             let reply = match job {
-                Job::Insert(_, reply) | Job::Save(_, reply) => reply,
+                Job::Insert(_, reply) | Job::Save(_, reply) | Job::Pending { reply, .. } => reply,
             };
             let _ = reply.send(result);
         }
@@ -360,8 +281,9 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
 
 fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "INSERT INTO games (id, created, updated, seed, seats, record, version, status, summary, public, owner)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT INTO games (id, created, updated, seed, seats, record, version, status, summary, public, owner,
+                            rev, pending)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?
     .execute(params![
         row.id,
@@ -374,30 +296,44 @@ fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         status(row.finished),
         row.summary,
         row.public,
-        row.owner
+        row.owner,
+        row.rev as i64,
+        row.pending
     ])?;
     Ok(())
 }
 
-fn save_row(conn: &Connection, u: &Update) -> Result<(), StoreError> {
+fn save_row(conn: &Connection, u: &Update) -> Result<u64, StoreError> {
     let n = conn
         .prepare_cached(
-            "UPDATE games SET record = ?1, version = ?2, status = ?3, summary = ?4, updated = ?5
-             WHERE id = ?6 AND version = ?7",
+            "UPDATE games SET record = ?1, version = ?2, status = ?3, summary = ?4, updated = ?5, pending = ?6,
+                              rev = rev + 1
+             WHERE id = ?7 AND rev = ?8",
         )?
-        .execute(params![u.record, u.to as i64, status(u.finished), u.summary, u.updated, u.id, u.from as i64])?;
+        .execute(params![
+            u.record,
+            u.version as i64,
+            status(u.finished),
+            u.summary,
+            u.updated,
+            u.pending,
+            u.id,
+            u.rev as i64
+        ])?;
     if n != 1 {
         return Err(StoreError::Conflict(u.id.clone()));
     }
-    Ok(())
+    Ok(u.rev + 1)
 }
 
-fn status(finished: bool) -> &'static str {
-    if finished {
-        "finished"
-    } else {
-        "active"
+fn pending_row(conn: &Connection, id: &str, rev: u64, pending: Option<&str>) -> Result<u64, StoreError> {
+    let n = conn
+        .prepare_cached("UPDATE games SET pending = ?1, rev = rev + 1 WHERE id = ?2 AND rev = ?3")?
+        .execute(params![pending, id, rev as i64])?;
+    if n != 1 {
+        return Err(StoreError::Conflict(id.to_string()));
     }
+    Ok(rev + 1)
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -426,15 +362,15 @@ mod tests {
     fn migrates_once_and_refuses_newer_schemas() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
-        let store = Store::open(&path).unwrap();
+        let store = Sqlite::open(&path).unwrap();
         drop(store);
-        let store = Store::open(&path).unwrap();
+        let store = Sqlite::open(&path).unwrap();
         assert!(store.active_ids().unwrap().is_empty());
         let v: i64 = store.conn().query_row("SELECT version FROM schema_version", [], |r| r.get(0)).unwrap();
         assert_eq!(v, MIGRATIONS.len() as i64);
         store.conn().execute("UPDATE schema_version SET version = 99", []).unwrap();
         drop(store);
-        assert!(matches!(Store::open(&path), Err(StoreError::TooNew { found: 99, .. })));
+        assert!(matches!(Sqlite::open(&path), Err(StoreError::TooNew { found: 99, .. })));
     }
 
     #[test]

@@ -1,0 +1,445 @@
+//! Several servers and bot workers on one PostgreSQL, as separate
+//! processes of the command line (`carcassonne serve --db postgres://…`,
+//! `carcassonne bot-worker`), on a throwaway PostgreSQL cluster: a
+//! temporary folder, a free port, removed afterwards (docs/deploy.md).
+//!
+//! The server binaries come from Debian's `postgresql` package:
+//! `CARCASSONNE_PG_BIN`, or the newest `/usr/lib/postgresql/*/bin`. Without
+//! them the test says so and passes, unless `CARCASSONNE_PG_REQUIRED` is
+//! set (as `scripts/test.sh` does, after installing the package).
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{tokens, Client, Pick, Reply};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+
+/// How long a worker's claim lasts in this test: a killed worker's job is
+/// taken again after this.
+const LEASE: &str = "2";
+
+/// The PostgreSQL server programs, if installed.
+fn pg_bin() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("CARCASSONNE_PG_BIN") {
+        return Some(PathBuf::from(dir));
+    }
+    let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .flatten()
+        .filter_map(|e| Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin"))))
+        .filter(|(_, bin): &(u32, PathBuf)| bin.join("initdb").exists())
+        .collect();
+    found.sort();
+    found.pop().map(|(_, bin)| bin)
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// A PostgreSQL cluster in a temporary folder, stopped and removed on drop.
+struct TempPostgres {
+    bin: PathBuf,
+    dir: tempfile::TempDir,
+    port: u16,
+    root: bool,
+}
+
+impl TempPostgres {
+    fn command(&self, program: &str) -> Command {
+        // PostgreSQL refuses to run as root: then it runs as the package's
+        // `postgres` user.
+        if self.root {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(self.bin.join(program));
+            c
+        } else {
+            Command::new(self.bin.join(program))
+        }
+    }
+
+    fn start(bin: PathBuf) -> TempPostgres {
+        let root = is_root();
+        let dir = tempfile::Builder::new().prefix("carcassonne-pg").tempdir().unwrap();
+        if root {
+            assert!(Command::new("chown").arg("postgres").arg(dir.path()).status().unwrap().success());
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let pg = TempPostgres { bin, dir, port, root };
+        let data = pg.dir.path().join("data");
+        let out = pg.command("initdb").args(["-A", "trust", "-U", "postgres", "-D"]).arg(&data).output().unwrap();
+        assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
+        let options = format!("-p {port} -h 127.0.0.1 -k {} -c fsync=off", pg.dir.path().display());
+        let out = pg
+            .command("pg_ctl")
+            .args(["-w", "-D"])
+            .arg(&data)
+            .args(["-o", &options, "-l"])
+            .arg(pg.dir.path().join("log"))
+            .arg("start")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "pg_ctl start: {}", String::from_utf8_lossy(&out.stdout));
+        let port = port.to_string();
+        let out =
+            pg.command("createdb").args(["-h", "127.0.0.1", "-p", &port, "-U", "postgres", "games"]).output().unwrap();
+        assert!(out.status.success(), "createdb: {}", String::from_utf8_lossy(&out.stderr));
+        pg
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/games", self.port)
+    }
+}
+
+impl Drop for TempPostgres {
+    fn drop(&mut self) {
+        let _ = self
+            .command("pg_ctl")
+            .args(["-m", "immediate", "-D"])
+            .arg(self.dir.path().join("data"))
+            .arg("stop")
+            .output();
+    }
+}
+
+/// A process of the command line, killed (SIGKILL) on drop; its log in a file.
+struct Proc {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Proc {
+    fn spawn(args: &[&str], log: PathBuf) -> Proc {
+        let child = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        Proc { child, log }
+    }
+
+    /// The first line it prints.
+    fn first_line(&mut self) -> String {
+        let mut line = String::new();
+        BufReader::new(self.child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "it stopped: {}", std::fs::read_to_string(&self.log).unwrap_or_default());
+        line
+    }
+
+    /// kill -9.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A server on a free port; returns it with its address.
+fn server(url: &str, dir: &Path, name: &str) -> (Proc, String) {
+    let many = "1000000";
+    let mut p = Proc::spawn(
+        &[
+            "serve",
+            "--db",
+            url,
+            "--addr",
+            "127.0.0.1:0",
+            "--bot-workers",
+            "0",
+            "--job-timeout",
+            LEASE,
+            "--requests-per-second",
+            many,
+            "--games-per-minute",
+            many,
+            "--messages-per-second",
+            many,
+        ],
+        dir.join(format!("{name}.log")),
+    );
+    let line = p.first_line();
+    let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("the address").to_string();
+    (p, format!("http://{addr}"))
+}
+
+fn worker(url: &str, dir: &Path, name: &str) -> Proc {
+    let mut p = Proc::spawn(
+        &["bot-worker", "--db", url, "--threads", "2", "--job-timeout", LEASE, "--name", name],
+        dir.join(format!("{name}.log")),
+    );
+    p.first_line();
+    p
+}
+
+fn client(base: &str) -> Client {
+    Client { http: reqwest::Client::new(), base: base.to_string() }
+}
+
+/// A game of the test: its seats' tokens and every action a server
+/// acknowledged, by the version it was played at.
+struct Game {
+    id: String,
+    tokens: Vec<String>,
+    acknowledged: HashMap<u64, Value>,
+}
+
+impl Game {
+    async fn create(c: &Client, seats: Value, expansions: &[&str]) -> Game {
+        let created = c.create(json!({"seats": seats, "expansions": expansions})).await;
+        Game {
+            id: created["game"].as_str().unwrap().to_string(),
+            tokens: tokens(&created),
+            acknowledged: HashMap::new(),
+        }
+    }
+
+    /// Plays one action for the human seat to act, through `c`, if one is to act.
+    async fn step(&mut self, c: &Client, pick: &mut Pick) -> Option<Reply> {
+        let view = c.view(&self.id).await;
+        let seat = view["to_act"].as_u64()? as usize;
+        if self.tokens[seat].is_empty() {
+            return None;
+        }
+        let version = view["version"].as_u64().unwrap();
+        let action = pick.action(&view);
+        let r = c.act(&self.id, seat, &self.tokens[seat], version, &action).await;
+        if r.status == 200 {
+            self.acknowledged.insert(version, action);
+        }
+        Some(r)
+    }
+
+    async fn finished(&self, c: &Client) -> bool {
+        c.view(&self.id).await["status"] == "finished"
+    }
+
+    /// Every acknowledged action is in the stored history, where it was played.
+    async fn check_history(&self, c: &Client) {
+        let h = c.get(&format!("/api/games/{}/actions", self.id)).await;
+        let actions = h.body["actions"].as_array().unwrap();
+        for (version, action) in &self.acknowledged {
+            let stored = &actions[*version as usize];
+            assert_eq!(stored["version"], json!(version + 1));
+            // As the legal actions name it (the history omits the annotations).
+            assert_eq!(stored["action"]["text"], action["text"], "game {} action {}", self.id, version + 1);
+        }
+    }
+}
+
+/// Follows a game's views over a WebSocket; returns the versions seen
+/// until the game ended (or the socket closed).
+fn follow(ws: String) -> tokio::task::JoinHandle<Vec<u64>> {
+    tokio::spawn(async move {
+        let (mut socket, _) = tokio_tungstenite::connect_async(ws).await.expect("websocket");
+        let mut seen = Vec::new();
+        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(120), socket.next()).await {
+            let tokio_tungstenite::tungstenite::Message::Text(t) = msg else { continue };
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == "view" {
+                seen.push(v["view"]["version"].as_u64().unwrap());
+                if v["view"]["status"] == "finished" {
+                    break;
+                }
+            }
+        }
+        seen
+    })
+}
+
+async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, limit: Duration, mut done: impl FnMut() -> F) {
+    let start = Instant::now();
+    while !done().await {
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_servers_and_two_workers_share_the_games_and_survive_kill_9() {
+    let Some(bin) = pg_bin() else {
+        assert!(
+            std::env::var_os("CARCASSONNE_PG_REQUIRED").is_none(),
+            "PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)"
+        );
+        eprintln!("skipped: PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)");
+        return;
+    };
+    let pg = TempPostgres::start(bin);
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let (server_a, a) = server(&url, &logs, "server-a");
+    let (_server_b, b) = server(&url, &logs, "server-b");
+    let (ca, cb) = (client(&a), client(&b));
+    let w1 = worker(&url, &logs, "w1");
+    let mut pick = Pick::new(7);
+
+    // Two humans, one on each server; a spectator on each server.
+    let mut duel = Game::create(&ca, json!([{"type": "human"}, {"type": "human"}]), &["ferries"]).await;
+    let ws = |base: &str, id: &str| format!("{}/api/games/{id}/ws", base.replace("http://", "ws://"));
+    let spectators = [follow(ws(&a, &duel.id)), follow(ws(&b, &duel.id))];
+    // Against bots, created on one server and played on the other.
+    let mut slow = Game::create(&cb, json!([{"type": "human"}, {"type": "bot", "level": "mcts:ms=800"}]), &[]).await;
+    let quick = Game::create(
+        &ca,
+        json!([{"type": "bot", "level": "easy"}, {"type": "human"}, {"type": "bot", "level": "random"}]),
+        &["inns", "ferries"],
+    )
+    .await;
+
+    // Clients on both servers take turns in the same game: each server
+    // takes the other's actions at once, its own spectators see them.
+    for i in 0..30 {
+        let c = if i % 2 == 0 { &ca } else { &cb };
+        let r = duel.step(c, &mut pick).await.expect("a human is to act");
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+
+    // Racing actions across servers: exactly one wins.
+    for _ in 0..10 {
+        let view = ca.view(&duel.id).await;
+        let (seat, version) = (view["to_act"].as_u64().unwrap() as usize, view["version"].as_u64().unwrap());
+        let legal = view["legal"].as_array().unwrap();
+        let (x, y) = (&legal[0], &legal[legal.len() - 1]);
+        let token = &duel.tokens[seat];
+        let (ra, rb) =
+            tokio::join!(ca.act(&duel.id, seat, token, version, x), cb.act(&duel.id, seat, token, version, y));
+        let won: Vec<&Reply> = [&ra, &rb].into_iter().filter(|r| r.status == 200).collect();
+        assert_eq!(won.len(), 1, "one of two racing actions wins: {} / {}", ra.body, rb.body);
+        let lost = if ra.status == 200 { &rb } else { &ra };
+        assert_eq!((lost.status, lost.code()), (409, "stale_version"), "{}", lost.body);
+        duel.acknowledged.insert(version, if ra.status == 200 { x.clone() } else { y.clone() });
+    }
+
+    // A worker killed in the middle of a search loses nothing: the job is
+    // taken again once its claim runs out.
+    let bot_due = loop {
+        let r = slow.step(&cb, &mut pick).await.expect("the human's turn");
+        assert_eq!(r.status, 200, "{}", r.body);
+        if r.body["view"]["to_act"] == json!(1) {
+            break r.body["version"].as_u64().unwrap();
+        }
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(ca.view(&slow.id).await["version"].as_u64(), Some(bot_due), "the bot is still searching");
+    w1.kill();
+    let killed = Instant::now();
+    let _w2 = worker(&url, &logs, "w2");
+    let _w3 = worker(&url, &logs, "w3");
+    wait_until("the search taken again", Duration::from_secs(20), || async {
+        ca.view(&slow.id).await["version"].as_u64() > Some(bot_due)
+    })
+    .await;
+    assert!(killed.elapsed() >= Duration::from_millis(1500), "taken again only once the claim ran out");
+
+    // Bots against bots, on the workers alone.
+    let mut bots = Vec::new();
+    for level in ["mcts:ms=20", "easy"] {
+        bots.push(
+            Game::create(
+                &cb,
+                json!([{"type": "bot", "level": level}, {"type": "bot", "level": "random"}]),
+                &["ferries"],
+            )
+            .await,
+        );
+    }
+
+    // kill -9 of a server in the middle of a burst of actions: every
+    // action it acknowledged is stored; the others may or may not be.
+    let before = duel.acknowledged.len();
+    let burst = {
+        let (mut duel, ca) = (
+            std::mem::replace(&mut duel, Game { id: String::new(), tokens: vec![], acknowledged: HashMap::new() }),
+            client(&a),
+        );
+        tokio::spawn(async move {
+            let mut pick = Pick::new(11);
+            loop {
+                let view = match ca.http.get(format!("{}/api/games/{}", ca.base, duel.id)).send().await {
+                    Ok(r) => r.json::<Value>().await.ok(),
+                    Err(_) => None,
+                };
+                let Some(view) = view else { break };
+                let (Some(seat), Some(version)) = (view["to_act"].as_u64(), view["version"].as_u64()) else { break };
+                let action = pick.action(&view);
+                let body =
+                    json!({"seat": seat, "token": duel.tokens[seat as usize], "version": version, "action": action});
+                let sent = ca.http.post(format!("{}/api/games/{}/actions", ca.base, duel.id)).json(&body).send().await;
+                match sent {
+                    Ok(r) if r.status() == 200 => {
+                        if r.json::<Value>().await.is_err() {
+                            break;
+                        }
+                        duel.acknowledged.insert(version, action);
+                    }
+                    _ => break,
+                }
+            }
+            duel
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server_a.kill();
+    let duel = burst.await.unwrap();
+    assert!(duel.acknowledged.len() > before, "the burst had acknowledged actions when the server died");
+    duel.check_history(&cb).await;
+    let (_server_a2, a2) = server(&url, &logs, "server-a2");
+    let ca = client(&a2);
+
+    // Every game goes on to its end, on both servers.
+    let mut humans = [duel, slow, quick];
+    let mut i = 0;
+    let start = Instant::now();
+    loop {
+        let mut all = true;
+        for g in humans.iter_mut() {
+            let c = if i % 2 == 0 { &ca } else { &cb };
+            i += 1;
+            if !g.finished(c).await {
+                all = false;
+                if let Some(r) = g.step(c, &mut pick).await {
+                    assert!(r.status == 200 || r.code() == "stale_version", "{}", r.body);
+                }
+            }
+        }
+        for g in &bots {
+            all &= g.finished(&cb).await;
+        }
+        if all {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(240), "the games did not end in time");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    for g in &humans {
+        g.check_history(&ca).await;
+        g.check_history(&cb).await;
+        assert_eq!(ca.view(&g.id).await, cb.view(&g.id).await, "both servers show the same game");
+    }
+    // The spectator on the killed server saw the game until it died; the
+    // other one saw it to its end, in order.
+    let [on_a, on_b] = spectators;
+    let (on_a, on_b) = (on_a.await.unwrap(), on_b.await.unwrap());
+    for seen in [&on_a, &on_b] {
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "versions in order: {seen:?}");
+    }
+    assert!(on_a.len() > 20, "the spectator on the first server followed the game: {on_a:?}");
+    assert_eq!(on_b.last().copied(), ca.view(&humans[0].id).await["version"].as_u64(), "the last version seen");
+    let three = cb.view(&humans[2].id).await;
+    assert_eq!(three["final"]["scores"].as_array().map(Vec::len), Some(3), "{}", three["final"]);
+}

@@ -1,0 +1,540 @@
+//! PostgreSQL: one database for several servers and bot workers.
+//!
+//! - **One truth.** Every write of a game names the revision it builds on
+//!   (`WHERE rev = $n`): of two racing writes, whatever servers made them,
+//!   one changes the row and the other changes nothing and is told so.
+//! - **Live updates.** A write announces itself on the channel
+//!   `carcassonne_games` (payload `<game> <rev>`) in the same statement, so
+//!   the notice goes out exactly when the write commits; each server
+//!   listens and pushes the new view to its WebSockets.
+//! - **Bot turns as jobs.** A write after which a bot is to act puts the
+//!   decision in `bot_jobs` in the same statement, and announces it on
+//!   `carcassonne_bots`. Workers claim a job for a lease
+//!   (`FOR UPDATE SKIP LOCKED`, so two never take the same one); a worker
+//!   that dies leaves its claim to run out, and the job is taken again.
+//!   The next write of the game replaces or removes its job.
+//! - **Migrations** are numbered and run at start, under an advisory lock
+//!   so that servers starting together run them once.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+use tokio_postgres::{AsyncMessage, NoTls, Row};
+
+use super::{status, Filter, GameRow, Listed, StoreError, Summary, Update};
+
+/// The channel of game writes.
+pub const GAMES_CHANNEL: &str = "carcassonne_games";
+/// The channel of new bot jobs.
+pub const BOTS_CHANNEL: &str = "carcassonne_bots";
+
+/// Held (for the transaction) while migrating; any constant of our own.
+const MIGRATION_LOCK: i64 = 0x00ca_4ca5_50e5;
+
+/// The schema's migrations, in order; `schema_version` holds how many ran.
+const MIGRATIONS: &[&str] = &[
+    // 1: games, the bots' queue and the bots' time per address
+    "CREATE TABLE games (
+        id       TEXT PRIMARY KEY,
+        created  BIGINT NOT NULL,
+        updated  BIGINT NOT NULL,
+        seed     BIGINT NOT NULL,
+        seats    TEXT NOT NULL,
+        record   TEXT NOT NULL,
+        version  BIGINT NOT NULL,
+        rev      BIGINT NOT NULL DEFAULT 0,
+        pending  TEXT,
+        status   TEXT NOT NULL CHECK (status IN ('active', 'finished')),
+        summary  TEXT NOT NULL,
+        public   BOOLEAN NOT NULL DEFAULT false,
+        owner    TEXT
+    );
+    CREATE INDEX games_by_status ON games (status, updated);
+    CREATE INDEX games_listed ON games (public, status, updated);
+    CREATE TABLE bot_jobs (
+        game        TEXT PRIMARY KEY,
+        version     BIGINT NOT NULL,
+        owner       TEXT NOT NULL,
+        queued      TIMESTAMPTZ NOT NULL DEFAULT now(),
+        taken_by    TEXT,
+        taken_until TIMESTAMPTZ,
+        attempts    INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX bot_jobs_by_queued ON bot_jobs (queued);
+    CREATE TABLE bot_usage (
+        owner   TEXT PRIMARY KEY,
+        seconds DOUBLE PRECISION NOT NULL,
+        at      TIMESTAMPTZ NOT NULL
+    );",
+];
+
+/// A pool of connections to one PostgreSQL database.
+#[derive(Clone)]
+pub struct Postgres {
+    pool: Pool,
+    /// For the listening connection.
+    config: std::sync::Arc<tokio_postgres::Config>,
+}
+
+fn pg(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Postgres(e.to_string())
+}
+
+/// `url` without its password, for logs.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+    match authority.rsplit_once('@') {
+        Some((user, host)) => {
+            let user = user.split_once(':').map_or(user, |(u, _)| u);
+            format!("{scheme}://{user}:***@{host}{tail}")
+        }
+        None => url.to_string(),
+    }
+}
+
+/// The owner key of a job or usage row: the address, or "" when unknown.
+fn owner_key(owner: Option<IpAddr>) -> String {
+    owner.map(|o| o.to_string()).unwrap_or_default()
+}
+
+/// A bot decision claimed from the queue.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub game: String,
+    /// The game's version the decision is for.
+    pub version: u64,
+    pub owner: Option<IpAddr>,
+    /// Claims so far, this one included: above one, a worker died on it
+    /// or gave up.
+    pub attempts: i32,
+}
+
+/// What the listening connection hears.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// (Again) listening: notices may have been missed before.
+    Listening,
+    Game {
+        id: String,
+        rev: u64,
+    },
+    Bots,
+}
+
+impl Postgres {
+    /// Connects (`max` connections at most) and runs the migrations not run yet.
+    pub async fn connect(url: &str, max: usize) -> Result<Postgres, StoreError> {
+        let config: tokio_postgres::Config = url.parse().map_err(|e| pg(format!("bad URL: {e}")))?;
+        let manager =
+            Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let pool = Pool::builder(manager)
+            .max_size(max.max(2))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .create_timeout(Some(Duration::from_secs(10)))
+            .build()
+            .map_err(pg)?;
+        let store = Postgres { pool, config: config.into() };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool.get().await.map_err(pg)
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(pg)?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(pg)?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)").await.map_err(pg)?;
+        let current: Option<i32> =
+            tx.query_one("SELECT MAX(version) FROM schema_version", &[]).await.map_err(pg)?.get(0);
+        let current = i64::from(current.unwrap_or(0));
+        let known = MIGRATIONS.len() as i64;
+        if current > known {
+            return Err(StoreError::TooNew { found: current, known });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+            tx.batch_execute(sql).await.map_err(pg)?;
+            tx.execute("DELETE FROM schema_version", &[]).await.map_err(pg)?;
+            tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&(i as i32 + 1)]).await.map_err(pg)?;
+            tracing::info!(version = i + 1, "database migrated");
+        }
+        tx.commit().await.map_err(pg)
+    }
+
+    pub async fn insert(&self, row: &GameRow) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "WITH g AS (
+                    INSERT INTO games (id, created, updated, seed, seats, record, version, rev, pending,
+                                       status, summary, public, owner)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                    RETURNING id),
+                 j AS (
+                    INSERT INTO bot_jobs (game, version, owner) SELECT id, $7, $14 FROM g WHERE $15)
+                 SELECT 1 FROM g LEFT JOIN LATERAL (SELECT pg_notify($16, g.id) WHERE $15) AS b ON true",
+            )
+            .await
+            .map_err(pg)?;
+        client
+            .query(
+                &stmt,
+                &[
+                    &row.id,
+                    &row.created,
+                    &row.updated,
+                    &(row.seed as i64),
+                    &row.seats,
+                    &row.record,
+                    &(row.version as i64),
+                    &(row.rev as i64),
+                    &row.pending,
+                    &status(row.finished),
+                    &row.summary,
+                    &row.public,
+                    &row.owner,
+                    &row.owner.clone().unwrap_or_default(),
+                    &row.bot_due,
+                    &BOTS_CHANNEL,
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+
+    /// The write, its bot job (queued or removed) and its notices, in one
+    /// statement: all of them or none.
+    pub async fn save(&self, u: &Update) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "WITH g AS (
+                    UPDATE games SET record = $1, version = $2, status = $3, summary = $4, updated = $5,
+                                     pending = $6, rev = rev + 1
+                    WHERE id = $7 AND rev = $8
+                    RETURNING id, rev, owner),
+                 d AS (DELETE FROM bot_jobs WHERE NOT $9 AND game IN (SELECT id FROM g)),
+                 j AS (
+                    INSERT INTO bot_jobs (game, version, owner) SELECT id, $2, COALESCE(owner, '') FROM g WHERE $9
+                    ON CONFLICT (game) DO UPDATE SET version = excluded.version, owner = excluded.owner,
+                        queued = now(), taken_by = NULL, taken_until = NULL, attempts = 0)
+                 SELECT g.rev FROM g
+                 CROSS JOIN LATERAL (SELECT pg_notify($10, g.id || ' ' || g.rev)) AS n
+                 LEFT JOIN LATERAL (SELECT pg_notify($11, g.id) WHERE $9) AS b ON true",
+            )
+            .await
+            .map_err(pg)?;
+        let rows = client
+            .query(
+                &stmt,
+                &[
+                    &u.record,
+                    &(u.version as i64),
+                    &status(u.finished),
+                    &u.summary,
+                    &u.updated,
+                    &u.pending,
+                    &u.id,
+                    &(u.rev as i64),
+                    &u.bot_due,
+                    &GAMES_CHANNEL,
+                    &BOTS_CHANNEL,
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        match rows.first() {
+            Some(r) => Ok(r.get::<_, i64>(0) as u64),
+            None => Err(StoreError::Conflict(u.id.clone())),
+        }
+    }
+
+    pub async fn save_pending(&self, id: &str, rev: u64, pending: Option<&str>) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "WITH g AS (UPDATE games SET pending = $1, rev = rev + 1 WHERE id = $2 AND rev = $3 RETURNING id, rev)
+                 SELECT g.rev FROM g CROSS JOIN LATERAL (SELECT pg_notify($4, g.id || ' ' || g.rev)) AS n",
+            )
+            .await
+            .map_err(pg)?;
+        let rows = client.query(&stmt, &[&pending, &id, &(rev as i64), &GAMES_CHANNEL]).await.map_err(pg)?;
+        match rows.first() {
+            Some(r) => Ok(r.get::<_, i64>(0) as u64),
+            None => Err(StoreError::Conflict(id.to_string())),
+        }
+    }
+
+    pub async fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT id, created, updated, seed, seats, record, version, status, summary, public, owner, rev,
+                        pending, EXISTS (SELECT 1 FROM bot_jobs WHERE game = $1)
+                 FROM games WHERE id = $1",
+            )
+            .await
+            .map_err(pg)?;
+        let row = client.query_opt(&stmt, &[&id]).await.map_err(pg)?;
+        Ok(row.map(|r| game_row(&r)))
+    }
+
+    pub async fn rev(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client.prepare_cached("SELECT rev FROM games WHERE id = $1").await.map_err(pg)?;
+        let row = client.query_opt(&stmt, &[&id]).await.map_err(pg)?;
+        Ok(row.map(|r| r.get::<_, i64>(0) as u64))
+    }
+
+    pub async fn active_ids(&self) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client.query("SELECT id FROM games WHERE status = 'active'", &[]).await.map_err(pg)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    pub async fn list(&self, filter: Filter, limit: u32, offset: u32) -> Result<Vec<Listed>, StoreError> {
+        let client = self.client().await?;
+        let status = match filter {
+            Filter::All => None,
+            Filter::Active => Some("active"),
+            Filter::Finished => Some("finished"),
+        };
+        let stmt = client
+            .prepare_cached(
+                "SELECT id, status, created, updated, version, summary FROM games
+                 WHERE public AND ($1::TEXT IS NULL OR status = $1)
+                 ORDER BY updated DESC, id LIMIT $2 OFFSET $3",
+            )
+            .await
+            .map_err(pg)?;
+        let rows = client.query(&stmt, &[&status, &i64::from(limit), &i64::from(offset)]).await.map_err(pg)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let game: String = r.get(0);
+            let summary: Summary = serde_json::from_str(r.get(5))
+                .map_err(|e| StoreError::Damaged { id: game.clone(), reason: e.to_string() })?;
+            let status = if r.get::<_, &str>(1) == "finished" { "finished" } else { "active" };
+            out.push(Listed {
+                game,
+                status,
+                created: r.get(2),
+                updated: r.get(3),
+                version: r.get::<_, i64>(4) as u64,
+                summary,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Claims the next bot decision for `worker` for `lease`: among the
+    /// jobs nobody holds (or whose claim ran out), one of the address with
+    /// the fewest decisions being made now, the longest waiting first.
+    pub async fn take_job(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "UPDATE bot_jobs SET taken_by = $1, taken_until = now() + make_interval(secs => $2),
+                                     attempts = attempts + 1
+                 WHERE game = (
+                    SELECT j.game FROM bot_jobs j
+                    WHERE j.taken_until IS NULL OR j.taken_until < now()
+                    ORDER BY (SELECT count(*) FROM bot_jobs r WHERE r.owner = j.owner AND r.taken_until >= now()),
+                             j.queued
+                    LIMIT 1
+                    FOR UPDATE SKIP LOCKED)
+                 RETURNING game, version, owner, attempts",
+            )
+            .await
+            .map_err(pg)?;
+        let row = client.query_opt(&stmt, &[&worker, &lease.as_secs_f64()]).await.map_err(pg)?;
+        Ok(row.map(|r| Job {
+            game: r.get(0),
+            version: r.get::<_, i64>(1) as u64,
+            owner: r.get::<_, &str>(2).parse().ok(),
+            attempts: r.get(3),
+        }))
+    }
+
+    /// Removes a job that is done with (if it is still the same decision).
+    pub async fn drop_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute("DELETE FROM bot_jobs WHERE game = $1 AND version = $2", &[&game, &(version as i64)])
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+
+    /// Gives a claimed job back at once (a worker stopping).
+    pub async fn release_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE bot_jobs SET taken_by = NULL, taken_until = NULL WHERE game = $1 AND version = $2",
+                &[&game, &(version as i64)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+
+    /// The bot seconds `owner` has used, leaking away at `per_hour` an hour.
+    pub async fn bot_usage(&self, owner: Option<IpAddr>, per_hour: f64) -> Result<f64, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT GREATEST(seconds - EXTRACT(EPOCH FROM now() - at)::DOUBLE PRECISION * $2 / 3600.0, 0)
+                 FROM bot_usage WHERE owner = $1",
+                &[&owner_key(owner), &per_hour],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(row.map_or(0.0, |r| r.get(0)))
+    }
+
+    /// Charges `spent` to `owner`'s bot time.
+    pub async fn charge(&self, owner: Option<IpAddr>, spent: Duration, per_hour: f64) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO bot_usage (owner, seconds, at) VALUES ($1, $2, now())
+                 ON CONFLICT (owner) DO UPDATE SET
+                    seconds = GREATEST(bot_usage.seconds
+                        - EXTRACT(EPOCH FROM now() - bot_usage.at)::DOUBLE PRECISION * $3 / 3600.0, 0)
+                        + excluded.seconds,
+                    at = now()",
+                &[&owner_key(owner), &spent.as_secs_f64(), &per_hour],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+
+    /// Jobs waiting (not claimed), in all and of `owner`'s games.
+    pub async fn queued(&self, owner: Option<IpAddr>) -> Result<(usize, usize), StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                "SELECT count(*), count(*) FILTER (WHERE owner = $1) FROM bot_jobs
+                 WHERE taken_until IS NULL OR taken_until < now()",
+                &[&owner_key(owner)],
+            )
+            .await
+            .map_err(pg)?;
+        Ok((row.get::<_, i64>(0) as usize, row.get::<_, i64>(1) as usize))
+    }
+
+    /// Listens on `channels` on a connection of its own, reconnecting when
+    /// it is lost (then [`Notice::Listening`] again: notices may have been
+    /// missed meanwhile). Stops when the receiver is dropped.
+    pub fn listen(&self, channels: &'static [&'static str]) -> mpsc::UnboundedReceiver<Notice> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let config = self.config.clone();
+        tokio::spawn(async move {
+            let mut wait = Duration::from_millis(100);
+            loop {
+                tokio::select! {
+                    () = tx.closed() => return,
+                    heard = listen_once(&config, channels, &tx) => match heard {
+                        Ok(()) => wait = Duration::from_millis(100),
+                        Err(e) => tracing::warn!(error = %e, "database notifications: connection failed"),
+                    },
+                }
+                if tx.is_closed() {
+                    return;
+                }
+                tracing::warn!(retry_in = ?wait, "database notifications: connection lost, reconnecting");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(5));
+            }
+        });
+        rx
+    }
+}
+
+/// One listening connection, until it ends.
+async fn listen_once(
+    config: &tokio_postgres::Config,
+    channels: &[&str],
+    tx: &mpsc::UnboundedSender<Notice>,
+) -> Result<(), StoreError> {
+    let (client, mut connection) = config.connect(NoTls).await.map_err(pg)?;
+    let (heard, mut notices) = mpsc::unbounded_channel();
+    let driver = tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = messages.next().await {
+            match message {
+                Ok(AsyncMessage::Notification(n)) => {
+                    if heard.send(n).is_err() {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "database notifications: connection error");
+                    return;
+                }
+            }
+        }
+    });
+    for channel in channels {
+        client.batch_execute(&format!("LISTEN {channel}")).await.map_err(pg)?;
+    }
+    if tx.send(Notice::Listening).is_err() {
+        return Ok(());
+    }
+    while let Some(n) = notices.recv().await {
+        let notice = if n.channel() == GAMES_CHANNEL {
+            let Some((id, rev)) = n.payload().split_once(' ') else { continue };
+            let Ok(rev) = rev.parse() else { continue };
+            Notice::Game { id: id.to_string(), rev }
+        } else {
+            Notice::Bots
+        };
+        if tx.send(notice).is_err() {
+            break;
+        }
+    }
+    driver.abort();
+    drop(client);
+    Ok(())
+}
+
+fn game_row(r: &Row) -> GameRow {
+    GameRow {
+        id: r.get(0),
+        created: r.get(1),
+        updated: r.get(2),
+        seed: r.get::<_, i64>(3) as u64,
+        seats: r.get(4),
+        record: r.get(5),
+        version: r.get::<_, i64>(6) as u64,
+        finished: r.get::<_, &str>(7) == "finished",
+        summary: r.get(8),
+        public: r.get(9),
+        owner: r.get(10),
+        rev: r.get::<_, i64>(11) as u64,
+        pending: r.get(12),
+        bot_due: r.get(13),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_stay_out_of_logs() {
+        assert_eq!(redact("postgres://u:secret@db:5432/games"), "postgres://u:***@db:5432/games");
+        assert_eq!(redact("postgresql://u:p@ss@h/x?sslmode=disable"), "postgresql://u:***@h/x?sslmode=disable");
+        assert_eq!(redact("postgres://db/games"), "postgres://db/games");
+    }
+}
