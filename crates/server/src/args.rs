@@ -203,11 +203,11 @@ impl WorkerArgs {
                 self.db
             ));
         }
-        let loops = self.threads.unwrap_or_else(crate::cores);
+        let threads = self.threads.unwrap_or_else(crate::cores);
         Ok(crate::WorkerRun {
             url: self.db.clone(),
             worker: crate::worker::WorkerOptions {
-                loops,
+                threads,
                 lease: self.job_timeout,
                 name: self.name.clone().unwrap_or_else(crate::worker::default_name),
             },

@@ -362,11 +362,9 @@ impl Hub {
     /// it since, and publishes the new views.
     async fn refresh(&self, slot: &Slot, live: &mut Live) -> Result<(), ApiError> {
         let id = live.meta.id.clone();
-        let rev = self.store.rev(&id).await.map_err(storage)?.ok_or_else(|| ApiError::no_game(&id))?;
-        if rev == slot.rev.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        let row = self.store.load(&id).await.map_err(storage)?.ok_or_else(|| ApiError::no_game(&id))?;
+        let known = slot.rev.load(Ordering::Acquire);
+        let newer = self.store.load_newer(&id, known).await.map_err(storage)?.ok_or_else(|| ApiError::no_game(&id))?;
+        let Some(row) = newer else { return Ok(()) };
         let rev = row.rev;
         let known = live.clone();
         let fresh = tokio::task::spawn_blocking(move || catch_up(known, row))
@@ -392,8 +390,9 @@ impl Hub {
                     && (slot.views.receiver_count() > 0 || slot.private.receiver_count() > 0)
             };
             let slots: Vec<Arc<Slot>> = match &notice {
+                // One job, one loop woken (or the next one to look).
                 Notice::Bots => {
-                    hub.bot_jobs.notify_waiters();
+                    hub.bot_jobs.notify_one();
                     continue;
                 }
                 Notice::Game { id, rev } => {
@@ -622,7 +621,16 @@ impl Hub {
     ) -> Result<(u64, ViewText), ApiError> {
         let slot = self.cached(id).await?;
         let mut live = slot.live.lock().await;
-        if self.shared {
+        // With PostgreSQL, the copy is checked against the row first, but
+        // for an action on the version the copy is at: if the row has moved
+        // on, the write is refused (its revision differs) and the client
+        // told so. A bot's action is always on the copy's version.
+        let current = match (&who, &command) {
+            (Who::Bot { .. }, _) => true,
+            (Who::Human { .. }, Command::Play(_)) => version == live.version && live.pending.is_none(),
+            (Who::Human { .. }, _) => false,
+        };
+        if self.shared && !current {
             self.refresh(&slot, &mut live).await?;
         }
         let seat = match who {

@@ -143,7 +143,7 @@ impl Server {
                 (Some(lock), store)
             }
             // Requests, the bot loops, and a few to spare.
-            Database::Postgres(url) => (None, open_postgres(url, 32 + bot_workers).await?),
+            Database::Postgres(url) => (None, open_postgres(url, 32 + worker::loops(bot_workers)).await?),
         };
         let shared = store.shared();
         let mut limits = options.limits;
@@ -165,8 +165,11 @@ impl Server {
         let guard = limits::Guard::new(limits);
         let (stop, stopped) = watch::channel(false);
         let workers = (shared && bot_workers > 0).then(|| {
-            let options =
-                worker::WorkerOptions { loops: bot_workers, lease: options.job_timeout, name: worker::default_name() };
+            let options = worker::WorkerOptions {
+                threads: bot_workers,
+                lease: options.job_timeout,
+                name: worker::default_name(),
+            };
             tokio::spawn(worker::run(hub.clone(), options, stopped.clone()))
         });
         let app = http::router(hub.clone(), options.assets.clone(), guard.clone(), stopped.clone());
@@ -263,17 +266,17 @@ pub struct WorkerRun {
 /// Runs bot loops on the queue in PostgreSQL until Ctrl-C (or SIGTERM),
 /// then lets each finish the decision it is making.
 pub async fn work(run: WorkerRun) -> anyhow::Result<()> {
-    let store = open_postgres(&run.url, run.worker.loops + 4).await?;
-    let hub = Hub::open(store, bots::BotPool::new(run.worker.loops, &run.limits))
+    let store = open_postgres(&run.url, worker::loops(run.worker.threads) + 4).await?;
+    let hub = Hub::open(store, bots::BotPool::new(run.worker.threads, &run.limits))
         .await
         .map_err(|e| anyhow::anyhow!("cannot start: {e}"))?;
     let (stop, stopped) = watch::channel(false);
     let loops = tokio::spawn(worker::run(hub, run.worker.clone(), stopped));
     println!(
-        "Carcassonne bot worker {} on {} ({} at once)",
+        "Carcassonne bot worker {} on {} ({} searches at once)",
         run.worker.name,
         store::postgres::redact(&run.url),
-        run.worker.loops
+        run.worker.threads
     );
     stop_signal().await?;
     tracing::info!("stopping: finishing the decisions being made");

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne_bots::Bot;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 
 use crate::error::ApiError;
 use crate::hub::{Hub, Who};
@@ -27,11 +27,16 @@ use crate::wire::Command;
 /// Claims of one decision after which it is played greedily.
 pub const GIVE_UP_SEARCHING: i32 = 3;
 
+/// Loops per search thread: the instant bots' decisions and the database's
+/// round trips wait on the network more than they compute.
+const LOOPS_PER_THREAD: usize = 4;
+
 /// How the bot loops run.
 #[derive(Clone, Debug)]
 pub struct WorkerOptions {
-    /// Decisions made at once (one loop each).
-    pub loops: usize,
+    /// Searches made at once; the loops taking jobs are a few times as
+    /// many, so that the instant bots never wait behind a search.
+    pub threads: usize,
     /// How long a claim lasts.
     pub lease: Duration,
     /// The name claims are made under (for the logs and the `bot_jobs` table).
@@ -45,132 +50,159 @@ pub fn default_name() -> String {
     format!("{host}-{}", std::process::id())
 }
 
-/// Runs `options.loops` bot loops on `hub`'s database until `stop` turns
-/// true; each finishes the decision it is making first. Does nothing on
-/// SQLite, whose server runs its bots itself.
+/// The number of loops for `threads` search threads.
+pub fn loops(threads: usize) -> usize {
+    threads.max(1) * LOOPS_PER_THREAD
+}
+
+/// Runs the bot loops on `hub`'s database until `stop` turns true; each
+/// finishes the decision it is making first. Does nothing on SQLite, whose
+/// server runs its bots itself.
 pub async fn run(hub: Arc<Hub>, options: WorkerOptions, stop: watch::Receiver<bool>) {
     let Store::Postgres(pg) = hub.store().clone() else { return };
-    let mut loops = tokio::task::JoinSet::new();
-    for i in 0..options.loops {
+    let searches = Arc::new(Semaphore::new(options.threads.max(1)));
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..loops(options.threads) {
         let name = format!("{}/{i}", options.name);
-        loops.spawn(work(hub.clone(), pg.clone(), name, options.lease, stop.clone()));
+        let worker =
+            Worker { hub: hub.clone(), pg: pg.clone(), name, lease: options.lease, searches: searches.clone() };
+        tasks.spawn(worker.work(stop.clone()));
     }
-    tracing::info!(loops = options.loops, name = %options.name, lease = ?options.lease, "bot worker started");
-    while loops.join_next().await.is_some() {}
+    tracing::info!(threads = options.threads, name = %options.name, lease = ?options.lease, "bot worker started");
+    while tasks.join_next().await.is_some() {}
+}
+
+/// One loop taking jobs.
+struct Worker {
+    hub: Arc<Hub>,
+    pg: Postgres,
+    name: String,
+    lease: Duration,
+    /// Permits to search (one per search thread).
+    searches: Arc<Semaphore>,
 }
 
 /// The bot that decided last, kept for its game and seat's next decision:
 /// a search with a turn budget carries its tree across the turn.
 type Kept = Option<(String, usize, Box<dyn Bot>)>;
 
-async fn work(hub: Arc<Hub>, pg: Postgres, name: String, lease: Duration, mut stop: watch::Receiver<bool>) {
-    let mut kept: Kept = None;
-    while !*stop.borrow() {
-        // Registered before looking, so that a job queued meanwhile wakes it.
-        let wake = hub.bot_jobs.notified();
-        tokio::pin!(wake);
-        wake.as_mut().enable();
-        match pg.take_job(&name, lease).await {
-            Ok(Some(job)) => decide(&hub, &pg, job, &mut kept).await,
-            Ok(None) => {
-                tokio::select! {
-                    () = wake => {}
-                    // Claims of dead workers run out without a notice.
-                    () = tokio::time::sleep(Duration::from_secs(1)) => {}
-                    _ = stop.changed() => {}
+impl Worker {
+    async fn work(self, mut stop: watch::Receiver<bool>) {
+        let mut kept: Kept = None;
+        while !*stop.borrow() {
+            // Registered before looking, so that a job queued meanwhile wakes it.
+            let wake = self.hub.bot_jobs.notified();
+            tokio::pin!(wake);
+            wake.as_mut().enable();
+            match self.pg.take_job(&self.name, self.lease).await {
+                Ok(Some(job)) => self.decide(job, &mut kept).await,
+                Ok(None) => {
+                    tokio::select! {
+                        () = wake => {}
+                        // Claims of dead workers run out without a notice.
+                        () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                        _ = stop.changed() => {}
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(worker = %self.name, error = %e, "bot worker: cannot take a job, trying again in 1 s");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }
-            Err(e) => {
-                tracing::warn!(worker = %name, error = %e, "bot worker: cannot take a job, trying again in 1 s");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-            }
         }
     }
-}
 
-/// Makes the decision of `job` and plays it.
-async fn decide(hub: &Arc<Hub>, pg: &Postgres, job: Job, kept: &mut Kept) {
-    let game = job.game.clone();
-    let done = |why: &str| {
-        tracing::debug!(game = %game, version = job.version, "bot job dropped: {why}");
-        pg.drop_job(&job.game, job.version)
-    };
-    let slot = match hub.slot(&job.game).await {
-        Ok(slot) => slot,
-        Err(ApiError::NotFound(_)) => return log_failure(&game, done("no such game").await),
-        Err(e) => {
-            tracing::warn!(game = %game, error = %e, "bot job: cannot load the game, giving the job back");
-            return log_failure(&game, pg.release_job(&job.game, job.version).await);
-        }
-    };
-    let (seat, plan, state, seed) = {
-        let live = slot.live().await;
-        match live.bot_to_act() {
-            Some((seat, plan)) if live.version == job.version => (seat, plan, live.state().clone(), live.bot_seed()),
-            _ => return log_failure(&game, done("the game has moved on").await),
-        }
-    };
-    let legal = state.legal_action_list();
-    let searches = matches!(plan, BotPlan::Mcts(_)) && legal.len() > 1;
-    let greedy = if !searches {
-        None
-    } else if job.attempts > GIVE_UP_SEARCHING {
-        Some(format!("claimed {} times without an answer", job.attempts - 1))
-    } else {
-        let per_hour = hub.bots().seconds_per_hour();
-        match pg.bot_usage(job.owner, per_hour).await {
-            Ok(used) if used >= per_hour => Some(crate::bots::Why::OverAllowance.describe().to_string()),
-            _ => None,
-        }
-    };
-    if let Some(why) = &greedy {
-        tracing::warn!(game = %game, owner = ?job.owner, "a search bot plays greedily this time: {why}");
-    }
-    let action = if legal.len() == 1 {
-        *kept = None;
-        legal[0]
-    } else {
-        let mut bot: Box<dyn Bot> = match kept.take() {
-            _ if greedy.is_some() => Box::new(carcassonne_bots::GreedyBot::new(seed)),
-            Some((g, s, bot)) if g == game && s == seat => bot,
-            _ => plan.build(seed),
+    /// Makes the decision of `job` and plays it.
+    async fn decide(&self, job: Job, kept: &mut Kept) {
+        let (hub, pg) = (&self.hub, &self.pg);
+        let game = job.game.clone();
+        let done = |why: &str| {
+            tracing::debug!(game = %game, version = job.version, "bot job dropped: {why}");
+            pg.drop_job(&job.game, job.version)
         };
-        let chosen = tokio::task::spawn_blocking(move || {
-            let started = Instant::now();
-            let action = bot.choose(&state);
-            (bot, action, started.elapsed())
-        })
-        .await;
-        let (bot, action, spent) = match chosen {
-            Ok(c) => c,
+        let slot = match hub.slot(&job.game).await {
+            Ok(slot) => slot,
+            Err(ApiError::NotFound(_)) => return log_failure(&game, done("no such game").await),
             Err(e) => {
-                tracing::error!(game = %game, seat, error = %e, "bot failure: the bot's thread failed");
-                return;
+                tracing::warn!(game = %game, error = %e, "bot job: cannot load the game, giving the job back");
+                return log_failure(&game, pg.release_job(&job.game, job.version).await);
             }
         };
-        if searches && greedy.is_none() {
-            log_failure(&game, pg.charge(job.owner, spent, hub.bots().seconds_per_hour()).await);
-            *kept = Some((game.clone(), seat, bot));
-        }
-        match action {
-            Some(a) => a,
-            None => {
-                tracing::error!(game = %game, seat, "bot failure: the bot found no action");
-                return log_failure(&game, done("the bot found no action").await);
+        let (seat, plan, state, seed) = {
+            let live = slot.live().await;
+            match live.bot_to_act() {
+                Some((seat, plan)) if live.version == job.version => {
+                    (seat, plan, live.state().clone(), live.bot_seed())
+                }
+                _ => return log_failure(&game, done("the game has moved on").await),
             }
+        };
+        let legal = state.legal_action_list();
+        let searches = matches!(plan, BotPlan::Mcts(_)) && legal.len() > 1;
+        let greedy = if !searches {
+            None
+        } else if job.attempts > GIVE_UP_SEARCHING {
+            Some(format!("claimed {} times without an answer", job.attempts - 1))
+        } else {
+            let per_hour = hub.bots().seconds_per_hour();
+            match pg.bot_usage(job.owner, per_hour).await {
+                Ok(used) if used >= per_hour => Some(crate::bots::Why::OverAllowance.describe().to_string()),
+                _ => None,
+            }
+        };
+        if let Some(why) = &greedy {
+            tracing::warn!(game = %game, owner = ?job.owner, "a search bot plays greedily this time: {why}");
         }
-    };
-    match hub.submit(&game, Who::Bot { seat }, job.version, Command::Play(action)).await {
-        // The write replaced or removed the job.
-        Ok(_) => {}
-        Err(ApiError::StaleVersion { .. }) => log_failure(&game, done("another action came first").await),
-        Err(ApiError::Storage(e)) => {
-            tracing::warn!(game = %game, seat, error = %e, "bot failure: its action was not stored, giving the job back");
-            log_failure(&game, pg.release_job(&job.game, job.version).await);
-        }
-        Err(e) => {
-            tracing::error!(game = %game, seat, action = %action, error = %e, "bot failure: its action was refused");
-            log_failure(&game, done("its action was refused").await);
+        let action = if legal.len() == 1 {
+            *kept = None;
+            legal[0]
+        } else {
+            let mut bot: Box<dyn Bot> = match kept.take() {
+                _ if greedy.is_some() => Box::new(carcassonne_bots::GreedyBot::new(seed)),
+                Some((g, s, bot)) if g == game && s == seat => bot,
+                _ => plan.build(seed),
+            };
+            // A search waits for a search thread; instant bots go at once.
+            let permit =
+                if searches && greedy.is_none() { self.searches.clone().acquire_owned().await.ok() } else { None };
+            let chosen = tokio::task::spawn_blocking(move || {
+                let started = Instant::now();
+                let action = bot.choose(&state);
+                (bot, action, started.elapsed())
+            })
+            .await;
+            drop(permit);
+            let (bot, action, spent) = match chosen {
+                Ok(c) => c,
+                Err(e) => {
+                    tracing::error!(game = %game, seat, error = %e, "bot failure: the bot's thread failed");
+                    return;
+                }
+            };
+            if searches && greedy.is_none() {
+                log_failure(&game, pg.charge(job.owner, spent, hub.bots().seconds_per_hour()).await);
+                *kept = Some((game.clone(), seat, bot));
+            }
+            match action {
+                Some(a) => a,
+                None => {
+                    tracing::error!(game = %game, seat, "bot failure: the bot found no action");
+                    return log_failure(&game, done("the bot found no action").await);
+                }
+            }
+        };
+        match hub.submit(&game, Who::Bot { seat }, job.version, Command::Play(action)).await {
+            // The write replaced or removed the job.
+            Ok(_) => {}
+            Err(ApiError::StaleVersion { .. }) => log_failure(&game, done("another action came first").await),
+            Err(ApiError::Storage(e)) => {
+                tracing::warn!(game = %game, seat, error = %e, "bot failure: its action was not stored, giving the job back");
+                log_failure(&game, pg.release_job(&job.game, job.version).await);
+            }
+            Err(e) => {
+                tracing::error!(game = %game, seat, action = %action, error = %e, "bot failure: its action was refused");
+                log_failure(&game, done("its action was refused").await);
+            }
         }
     }
 }

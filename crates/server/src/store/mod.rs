@@ -129,7 +129,8 @@ pub struct GameRow {
     pub rev: u64,
     /// The acting seat's provisional decisions ([`Provisional`] as JSON).
     pub pending: Option<String>,
-    /// A bot is to act (its decision is queued, with PostgreSQL).
+    /// A bot is to act: its decision is queued with the row (PostgreSQL;
+    /// written, never read back).
     pub bot_due: bool,
 }
 
@@ -251,14 +252,20 @@ impl Store {
         }
     }
 
-    /// The row's revision (`None`: no such game).
-    pub async fn rev(&self, id: &str) -> Result<Option<u64>, StoreError> {
+    /// The row if its revision is not `known` (`Some(None)`: it is still
+    /// at `known`; `None`: no such game).
+    pub async fn load_newer(&self, id: &str, known: u64) -> Result<Option<Option<GameRow>>, StoreError> {
         match self {
             Store::Sqlite(s) => {
                 let (s, id) = (s.clone(), id.to_string());
-                blocking(move || s.rev(&id)).await
+                blocking(move || match s.rev(&id)? {
+                    None => Ok(None),
+                    Some(rev) if rev == known => Ok(Some(None)),
+                    Some(_) => Ok(s.load(&id)?.map(Some)),
+                })
+                .await
             }
-            Store::Postgres(p) => p.rev(id).await,
+            Store::Postgres(p) => p.load_newer(id, Some(known)).await,
         }
     }
 

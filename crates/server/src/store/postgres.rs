@@ -36,7 +36,9 @@ const MIGRATION_LOCK: i64 = 0x00ca_4ca5_50e5;
 
 /// The schema's migrations, in order; `schema_version` holds how many ran.
 const MIGRATIONS: &[&str] = &[
-    // 1: games, the bots' queue and the bots' time per address
+    // 1: games, the bots' queue and the bots' time per address. The queue
+    // is small and rewritten by every job: vacuumed after every thousand
+    // dead rows, whatever its size.
     "CREATE TABLE games (
         id       TEXT PRIMARY KEY,
         created  BIGINT NOT NULL,
@@ -62,8 +64,7 @@ const MIGRATIONS: &[&str] = &[
         taken_by    TEXT,
         taken_until TIMESTAMPTZ,
         attempts    INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX bot_jobs_by_queued ON bot_jobs (queued);
+    ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
     CREATE TABLE bot_usage (
         owner   TEXT PRIMARY KEY,
         seconds DOUBLE PRECISION NOT NULL,
@@ -274,24 +275,27 @@ impl Postgres {
     }
 
     pub async fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        Ok(self.load_newer(id, None).await?.flatten())
+    }
+
+    /// The row if its revision is not `known` (`Some(None)`: it is), in one
+    /// round trip: the large columns are only sent when changed.
+    pub async fn load_newer(&self, id: &str, known: Option<u64>) -> Result<Option<Option<GameRow>>, StoreError> {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(
-                "SELECT id, created, updated, seed, seats, record, version, status, summary, public, owner, rev,
-                        pending, EXISTS (SELECT 1 FROM bot_jobs WHERE game = $1)
-                 FROM games WHERE id = $1",
+                "SELECT id, created, updated, seed, CASE WHEN changed THEN seats END, CASE WHEN changed THEN record END,
+                        version, status, summary, public, owner, rev, pending
+                 FROM (SELECT *, rev IS DISTINCT FROM $2 AS changed FROM games WHERE id = $1) AS g",
             )
             .await
             .map_err(pg)?;
-        let row = client.query_opt(&stmt, &[&id]).await.map_err(pg)?;
-        Ok(row.map(|r| game_row(&r)))
-    }
-
-    pub async fn rev(&self, id: &str) -> Result<Option<u64>, StoreError> {
-        let client = self.client().await?;
-        let stmt = client.prepare_cached("SELECT rev FROM games WHERE id = $1").await.map_err(pg)?;
-        let row = client.query_opt(&stmt, &[&id]).await.map_err(pg)?;
-        Ok(row.map(|r| r.get::<_, i64>(0) as u64))
+        let known = known.map(|k| k as i64);
+        let Some(r) = client.query_opt(&stmt, &[&id, &known]).await.map_err(pg)? else { return Ok(None) };
+        if Some(r.get::<_, i64>(11)) == known {
+            return Ok(Some(None));
+        }
+        Ok(Some(Some(game_row(&r))))
     }
 
     pub async fn active_ids(&self) -> Result<Vec<String>, StoreError> {
@@ -344,12 +348,13 @@ impl Postgres {
                 "UPDATE bot_jobs SET taken_by = $1, taken_until = now() + make_interval(secs => $2),
                                      attempts = attempts + 1
                  WHERE game = (
-                    SELECT j.game FROM bot_jobs j
+                    WITH running AS (
+                        SELECT owner, count(*) AS n FROM bot_jobs WHERE taken_until >= now() GROUP BY owner)
+                    SELECT j.game FROM bot_jobs j LEFT JOIN running r ON r.owner = j.owner
                     WHERE j.taken_until IS NULL OR j.taken_until < now()
-                    ORDER BY (SELECT count(*) FROM bot_jobs r WHERE r.owner = j.owner AND r.taken_until >= now()),
-                             j.queued
+                    ORDER BY COALESCE(r.n, 0), j.queued
                     LIMIT 1
-                    FOR UPDATE SKIP LOCKED)
+                    FOR UPDATE OF j SKIP LOCKED)
                  RETURNING game, version, owner, attempts",
             )
             .await
@@ -523,7 +528,7 @@ fn game_row(r: &Row) -> GameRow {
         owner: r.get(10),
         rev: r.get::<_, i64>(11) as u64,
         pending: r.get(12),
-        bot_due: r.get(13),
+        bot_due: false,
     }
 }
 
