@@ -149,29 +149,31 @@ impl Drop for Proc {
     }
 }
 
-/// A server on a free port; returns it with its address.
+/// A server on a free port that leaves the bots to the workers; returns
+/// it with its address.
 fn server(url: &str, dir: &Path, name: &str) -> (Proc, String) {
+    server_with(url, dir, name, &["--bot-workers", "0"])
+}
+
+fn server_with(url: &str, dir: &Path, name: &str, more: &[&str]) -> (Proc, String) {
     let many = "1000000";
-    let mut p = Proc::spawn(
-        &[
-            "serve",
-            "--db",
-            url,
-            "--addr",
-            "127.0.0.1:0",
-            "--bot-workers",
-            "0",
-            "--job-timeout",
-            LEASE,
-            "--requests-per-second",
-            many,
-            "--games-per-minute",
-            many,
-            "--messages-per-second",
-            many,
-        ],
-        dir.join(format!("{name}.log")),
-    );
+    let mut args = vec![
+        "serve",
+        "--db",
+        url,
+        "--addr",
+        "127.0.0.1:0",
+        "--job-timeout",
+        LEASE,
+        "--requests-per-second",
+        many,
+        "--games-per-minute",
+        many,
+        "--messages-per-second",
+        many,
+    ];
+    args.extend_from_slice(more);
+    let mut p = Proc::spawn(&args, dir.join(format!("{name}.log")));
     let line = p.first_line();
     let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("the address").to_string();
     (p, format!("http://{addr}"))
@@ -338,8 +340,8 @@ async fn two_servers_and_two_workers_share_the_games_and_survive_kill_9() {
     assert_eq!(ca.view(&slow.id).await["version"].as_u64(), Some(bot_due), "the bot is still searching");
     w1.kill();
     let killed = Instant::now();
-    let _w2 = worker(&url, &logs, "w2");
-    let _w3 = worker(&url, &logs, "w3");
+    let w2 = worker(&url, &logs, "w2");
+    let w3 = worker(&url, &logs, "w3");
     wait_until("the search taken again", Duration::from_secs(20), || async {
         ca.view(&slow.id).await["version"].as_u64() > Some(bot_due)
     })
@@ -442,4 +444,12 @@ async fn two_servers_and_two_workers_share_the_games_and_survive_kill_9() {
     assert_eq!(on_b.last().copied(), ca.view(&humans[0].id).await["version"].as_u64(), "the last version seen");
     let three = cb.view(&humans[2].id).await;
     assert_eq!(three["final"]["scores"].as_array().map(Vec::len), Some(3), "{}", three["final"]);
+
+    // Without workers, a server runs the bots itself (its default).
+    drop((w2, w3));
+    let (_server_c, c) = server_with(&url, &logs, "server-c", &[]);
+    let cc = client(&c);
+    let alone =
+        Game::create(&cc, json!([{"type": "bot", "level": "mcts:ms=5"}, {"type": "bot", "level": "easy"}]), &[]).await;
+    wait_until("the bots' game on a server alone", Duration::from_secs(60), || alone.finished(&cc)).await;
 }
