@@ -80,8 +80,19 @@ pub struct Postgres {
     config: std::sync::Arc<tokio_postgres::Config>,
 }
 
-fn pg(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Postgres(e.to_string())
+/// The error with its causes (the pool's errors say only what failed, their
+/// sources why: "connection refused").
+fn pg(e: impl std::error::Error) -> StoreError {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    StoreError::Postgres(text)
 }
 
 /// `url` without its password, for logs.
@@ -89,10 +100,10 @@ pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
     let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
     match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(u, _)| u);
-            format!("{scheme}://{user}:***@{host}{tail}")
-        }
+        Some((user, host)) => match user.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}{tail}"),
+            None => url.to_string(),
+        },
         None => url.to_string(),
     }
 }
@@ -129,7 +140,7 @@ pub enum Notice {
 impl Postgres {
     /// Connects (`max` connections at most) and runs the migrations not run yet.
     pub async fn connect(url: &str, max: usize) -> Result<Postgres, StoreError> {
-        let config: tokio_postgres::Config = url.parse().map_err(|e| pg(format!("bad URL: {e}")))?;
+        let config: tokio_postgres::Config = url.parse().map_err(|e| StoreError::Postgres(format!("bad URL: {e}")))?;
         let manager =
             Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let pool = Pool::builder(manager)
@@ -541,5 +552,6 @@ mod tests {
         assert_eq!(redact("postgres://u:secret@db:5432/games"), "postgres://u:***@db:5432/games");
         assert_eq!(redact("postgresql://u:p@ss@h/x?sslmode=disable"), "postgresql://u:***@h/x?sslmode=disable");
         assert_eq!(redact("postgres://db/games"), "postgres://db/games");
+        assert_eq!(redact("postgres://u@db/games"), "postgres://u@db/games");
     }
 }
