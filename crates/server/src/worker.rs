@@ -123,9 +123,11 @@ impl Worker {
         let slot = match hub.slot(&job.game).await {
             Ok(slot) => slot,
             Err(ApiError::NotFound(_)) => return log_failure(&game, done("no such game").await),
+            // Taken again once the claim runs out: a game that cannot be
+            // read does not keep every loop busy meanwhile.
             Err(e) => {
-                tracing::warn!(game = %game, error = %e, "bot job: cannot load the game, giving the job back");
-                return log_failure(&game, pg.release_job(&job.game, job.version).await);
+                tracing::warn!(game = %game, error = %e, "bot job: cannot load the game, trying again after the claim");
+                return;
             }
         };
         let (seat, plan, state, seed) = {
@@ -196,7 +198,8 @@ impl Worker {
             Ok(_) => {}
             Err(ApiError::StaleVersion { .. }) => log_failure(&game, done("another action came first").await),
             Err(ApiError::Storage(e)) => {
-                tracing::warn!(game = %game, seat, error = %e, "bot failure: its action was not stored, giving the job back");
+                tracing::warn!(game = %game, seat, error = %e, "bot failure: its action was not stored, trying again in 1 s");
+                tokio::time::sleep(Duration::from_secs(1)).await;
                 log_failure(&game, pg.release_job(&job.game, job.version).await);
             }
             Err(e) => {

@@ -389,7 +389,7 @@ impl Postgres {
         Ok(())
     }
 
-    /// Gives a claimed job back at once (a worker stopping).
+    /// Gives a claimed job back at once, for any worker to take again.
     pub async fn release_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
         let client = self.client().await?;
         client
