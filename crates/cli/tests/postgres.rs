@@ -453,3 +453,42 @@ async fn two_servers_and_two_workers_share_the_games_and_survive_kill_9() {
         Game::create(&cc, json!([{"type": "bot", "level": "mcts:ms=5"}, {"type": "bot", "level": "easy"}]), &[]).await;
     wait_until("the bots' game on a server alone", Duration::from_secs(60), || alone.finished(&cc)).await;
 }
+
+/// The queue serves the address with the fewest decisions being made
+/// first, the longest waiting first among equals: one address's many games
+/// do not hold up another's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_queue_is_fair_across_addresses() {
+    let Some(bin) = pg_bin() else {
+        assert!(
+            std::env::var_os("CARCASSONNE_PG_REQUIRED").is_none(),
+            "PostgreSQL's server programs are not installed"
+        );
+        eprintln!("skipped: PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)");
+        return;
+    };
+    let pg = TempPostgres::start(bin);
+    let url = pg.url();
+    // No worker: the jobs wait, and this test claims them itself.
+    let (_server, base) = server(&url, pg.dir.path(), "server");
+    let from = |local: &str| Client {
+        http: reqwest::Client::builder().local_address(local.parse::<std::net::IpAddr>().unwrap()).build().unwrap(),
+        base: base.clone(),
+    };
+    let bots = json!([{"type": "bot", "level": "easy"}, {"type": "bot", "level": "random"}]);
+    let mut flood = Vec::new();
+    for _ in 0..4 {
+        flood.push(Game::create(&from("127.0.0.2"), bots.clone(), &[]).await.id);
+    }
+    let other = Game::create(&from("127.0.0.3"), bots.clone(), &[]).await.id;
+    let queue = carcassonne_server::store::postgres::Postgres::connect(&url, 2).await.unwrap();
+    let lease = Duration::from_secs(60);
+    let mut taken = Vec::new();
+    for _ in 0..5 {
+        taken.push(queue.take_job("test", lease).await.unwrap().expect("a job").game);
+    }
+    // The flooder's oldest first (nobody has a decision running), then the
+    // other address's (the flooder has one running), then the flooder's in turn.
+    assert_eq!(taken, [flood[0].clone(), other, flood[1].clone(), flood[2].clone(), flood[3].clone()]);
+    assert!(queue.take_job("test", lease).await.unwrap().is_none(), "every job is claimed");
+}
