@@ -142,8 +142,8 @@ impl Server {
                 let (lock, store) = open_sqlite(path.clone()).await?;
                 (Some(lock), store)
             }
-            // Requests, the bot loops, and a few to spare.
-            Database::Postgres(url) => (None, open_postgres(url, 32 + worker::loops(bot_workers)).await?),
+            // Requests (each holds one for a statement), and the bot loops.
+            Database::Postgres(url) => (None, open_postgres(url, 16 + worker::loops(bot_workers)).await?),
         };
         let shared = store.shared();
         let mut limits = options.limits;
