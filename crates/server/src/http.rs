@@ -399,6 +399,15 @@ impl Session {
     async fn run(mut self, mut socket: WebSocket) {
         let mut views = self.slot.subscribe();
         let mut private = self.slot.subscribe_private();
+        // Followed from now on: the hub keeps this copy and refreshes it on
+        // other servers' writes; one made before is caught by a check now.
+        let kept = self.hub.keep(&self.id, &self.slot);
+        if !Arc::ptr_eq(&kept, &self.slot) {
+            self.slot = kept;
+            views = self.slot.subscribe();
+            private = self.slot.subscribe_private();
+        }
+        self.hub.check(&self.slot).await;
         views.borrow_and_update();
         private.borrow_and_update();
         let Some(first) = view_message(&self.current()) else { return };

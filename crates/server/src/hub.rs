@@ -346,6 +346,24 @@ impl Hub {
         Ok(slot.clone())
     }
 
+    /// The copy of game `id` (whose copy `slot` is) that the hub holds, for a client that has
+    /// just begun following `slot`: `slot` itself, put back if it was let
+    /// go meanwhile, or the hub's newer copy.
+    pub fn keep(&self, id: &str, slot: &Arc<Slot>) -> Arc<Slot> {
+        self.games().entry(id.to_string()).or_insert_with(|| slot.clone()).clone()
+    }
+
+    /// Checks a followed copy against its row (PostgreSQL): a write that
+    /// came before the client followed it was announced to no one here.
+    pub async fn check(&self, slot: &Slot) {
+        if self.shared && !slot.finished.load(Ordering::Acquire) {
+            let mut live = slot.live.lock().await;
+            if let Err(e) = self.refresh(slot, &mut live).await {
+                tracing::warn!(game = %live.meta.id, error = %e, "cannot refresh the game");
+            }
+        }
+    }
+
     /// Lets games go from memory when there are many: finished ones, and
     /// with PostgreSQL also those nobody follows (the row is the truth;
     /// they are read again when asked for).
@@ -541,12 +559,12 @@ impl Hub {
         self.store.insert(row).await.map_err(|e| storage_of(&id, e))?;
         tracing::info!(game = %id, public = req.public, seats = n, "game created");
         let version = live.version;
-        let slot = Slot::new(live, owner, 0);
-        {
+        let slot = {
             let mut games = self.games();
             self.make_room(&mut games);
-            games.insert(id.clone(), slot.clone());
-        }
+            // A bot loop here may have read the game already (PostgreSQL).
+            games.entry(id.clone()).or_insert_with(|| Slot::new(live, owner, 0)).clone()
+        };
         self.kick_bots(slot);
         let seats = meta
             .seats
@@ -664,7 +682,7 @@ impl Hub {
             Command::Play(action) if provisional && (live.pending.is_some() || !live.final_at_once(seat, action)) => {
                 let before = live.pending.clone();
                 live.decide(seat, version, action)?;
-                self.store_pending(&slot, &mut live, before, version).await?;
+                self.store_pending(&slot, &mut live, before, seat, version).await?;
                 let view = slot.publish_private(&live).ok_or_else(|| ApiError::Internal("no seat view".into()))?;
                 return Ok((live.pending.as_ref().map_or(live.version, |p| p.next.version), view));
             }
@@ -672,7 +690,7 @@ impl Hub {
             Command::Undo => {
                 let before = live.pending.clone();
                 live.undo(seat, version)?;
-                self.store_pending(&slot, &mut live, before, version).await?;
+                self.store_pending(&slot, &mut live, before, seat, version).await?;
                 let view = slot.publish_private(&live).unwrap_or_else(|| slot.view());
                 return Ok((live.pending.as_ref().map_or(live.version, |p| p.next.version), view));
             }
@@ -696,7 +714,7 @@ impl Hub {
         };
         let rev = match self.store.save(update).await {
             Ok(rev) => rev,
-            Err(e) => return Err(self.write_failed(&slot, &mut live, e, version).await),
+            Err(e) => return Err(self.write_failed(&slot, &mut live, seat, e, version).await),
         };
         live.commit(applied);
         slot.rev.store(rev, Ordering::Release);
@@ -718,6 +736,7 @@ impl Hub {
         slot: &Slot,
         live: &mut Live,
         before: Option<Box<crate::live::Pending>>,
+        seat: usize,
         sent: u64,
     ) -> Result<(), ApiError> {
         let rev = slot.rev.load(Ordering::Acquire);
@@ -728,21 +747,23 @@ impl Hub {
             }
             Err(e) => {
                 live.pending = before;
-                Err(self.write_failed(slot, live, e, sent).await)
+                Err(self.write_failed(slot, live, seat, e, sent).await)
             }
         }
     }
 
     /// What a client is told of a write that failed: it lost a race to
     /// another server's write (stale), or the database failed (logged).
-    async fn write_failed(&self, slot: &Slot, live: &mut Live, e: StoreError, sent: u64) -> ApiError {
+    async fn write_failed(&self, slot: &Slot, live: &mut Live, seat: usize, e: StoreError, sent: u64) -> ApiError {
         match e {
             StoreError::Conflict(_) => {
                 tracing::info!(game = %live.meta.id, "a write lost a race to another server's: stale version");
                 if let Err(e) = self.refresh(slot, live).await {
                     return e;
                 }
-                let current = live.pending.as_deref().map_or(live.version, |p| p.next.version);
+                // The version this seat sees: its own provisional one, if any.
+                let mine = live.pending.as_deref().filter(|p| p.seat == seat);
+                let current = mine.map_or(live.version, |p| p.next.version);
                 ApiError::StaleVersion { current, sent }
             }
             e => storage_of(&live.meta.id, e),
@@ -775,7 +796,7 @@ impl Hub {
         };
         let rev = match self.store.save(update).await {
             Ok(rev) => rev,
-            Err(e) => return Err(self.write_failed(slot, live, e, version).await),
+            Err(e) => return Err(self.write_failed(slot, live, seat, e, version).await),
         };
         *live = next;
         slot.rev.store(rev, Ordering::Release);
@@ -1024,10 +1045,20 @@ fn catch_up(mut known: Live, row: GameRow) -> Result<Live, ApiError> {
     if known.catch_up(&record, row.version).is_err() {
         return rebuild(row);
     }
-    if let Some(p) = &row.pending {
-        known.restore_provisional(p).map_err(|e| damaged(&row.id, e))?;
-    }
+    restore_provisional(&mut known, &row);
     Ok(known)
+}
+
+/// The row's provisional decisions played on `live`; dropped (with a
+/// warning) if they no longer play: they are the seat's to make again, not
+/// part of the game.
+fn restore_provisional(live: &mut Live, row: &GameRow) {
+    if let Some(p) = &row.pending {
+        if let Err(e) = live.restore_provisional(p) {
+            tracing::warn!(game = %row.id, error = %e, "provisional decisions dropped: they no longer play");
+            live.pending = None;
+        }
+    }
 }
 
 fn damaged(id: &str, reason: String) -> ApiError {
@@ -1044,15 +1075,55 @@ fn rebuild(row: GameRow) -> Result<Live, ApiError> {
     if live.record() != &record {
         return Err(damaged("the replayed record differs from the stored one".into()));
     }
-    if let Some(p) = &row.pending {
-        live.restore_provisional(p).map_err(damaged)?;
-    }
+    restore_provisional(&mut live, &row);
     Ok(live)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stored provisional decisions come back with the game, and ones that
+    /// no longer play are dropped, not the game.
+    #[test]
+    fn stored_provisional_decisions_come_back_or_are_dropped() {
+        let seat =
+            SeatRow { name: "a".into(), kind: SeatKind::Human, level: None, token: None, undo: true, colour: None };
+        let seats = vec![seat.clone(), SeatRow { name: "b".into(), ..seat }];
+        let meta = Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 7, seats: seats.clone() });
+        let setup = Setup {
+            players: vec!["a".into(), "b".into()],
+            expansions: vec![],
+            edition: None,
+            seed: None,
+            rules: Default::default(),
+        };
+        let mut live = Live::create(meta, setup).unwrap();
+        let place = live.state().legal_action_list()[0];
+        live.decide(0, live.version, place).unwrap();
+        let row = |pending: Option<String>| GameRow {
+            id: "0123456789abcdef".into(),
+            created: 0,
+            updated: 0,
+            seed: 7,
+            seats: serde_json::to_string(&seats).unwrap(),
+            record: live.record().to_json(),
+            version: live.version,
+            finished: false,
+            summary: "{}".into(),
+            public: false,
+            owner: None,
+            rev: 3,
+            pending,
+            bot_due: false,
+        };
+        let back = rebuild(row(live.provisional())).unwrap();
+        assert_eq!(back.pending.as_ref().map(|p| (p.seat, p.actions.clone())), Some((0, vec![place])));
+        let bad = r#"{"seat": 1, "actions": ["place X9 [0, 1] 0"]}"#.to_string();
+        let back = rebuild(row(Some(bad))).unwrap();
+        assert!(back.pending.is_none());
+        assert_eq!(back.version, live.version);
+    }
 
     #[test]
     fn secrets_compare_whole() {

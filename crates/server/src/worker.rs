@@ -4,12 +4,14 @@
 //! announced). They run in `carcassonne bot-worker` processes, and in a
 //! server itself unless it is told to leave them to workers.
 //!
-//! A claim on a job lasts a lease; a worker killed in the middle of a
-//! search simply never plays, the lease runs out, and another worker takes
-//! the job. A decision that has been claimed [`GIVE_UP_SEARCHING`] times
-//! already is played greedily (at once): a search that keeps failing must
-//! not stop the game. An address past its bot seconds for the hour has
-//! its search bots play greedily too, as on a single server.
+//! A claim on a job lasts a lease (renewed once a search gets its thread);
+//! a worker killed in the middle of a search simply never plays, the lease
+//! runs out, and another worker takes the job. A decision that has been
+//! claimed [`GIVE_UP_SEARCHING`] times already is played greedily (at
+//! once), and two claims later by the first legal action: a bot that keeps
+//! failing, or whose action is refused, must not stop the game. An address
+//! past its bot seconds for the hour has its search bots play greedily
+//! too, as on a single server.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,7 +26,8 @@ use crate::store::postgres::{Job, Postgres};
 use crate::store::Store;
 use crate::wire::Command;
 
-/// Claims of one decision after which it is played greedily.
+/// Claims of one decision after which it is played greedily; two more, and
+/// it is the first legal action.
 pub const GIVE_UP_SEARCHING: i32 = 3;
 
 /// Loops per search thread: the instant bots' decisions and the database's
@@ -140,11 +143,16 @@ impl Worker {
             }
         };
         let legal = state.legal_action_list();
+        let Some(&first) = legal.first() else {
+            tracing::error!(game = %game, seat, "bot failure: no legal action");
+            return;
+        };
         let searches = matches!(plan, BotPlan::Mcts(_)) && legal.len() > 1;
-        let greedy = if !searches {
-            None
-        } else if job.attempts > GIVE_UP_SEARCHING {
+        // Any bot that keeps failing, instant ones too (say, an action refused).
+        let greedy = if job.attempts > GIVE_UP_SEARCHING {
             Some(format!("claimed {} times without an answer", job.attempts - 1))
+        } else if !searches {
+            None
         } else {
             let per_hour = hub.bots().seconds_per_hour();
             match pg.bot_usage(job.owner, per_hour).await {
@@ -153,11 +161,14 @@ impl Worker {
             }
         };
         if let Some(why) = &greedy {
-            tracing::warn!(game = %game, owner = ?job.owner, "a search bot plays greedily this time: {why}");
+            tracing::warn!(game = %game, owner = ?job.owner, "a bot plays greedily this time: {why}");
         }
-        let action = if legal.len() == 1 {
+        let action = if legal.len() == 1 || job.attempts > GIVE_UP_SEARCHING + 2 {
+            if legal.len() > 1 {
+                tracing::warn!(game = %game, seat, attempts = job.attempts, "a bot plays its first legal action: its decision kept failing");
+            }
             *kept = None;
-            legal[0]
+            first
         } else {
             let mut bot: Box<dyn Bot> = match kept.take() {
                 _ if greedy.is_some() => Box::new(carcassonne_bots::GreedyBot::new(seed)),
@@ -165,8 +176,17 @@ impl Worker {
                 _ => plan.build(seed),
             };
             // A search waits for a search thread; instant bots go at once.
-            let permit =
-                if searches && greedy.is_none() { self.searches.clone().acquire_owned().await.ok() } else { None };
+            let permit = if searches && greedy.is_none() {
+                let waited = Instant::now();
+                let permit = self.searches.clone().acquire_owned().await.ok();
+                if waited.elapsed() > Duration::from_millis(100) {
+                    let renewed = pg.renew_job(&job.game, job.version, &self.name, self.lease).await;
+                    log_failure(&game, renewed);
+                }
+                permit
+            } else {
+                None
+            };
             let chosen = tokio::task::spawn_blocking(move || {
                 let started = Instant::now();
                 let action = bot.choose(&state);
@@ -189,7 +209,7 @@ impl Worker {
                 Some(a) => a,
                 None => {
                     tracing::error!(game = %game, seat, "bot failure: the bot found no action");
-                    return log_failure(&game, done("the bot found no action").await);
+                    first
                 }
             }
         };
@@ -202,9 +222,10 @@ impl Worker {
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 log_failure(&game, pg.release_job(&job.game, job.version).await);
             }
+            // A bug: tried again once the claim runs out, greedily, then
+            // with the first legal action.
             Err(e) => {
                 tracing::error!(game = %game, seat, action = %action, error = %e, "bot failure: its action was refused");
-                log_failure(&game, done("its action was refused").await);
             }
         }
     }

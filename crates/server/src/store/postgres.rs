@@ -95,16 +95,30 @@ fn pg(e: impl std::error::Error) -> StoreError {
     StoreError::Postgres(text)
 }
 
-/// `url` without its password, for logs.
+/// `url` without its password (in the user part or a `password=`
+/// parameter), for logs.
 pub fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let url = match url.split_once('?') {
+        Some((base, query)) => {
+            let params: Vec<String> = query
+                .split('&')
+                .map(|p| match p.split_once('=') {
+                    Some(("password", _)) => "password=***".to_string(),
+                    _ => p.to_string(),
+                })
+                .collect();
+            format!("{base}?{}", params.join("&"))
+        }
+        None => url.to_string(),
+    };
+    let Some((scheme, rest)) = url.split_once("://") else { return url };
     let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
     match authority.rsplit_once('@') {
         Some((user, host)) => match user.split_once(':') {
             Some((user, _)) => format!("{scheme}://{user}:***@{host}{tail}"),
             None => url.to_string(),
         },
-        None => url.to_string(),
+        None => url.clone(),
     }
 }
 
@@ -389,6 +403,21 @@ impl Postgres {
         Ok(())
     }
 
+    /// Extends `worker`'s claim on a job by `lease` from now (a search that
+    /// waited for a thread).
+    pub async fn renew_job(&self, game: &str, version: u64, worker: &str, lease: Duration) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE bot_jobs SET taken_until = now() + make_interval(secs => $4)
+                 WHERE game = $1 AND version = $2 AND taken_by = $3",
+                &[&game, &(version as i64), &worker, &lease.as_secs_f64()],
+            )
+            .await
+            .map_err(pg)?;
+        Ok(())
+    }
+
     /// Gives a claimed job back at once, for any worker to take again.
     pub async fn release_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
         let client = self.client().await?;
@@ -553,5 +582,9 @@ mod tests {
         assert_eq!(redact("postgresql://u:p@ss@h/x?sslmode=disable"), "postgresql://u:***@h/x?sslmode=disable");
         assert_eq!(redact("postgres://db/games"), "postgres://db/games");
         assert_eq!(redact("postgres://u@db/games"), "postgres://u@db/games");
+        assert_eq!(
+            redact("postgres://u@db/games?sslmode=disable&password=pw"),
+            "postgres://u@db/games?sslmode=disable&password=***"
+        );
     }
 }
