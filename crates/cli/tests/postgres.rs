@@ -65,6 +65,18 @@ impl TempPostgres {
         }
     }
 
+    /// A cluster, or `None` (the test then passes, saying so) when the
+    /// server programs are not installed and not required.
+    fn start_if_installed() -> Option<TempPostgres> {
+        let missing = "PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)";
+        let Some(bin) = pg_bin() else {
+            assert!(std::env::var_os("CARCASSONNE_PG_REQUIRED").is_none(), "{missing}");
+            eprintln!("skipped: {missing}");
+            return None;
+        };
+        Some(TempPostgres::start(bin))
+    }
+
     fn start(bin: PathBuf) -> TempPostgres {
         let root = is_root();
         let dir = tempfile::Builder::new().prefix("carcassonne-pg").tempdir().unwrap();
@@ -273,15 +285,7 @@ async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, limit: Du
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_servers_and_two_workers_share_the_games_and_survive_kill_9() {
-    let Some(bin) = pg_bin() else {
-        assert!(
-            std::env::var_os("CARCASSONNE_PG_REQUIRED").is_none(),
-            "PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)"
-        );
-        eprintln!("skipped: PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)");
-        return;
-    };
-    let pg = TempPostgres::start(bin);
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
     let url = pg.url();
     let logs = pg.dir.path().to_path_buf();
     let (server_a, a) = server(&url, &logs, "server-a");
@@ -459,15 +463,7 @@ async fn two_servers_and_two_workers_share_the_games_and_survive_kill_9() {
 /// do not hold up another's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_queue_is_fair_across_addresses() {
-    let Some(bin) = pg_bin() else {
-        assert!(
-            std::env::var_os("CARCASSONNE_PG_REQUIRED").is_none(),
-            "PostgreSQL's server programs are not installed"
-        );
-        eprintln!("skipped: PostgreSQL's server programs are not installed (Debian: apt-get install postgresql)");
-        return;
-    };
-    let pg = TempPostgres::start(bin);
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
     let url = pg.url();
     // No worker: the jobs wait, and this test claims them itself.
     let (_server, base) = server(&url, pg.dir.path(), "server");

@@ -424,12 +424,7 @@ impl Hub {
             };
             for slot in slots {
                 let hub = hub.clone();
-                tokio::spawn(async move {
-                    let mut live = slot.live.lock().await;
-                    if let Err(e) = hub.refresh(&slot, &mut live).await {
-                        tracing::warn!(game = %live.meta.id, error = %e, "cannot refresh the game");
-                    }
-                });
+                tokio::spawn(async move { hub.check(&slot).await });
             }
         }
     }
@@ -1041,7 +1036,6 @@ impl Hub {
 /// since are played (replayed from the start if it is not earlier).
 fn catch_up(mut known: Live, row: GameRow) -> Result<Live, ApiError> {
     let Ok(record) = Record::from_json(&row.record) else { return rebuild(row) };
-    known.pending = None;
     if known.catch_up(&record, row.version).is_err() {
         return rebuild(row);
     }

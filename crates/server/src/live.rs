@@ -504,7 +504,9 @@ impl Live {
 
     /// Plays on to `version` of `record`, a later state of this same game
     /// (written by another server), without its provisional decisions.
-    /// Fails, changing nothing, if the record does not continue this game.
+    /// Fails, changing nothing, if the record does not continue this game;
+    /// an action of it that does not play leaves the game part-way (the
+    /// caller replays the record from the start then).
     pub fn catch_up(&mut self, record: &Record, version: u64) -> Result<(), String> {
         let count = usize::try_from(version).map_err(|_| format!("version {version} is too large"))?;
         let done = usize::try_from(self.version).map_err(|_| "version too large".to_string())?;
@@ -515,11 +517,10 @@ impl Live {
         if !actions[..done].iter().eq(self.actions.iter().map(|(_, a)| a)) {
             return Err("the stored game does not continue this one".into());
         }
-        let mut next = self.fork();
+        self.pending = None;
         for action in &actions[done..] {
-            next.play(*action).map_err(|e| format!("action {}: {e}", next.version + 1))?;
+            self.play(*action).map_err(|e| format!("action {}: {e}", self.version + 1))?;
         }
-        *self = next;
         Ok(())
     }
 
