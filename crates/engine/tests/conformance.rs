@@ -895,6 +895,23 @@ fn random_games_with_every_expansion_keep_every_invariant() {
     run_games(80, &["ferries", "inns", "abbey", "traders"], "c2");
 }
 
+/// The combinations of expansions the tests above leave out, so that all
+/// sixteen are checked against the naive reference.
+#[test]
+fn random_games_of_the_other_combinations_keep_every_invariant() {
+    let combinations: [(&[&str], &str); 6] = [
+        (&["inns", "abbey"], "c3"),
+        (&["inns", "traders"], "c2"),
+        (&["abbey", "traders"], "c3"),
+        (&["ferries", "inns", "abbey"], "c2"),
+        (&["ferries", "abbey", "traders"], "c3"),
+        (&["inns", "abbey", "traders"], "c2"),
+    ];
+    for (expansions, edition) in combinations {
+        run_games(40, expansions, edition);
+    }
+}
+
 /// Perft-style counts: the number of legal placements summed over the
 /// positions of fixed seeded games; the fast generator and the naive one
 /// must give the same totals.
