@@ -21,8 +21,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
 use crate::board::Placement;
+use crate::figure::FollowerKind;
 use crate::geometry::{Corner, HalfEdge, Pos, Rotation, Side};
-use crate::state::FollowerKind;
 use crate::tile::{FeatureKind, TileKind};
 
 /// Text that is not in the notation.

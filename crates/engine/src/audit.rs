@@ -2,8 +2,9 @@
 //! test runs [`check`] after every action of its random games.
 
 use crate::features::PieceId;
+use crate::figure::FollowerKind;
 use crate::rules;
-use crate::state::{FollowerKind, State};
+use crate::state::State;
 use crate::tile::FeatureKind;
 
 /// Checks that every figure is in supply, on the board (once) or waiting
@@ -47,7 +48,7 @@ pub fn check(state: &State) -> Result<(), String> {
     }
     for ferry in state.ferries().all() {
         let t = state.board().tile(ferry.tile as usize);
-        let jetties = crate::state::rotate_sides(t.kind.info().jetties, t.rot);
+        let jetties = crate::pieces::rotate_sides(t.kind.info().jetties, t.rot);
         if ferry.jetties.mask() & !jetties != 0 || ferry.jetties.mask().count_ones() != 2 {
             return Err(format!("the ferry at {} joins {}, not two of its lake's jetties", t.pos, ferry.jetties));
         }

@@ -4,8 +4,8 @@ use serde::{Serialize, Serializer};
 
 use crate::action::{JettyPair, Location};
 use crate::board::Placement;
+use crate::figure::FollowerKind;
 use crate::geometry::Pos;
-use crate::state::FollowerKind;
 use crate::tile::{FeatureKind, TileKind};
 
 /// One thing that happened in the game.

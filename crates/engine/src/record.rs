@@ -22,9 +22,10 @@ use crate::action::{Action, JettyPair, Location, NotationError, Step};
 use crate::board::Placement;
 use crate::error::{PlayError, SetupError};
 use crate::event::{EventSink, NoEvents};
+use crate::figure::FollowerKind;
 use crate::geometry::{Pos, Rotation};
 use crate::setup::{Edition, Expansion, Rules, WagonMove, TINY_CITY_STANDARD};
-use crate::state::{FollowerKind, State};
+use crate::state::State;
 use crate::tile::TileKind;
 
 /// The format tag of version 1.

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::SetupError;
+use crate::figure::FollowerKind;
 use crate::names::written_names;
-use crate::state::FollowerKind;
 
 /// Fewest players in a game.
 pub const MIN_PLAYERS: usize = 2;

@@ -239,9 +239,10 @@ pub struct KindInfo {
     pub inner_field: u8,
     /// Piece index of a second such field (`field:inner2`), or [`NO_PIECE`].
     pub inner_field2: u8,
-    /// An abbey (Abbey & Mayor): a tile with nothing but a monastery, whose
-    /// edges match anything and end the roads and cities that reach them.
-    pub abbey: bool,
+    /// Edges with nothing on them, which match any neighbour and end the
+    /// roads and cities that reach them: a tile with nothing but a
+    /// monastery (Abbey & Mayor's abbey).
+    pub wild_edges: bool,
     /// Whether it has a lake with jetties (The Ferries).
     pub lake: bool,
     /// Bit mask of sides with a jetty, at rotation 0.
@@ -320,7 +321,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
             }
         }
     }
-    let abbey = def.features.len() == 1 && monastery == 0;
+    let wild_edges = def.features.len() == 1 && monastery == 0;
     KindInfo {
         def,
         expansion,
@@ -330,7 +331,7 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
         monastery,
         inner_field,
         inner_field2,
-        abbey,
+        wild_edges,
         lake: jetties != 0,
         jetties,
     }
@@ -377,7 +378,7 @@ mod tests {
     fn every_half_edge_of_a_field_or_road_edge_has_a_field() {
         // A road edge has fields on both halves; a city edge has none (an
         // abbey's edges are neither: they match anything).
-        for k in catalogue().kinds.iter().filter(|k| !k.abbey) {
+        for k in catalogue().kinds.iter().filter(|k| !k.wild_edges) {
             for s in Side::ALL {
                 for h in s.halves() {
                     let has_field = k.oriented[0].half_piece[h.index()] != NO_PIECE;

@@ -114,7 +114,7 @@ fn naive_features(state: &State) -> NaiveFeatures {
                 if let Some(ni) = board.tile_index(t.pos.step(s)) {
                     *matched.entry((i, j)).or_default() += 1;
                     // An abbey ends what reaches it and continues nothing.
-                    if board.tile(ni).kind.info().abbey {
+                    if board.tile(ni).kind.info().wild_edges {
                         continue;
                     }
                     let other = piece_at_side(board.tile(ni), s.opposite(), f.kind)
@@ -124,7 +124,7 @@ fn naive_features(state: &State) -> NaiveFeatures {
             }
             for h in rotated_halves(t, f.halves) {
                 if let Some(ni) = board.tile_index(t.pos.step(h.side())) {
-                    if board.tile(ni).kind.info().abbey {
+                    if board.tile(ni).kind.info().wild_edges {
                         continue;
                     }
                     let other = field_at_half(board.tile(ni), h.facing()).expect("fields meet fields");
@@ -463,7 +463,7 @@ fn naive_wagon_moves(state: &State) -> BTreeSet<String> {
                         }
                     }
                 }
-                if t.kind.info().abbey {
+                if t.kind.info().wild_edges {
                     let touches = Side::ALL.into_iter().any(|s| {
                         let Some(ni) = board.tile_index(t.pos.step(s)) else { return false };
                         let n = board.tile(ni);

@@ -13,14 +13,17 @@
 //! hand, where each barn stands, the wagons waiting to move, and the final
 //! round of abbeys after the last tile ([`AbbeyMayor`]).
 
-use crate::action::{Location, Step};
-use crate::board::Board;
+use crate::action::{Action, Location, Step};
+use crate::board::{Board, Placement};
+use crate::error::PlayError;
+use crate::event::{Event, EventSink, Scoring};
 use crate::features::{Features, PieceId};
+use crate::figure::{Follower, FollowerKind};
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Side::{E, N, S, W};
-use crate::geometry::{Corner, Pos, Side};
-use crate::setup::{Expansion, MAX_PLAYERS};
-use crate::state::{Follower, FollowerKind};
+use crate::geometry::{Corner, Pos, Rotation, Side};
+use crate::setup::{Expansion, WagonMove, MAX_PLAYERS};
+use crate::state::State;
 use crate::tile::{
     city, city_with_pennant, city_with_pennants, field, monastery, road, tile, FeatureKind, TileKind, TileSet, NO_PIECE,
 };
@@ -37,6 +40,8 @@ pub const ABBEYS: u8 = 1;
 /// The abbey tile's id.
 pub const ABBEY: &str = "AB";
 
+/// Points per completed city a farm without a barn scores at the end.
+const FARM_POINTS: u32 = super::base::FARM_POINTS;
 /// Points per completed city a farm scores to its farmers when a barn joins it.
 pub(crate) const BARN_PLACED_FARM_POINTS: u32 = 3;
 /// Points per completed city a farm with a barn scores to farmers a new
@@ -251,11 +256,11 @@ pub(crate) fn has_barn(features: &Features, followers: &[Follower], p: PieceId) 
 /// that completes them.
 pub(crate) fn touched(view: View, out: &mut Touched) {
     let t = view.board.tile(view.placed);
-    if !t.kind.info().abbey {
+    if !t.kind.info().wild_edges {
         return;
     }
     for s in Side::ALL {
-        if let Some(p) = crate::state::piece_across(view.board, view.placed, s) {
+        if let Some(p) = crate::pieces::piece_across(view.board, view.placed, s) {
             out.push(p);
         }
     }
@@ -294,7 +299,7 @@ pub(crate) fn wagon_targets(
         for local in 0..t.kind.info().pieces() {
             let p = t.first_piece + local as PieceId;
             if wagon_may_go(board, features, pos, p) {
-                f(pos, crate::state::location_of(t, local as u8), p);
+                f(pos, crate::pieces::location_of(t, local as u8), p);
             }
         }
     }
@@ -347,7 +352,7 @@ pub(crate) fn linked_wagon_targets(
         let p = t.first_piece + local as PieceId;
         if !seen.contains(&p) && wagon_may_go(board, features, pos, p) {
             seen.push(p);
-            f(pos, crate::state::location_of(t, local), p);
+            f(pos, crate::pieces::location_of(t, local), p);
         }
     };
     for (i, t) in board.tiles().iter().enumerate() {
@@ -358,12 +363,420 @@ pub(crate) fn linked_wagon_targets(
                 }
             }
         }
-        if t.kind.info().abbey
+        if t.kind.info().wild_edges
             && Side::ALL
                 .into_iter()
-                .any(|s| crate::state::piece_across(board, i, s).is_some_and(|p| features.find(p) == root))
+                .any(|s| crate::pieces::piece_across(board, i, s).is_some_and(|p| features.find(p) == root))
         {
             offer(t.pos, t, 0, &mut f);
         }
+    }
+}
+
+// ----- the state: what Abbey & Mayor keeps, as players and programs see it
+
+impl State {
+    /// What Abbey & Mayor keeps: abbeys in hand, barns, wagons waiting to move.
+    pub fn abbey_mayor(&self) -> &AbbeyMayor {
+        &self.ext.abbey
+    }
+
+    /// Abbeys each player still holds (Abbey & Mayor; none otherwise).
+    pub fn abbeys(&self) -> &[u8] {
+        &self.ext.abbey.abbeys[..self.rules.players()]
+    }
+
+    /// Where a barn stands: the tile and its corner, as on the board.
+    pub fn barn_at(&self, piece: PieceId) -> Option<(Pos, Corner)> {
+        let b = self.ext.abbey.barns.iter().find(|b| b.piece == piece)?;
+        Some((self.board.tile(b.tile as usize).pos, b.corner))
+    }
+}
+
+// ----- the figures: where the mayor, the wagon and the barn go ------------
+
+/// The deployments of a figure of `kind` on the tile just placed.
+pub(crate) fn deployments(kind: FollowerKind, state: &State, out: &mut Vec<Action>) {
+    if kind == FollowerKind::Barn {
+        for c in Corner::ALL {
+            if barn_check(state, Location::Corner(c)).is_ok() {
+                out.push(Action::Deploy(kind, Location::Corner(c)));
+            }
+        }
+    } else {
+        state.for_each_deployment(|l| {
+            if stands_on(kind, l.kind()).is_ok() {
+                out.push(Action::Deploy(kind, l));
+            }
+        });
+    }
+}
+
+/// Checks deploying a figure of `kind` on `loc` of the tile just placed.
+pub(crate) fn check_deployment(kind: FollowerKind, loc: Location, state: &State) -> Result<(), PlayError> {
+    if kind == FollowerKind::Barn {
+        return barn_check(state, loc);
+    }
+    state.check_follower(kind, loc).map(|_| ())
+}
+
+/// Whether a barn may stand at `loc` of the tile just placed.
+fn barn_check(state: &State, loc: Location) -> Result<(), PlayError> {
+    let Location::Corner(c) = loc else {
+        let why = "a barn stands on a corner of the tile where four fields meet";
+        return Err(PlayError::WrongFeatureForFigure { figure: FollowerKind::Barn, location: loc, why });
+    };
+    let p = barn_corner(&state.board, state.placed, c).ok_or(PlayError::NotAFieldCorner(loc))?;
+    if has_barn(&state.features, &state.followers, p) {
+        return Err(PlayError::FarmHasBarn(loc));
+    }
+    Ok(())
+}
+
+/// A figure of `kind` was deployed on piece `p`: a barn is kept with its
+/// corner, and its farm scores at the end of this turn.
+pub(crate) fn deployed(kind: FollowerKind, loc: Location, p: PieceId, state: &mut State) {
+    if let (FollowerKind::Barn, Location::Corner(corner)) = (kind, loc) {
+        let barn = Barn { player: state.acting, tile: state.placed as u16, corner, piece: p };
+        state.ext.abbey.barns.push(barn);
+        state.ext.abbey.new_barn = Some(p);
+    }
+}
+
+/// A wagon whose feature scored waits for its owner to move it on.
+pub(crate) fn wagon_waits(f: Follower, state: &mut State) {
+    let (_, location) = state.piece_location(f.piece);
+    let tile = state.features.info(f.piece).tile;
+    state.ext.abbey.waiting.push(WaitingWagon { player: f.player, tile, location, piece: f.piece });
+}
+
+// ----- the steps: the abbey before the draw, the wagon after scoring -------
+
+/// The abbey step is offered when the player holds an abbey and there is a
+/// hole; the wagon's, while a wagon waits.
+pub(crate) fn enter(step: Step, state: &mut State) -> bool {
+    match step {
+        Step::Abbey => state.ext.abbey.abbeys[state.acting as usize] > 0 && holes(&state.board).next().is_some(),
+        _ => !state.ext.abbey.waiting.is_empty(),
+    }
+}
+
+pub(crate) fn legal_actions(step: Step, state: &State, out: &mut Vec<Action>) {
+    match step {
+        Step::Abbey => out.extend(holes(&state.board).map(Action::PlaceAbbey)),
+        _ => wagon_moves(state, |at, to, _| out.push(Action::MoveWagon { at, to })),
+    }
+    out.push(Action::Pass);
+}
+
+pub(crate) fn check(action: Action, state: &State) -> Result<(), PlayError> {
+    match action {
+        Action::PlaceAbbey(at) => {
+            if state.step != Step::Abbey {
+                return Err(state.wrong_step("place an abbey"));
+            }
+            if !is_hole(&state.board, at) {
+                return Err(PlayError::NotAHole(at));
+            }
+            Ok(())
+        }
+        Action::MoveWagon { at, to } => {
+            if state.step != Step::MoveWagon {
+                return Err(state.wrong_step("move a wagon"));
+            }
+            wagon_check(state, at, to)
+        }
+        _ => unreachable!("only the abbey's and the wagon's actions"),
+    }
+}
+
+pub(crate) fn apply<E: EventSink>(action: Action, state: &mut State, events: &mut E) {
+    match action {
+        Action::PlaceAbbey(pos) => {
+            state.ext.abbey.abbeys[state.acting as usize] -= 1;
+            let kind = abbey_tile();
+            let placement = Placement { pos, rot: Rotation::R0 };
+            state.placed = state.put_tile(kind, placement);
+            state.drawn = None;
+            if E::ENABLED {
+                events.push(Event::TilePlaced { player: state.current as usize, tile: kind, placement });
+            }
+            // The turn goes on as after placing a tile.
+            state.next_step(Step::Place, events);
+        }
+        Action::Pass if state.step == Step::Abbey => {
+            if state.ext.abbey.final_round.is_some() {
+                // After the last tile there is nothing to draw: the turn is over.
+                state.finish_turn(events);
+            } else {
+                state.next_step(Step::Abbey, events);
+            }
+        }
+        Action::MoveWagon { at, to } => {
+            let w = state.ext.abbey.waiting.remove(0);
+            let tile = state.board.tile_index(at).expect("the move was checked");
+            let p = state.resolve(tile, to).expect("the move was checked");
+            state.followers.push(Follower { player: w.player, kind: FollowerKind::Wagon, piece: p });
+            state.features.add_follower(p);
+            if E::ENABLED {
+                let from = state.board.tile(w.tile as usize).pos;
+                events.push(Event::WagonMoved {
+                    player: w.player as usize,
+                    from,
+                    from_location: w.location,
+                    at,
+                    location: to,
+                });
+            }
+            next_wagon(state, events);
+        }
+        // A pass at the wagon's step takes the wagon back.
+        _ => {
+            let w = state.ext.abbey.waiting.remove(0);
+            state.supply[FollowerKind::Wagon as usize][w.player as usize] += 1;
+            if E::ENABLED {
+                let at = state.board.tile(w.tile as usize).pos;
+                events.push(Event::FollowerReturned { player: w.player as usize, at, location: w.location });
+            }
+            next_wagon(state, events);
+        }
+    }
+}
+
+/// After the turn's other scoring: the barns score, then the wagons whose
+/// features scored are asked where they go; true when one is (the wagons'
+/// step then ends the turn).
+pub(crate) fn after_scoring<E: EventSink>(state: &mut State, events: &mut E) -> bool {
+    score_barns(state, events);
+    super::interactions::after_barn_scoring(state, events);
+    if state.ext.abbey.waiting.is_empty() {
+        return false;
+    }
+    order_waiting_wagons(state);
+    next_wagon(state, events);
+    true
+}
+
+/// Wagons whose features scored move in seat order from the player
+/// whose turn it is; one player's wagons in the order the tiles they
+/// stood on were placed (mostly the order they were deployed in, as
+/// JCloisterZone numbers them).
+fn order_waiting_wagons(state: &mut State) {
+    let (n, current) = (state.rules.players() as u8, state.current);
+    state.ext.abbey.waiting.sort_by_key(|w| ((w.player + n - current) % n, w.tile));
+}
+
+/// Asks the next waiting wagon's owner where it goes; a wagon with
+/// nowhere to go goes back to its owner. Once none waits, the turn ends.
+fn next_wagon<E: EventSink>(state: &mut State, events: &mut E) {
+    while let Some(&w) = state.ext.abbey.waiting.first() {
+        let mut any = false;
+        wagon_moves(state, |_, _, _| any = true);
+        if any {
+            state.step = Step::MoveWagon;
+            state.acting = w.player;
+            return;
+        }
+        state.ext.abbey.waiting.remove(0);
+        state.supply[FollowerKind::Wagon as usize][w.player as usize] += 1;
+        if E::ENABLED {
+            let at = state.board.tile(w.tile as usize).pos;
+            events.push(Event::FollowerReturned { player: w.player as usize, at, location: w.location });
+        }
+    }
+    state.acting = state.current;
+    state.finish_turn(events);
+}
+
+/// Whether the waiting wagon may move to `to` at `at`, or why not.
+fn wagon_check(state: &State, at: Pos, to: Location) -> Result<(), PlayError> {
+    let w = state.ext.abbey.waiting[0];
+    let bad = |why| Err(PlayError::WagonMove { at, to, why });
+    let from = state.board.tile(w.tile as usize).pos;
+    let near = (at.x - from.x).abs() <= 1 && (at.y - from.y).abs() <= 1;
+    if !near && state.rules.wagon_move() == WagonMove::C2 {
+        return bad("a wagon moves to the tile it stood on or one of the eight around it");
+    }
+    let Some(tile) = state.board.tile_index(at) else {
+        return bad("there is no tile there");
+    };
+    let Some(p) = state.resolve(tile, to) else {
+        return bad("that tile has no such feature");
+    };
+    let mut ok = false;
+    wagon_moves(state, |_, _, q| ok |= q == p);
+    if ok {
+        return Ok(());
+    }
+    if to.kind() == FeatureKind::Field {
+        return bad("a wagon goes on a road, a city or a monastery, never a field");
+    }
+    if state.features.totals(p).followers > 0 {
+        return bad("a wagon goes only where no figure stands");
+    }
+    let finished = match to.kind() {
+        FeatureKind::Monastery => at.surrounding().all(|q| state.board.tile_index(q).is_some()),
+        _ => state.features.totals(p).open == 0,
+    };
+    if state.rules.wagon_move() == WagonMove::C2 || finished {
+        return bad("that feature is finished");
+    }
+    bad("under the first edition's rule (C1) a wagon moves only to a feature linked to the one scored")
+}
+
+/// Where the first waiting wagon may go, as the rules in play say.
+fn wagon_moves(state: &State, f: impl FnMut(Pos, Location, PieceId)) {
+    let w = state.ext.abbey.waiting[0];
+    match state.rules.wagon_move() {
+        WagonMove::C2 => wagon_targets(&state.board, &state.features, w.tile as usize, f),
+        WagonMove::C1 => linked_wagon_targets(&state.board, &state.features, w.piece, f),
+    }
+}
+
+/// The bag is empty: each player in turn, from the one after the last
+/// tile's, may still place an abbey. True when one is offered it now;
+/// false once the round is over (the game then ends).
+pub(crate) fn last_round(state: &mut State) -> bool {
+    let players = state.rules.players() as u8;
+    let mut left = match state.ext.abbey.final_round {
+        None => players,
+        Some(n) => n.saturating_sub(1),
+    };
+    loop {
+        state.ext.abbey.final_round = Some(left);
+        if left == 0 {
+            return false;
+        }
+        if state.enter(Step::Abbey) {
+            state.step = Step::Abbey;
+            return true;
+        }
+        // This player has no abbey or no hole: the next one is offered.
+        left -= 1;
+        state.current = super::base::next_player(&state.rules, state.current);
+        state.acting = state.current;
+    }
+}
+
+// ----- scoring: the barn ---------------------------------------------------
+
+/// A barn placed this turn scores its farm's farmers at once; farmers the
+/// new tile joined to a farm with a barn score too. Either way they go back.
+fn score_barns<E: EventSink>(state: &mut State, events: &mut E) {
+    if let Some(p) = state.ext.abbey.new_barn.take() {
+        let root = state.features.find_mut(p);
+        score_farm_now(state, root, BARN_PLACED_FARM_POINTS, events);
+    }
+    if state.ext.abbey.barns.is_empty() {
+        return;
+    }
+    let t = *state.board.tile(state.placed);
+    let n = t.kind.info().pieces() as PieceId;
+    for p in t.first_piece..t.first_piece + n {
+        if state.features.info(p).kind == FeatureKind::Field && has_barn(&state.features, &state.followers, p) {
+            let root = state.features.find_mut(p);
+            score_farm_now(state, root, BARN_JOINED_FARM_POINTS, events);
+        }
+    }
+}
+
+/// Scores the farm of `root` now, at `per_city` a completed city, to
+/// its farmers' majority, if it holds any figure but barns; they go back.
+fn score_farm_now<E: EventSink>(state: &mut State, root: PieceId, per_city: u32, events: &mut E) {
+    let farmers = state.followers.iter().any(|f| f.kind != FollowerKind::Barn && state.features.find(f.piece) == root);
+    if !farmers {
+        return;
+    }
+    let cities = state.completed_cities_bordered(root);
+    let won = super::farm_now(state, root, cities, per_city);
+    for (s, w) in state.scores.iter_mut().zip(won) {
+        *s += w;
+    }
+    if E::ENABLED {
+        let tiles = state.feature_tiles(root);
+        events.push(Event::Scored(Scoring {
+            kind: FeatureKind::Field,
+            completed: false,
+            end_of_game: false,
+            tiles: state.tile_positions(&tiles),
+            points: won[..state.rules.players()].to_vec(),
+        }));
+    }
+    state.return_figures(root, events);
+}
+
+/// What a farm scores at the end with Abbey & Mayor in play: as in the
+/// base game without a barn; with one, its farmers' majority scores at the
+/// joined rate and each player with a barn there scores once (however many
+/// barns they have there).
+pub(crate) fn farm_at_end(state: &State, root: PieceId, cities: u32) -> (u32, [u32; MAX_PLAYERS]) {
+    let owners = state.owners_of(FollowerKind::Barn, root);
+    let barns = owners.contains(&true);
+    let per_city = if barns { BARN_JOINED_FARM_POINTS } else { FARM_POINTS };
+    let mut won = state.won(root, FeatureKind::Field, per_city * cities);
+    if barns {
+        for (w, owner) in won.iter_mut().zip(owners) {
+            if owner {
+                *w += BARN_END_POINTS * cities;
+            }
+        }
+    }
+    (per_city * cities, won)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Actor;
+    use crate::setup::{Edition, Rules};
+    use crate::state::with_bag;
+
+    /// JCloisterZone's abbey-merge game up to its hole at [1, -1], with the
+    /// bag empty after it: the last tile is Bob's.
+    fn abbey_round(alice_takes_it: bool) -> State {
+        let rules = Rules::new(2, &[crate::setup::Expansion::Abbey], Edition::default()).unwrap();
+        let mut state = with_bag(State::new(rules), &[("D", 1), ("P", 1), ("U", 1), ("N", 3)]);
+        let turns = [
+            ("D", "place at [1, 0] turned 0", "deploy on city:N"),
+            ("P", "place at [0, -1] turned 180", "deploy on city:E"),
+            ("U", "place at [2, 0] turned 0", "pass"),
+            ("N", "place at [2, -1] turned 0", "deploy on city:N"),
+            ("N", "place at [2, -2] turned 270", "pass"),
+            ("N", "place at [1, -2] turned 180", "pass"),
+        ];
+        for (tile, place, deploy) in turns {
+            state.play(Action::Draw(crate::tile::TileKind::parse(tile).unwrap())).unwrap();
+            state.play(place.parse().unwrap()).unwrap();
+            state.play(deploy.parse().unwrap()).unwrap();
+        }
+        // The bag is empty: from the player after the last tile's, each may still place an abbey.
+        assert_eq!((state.step(), state.actor()), (Step::Abbey, Some(Actor::Player(0))));
+        assert!(!state.is_over());
+        if alice_takes_it {
+            state.play("abbey at [1, -1]".parse().unwrap()).unwrap();
+            state.play(Action::Pass).unwrap();
+        } else {
+            state.play(Action::Pass).unwrap();
+        }
+        state
+    }
+
+    #[test]
+    fn after_the_last_tile_each_player_in_turn_may_place_an_abbey() {
+        // Alice fills the only hole: Bob is offered nothing, and the game ends.
+        let state = abbey_round(true);
+        assert!(state.is_over());
+        assert_eq!(state.scores(), &[2, 10]);
+        assert_eq!(state.turns(), 7);
+        // Alice passes: Bob may still place his, then the game ends.
+        let mut state = abbey_round(false);
+        assert_eq!((state.step(), state.actor()), (Step::Abbey, Some(Actor::Player(1))));
+        assert_eq!(state.legal_action_list(), vec![Action::PlaceAbbey(Pos::new(1, -1)), Action::Pass]);
+        state.play("abbey at [1, -1]".parse().unwrap()).unwrap();
+        state.play(Action::Pass).unwrap();
+        assert!(state.is_over());
+        assert_eq!(state.scores(), &[2, 10]);
+        assert_eq!(state.abbeys(), &[1, 0]);
+        assert_eq!(state.turns(), 8);
     }
 }

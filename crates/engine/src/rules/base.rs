@@ -4,8 +4,8 @@
 
 use crate::action::Step;
 use crate::bag::Bag;
+use crate::figure::FollowerKind;
 use crate::setup::{Rules, TINY_CITY_VARIANT};
-use crate::state::FollowerKind;
 use crate::tile::FeatureKind;
 
 use super::Feature;

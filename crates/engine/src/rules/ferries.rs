@@ -5,7 +5,7 @@
 //! and `MoveFerries`, rulings F3 to F8), and the roads it touched, which
 //! step 5 checks for completion (F9, F10). A ferry is a link between two
 //! jetty road pieces of its lake; moving it takes the roads through that
-//! lake apart and joins them again ([`crate::state::rejoin`]). It sees the
+//! lake apart and joins them again ([`crate::pieces::rejoin`]). It sees the
 //! game only through [`View`] and [`Table`].
 
 use crate::action::{Action, JettyPair, Step};
@@ -16,8 +16,9 @@ use crate::features::{Joint, PieceId, PieceSet, NONE};
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Pos;
 use crate::geometry::Side::{self, E, N, S, W};
+use crate::pieces::{piece_across, piece_sides, rejoin, rotate_sides};
 use crate::setup::Expansion;
-use crate::state::{piece_across, piece_sides, rejoin, rotate_sides};
+use crate::state::State;
 use crate::tile::{city, field, jetty, FeatureKind, TileDef, TileSet};
 
 use super::{Table, Touched, View};
@@ -141,6 +142,23 @@ impl Ferries {
             .enumerate()
             .filter(move |(i, _)| pending & (1 << i) != 0)
             .map(|(_, f)| board.tile(f.tile as usize).pos)
+    }
+}
+
+impl State {
+    /// What The Ferries keeps: the ferries on their lakes.
+    pub fn ferries(&self) -> &Ferries {
+        &self.ext.ferries
+    }
+
+    /// The ferry on the lake at `at`, if any.
+    pub fn ferry_at(&self, at: Pos) -> Option<Ferry> {
+        self.ext.ferries.on(self.board.tile_index(at)?)
+    }
+
+    /// Ferries that may still move this turn (during the MoveFerries step).
+    pub fn movable_ferries(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.ext.ferries.movable(&self.board)
     }
 }
 
@@ -354,7 +372,6 @@ pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: 
             if E::ENABLED {
                 events.push(Event::FerryMoved { player, at, from, to: ferry });
             }
-            super::interactions::after_ferry_move();
             false
         }
         Action::Pass => true,

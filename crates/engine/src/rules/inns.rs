@@ -11,10 +11,10 @@
 //! carries its inn along its whole length (ruling F12, see
 //! [`super::interactions`]).
 
+use crate::figure::FollowerKind;
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Side::{E, N, S, W};
 use crate::setup::Expansion;
-use crate::state::FollowerKind;
 use crate::tile::{
     city, city_with_cathedral, city_with_pennant, field, monastery, road, road_with_inn, tile, FeatureKind, TileSet,
 };

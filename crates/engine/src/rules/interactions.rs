@@ -8,12 +8,50 @@
 //!   road with an inn; without an inn it scores 1 a tile as any road (F11).
 //!   The I&C lake is no ferry lake: its tiles carry no jetty.
 //! - Traders & Builders with The Ferries: a ferry move never gives a second
-//!   turn, and a builder that a move leaves without its owner's follower on
-//!   the road goes back at once ([`after_ferry_move`]).
+//!   turn (a second turn comes only from a tile placed), and a builder or
+//!   pig that a move leaves without its owner's follower on its feature
+//!   goes back before the turn's scoring ([`before_scoring`]).
 //! - Abbey & Mayor with The Ferries: an abbey closes roads but extends none,
 //!   so it makes no ferry movable (the F6 walk starts only from a placed
 //!   tile's roads, and an abbey has none).
+//! - Abbey & Mayor with Traders & Builders: a city an abbey completes gives
+//!   its goods (the abbey's touched features are among those the goods
+//!   look at); a pig counts in a barn's scorings too, as JCloisterZone has
+//!   it ([`farm_scored_during_the_game`]); and builders and pigs whose
+//!   farmers or followers went back with a barn's scoring go back too
+//!   ([`after_barn_scoring`]).
 
-/// After a ferry moved and the roads through its lake were joined again.
+use crate::event::EventSink;
+use crate::features::PieceId;
+use crate::setup::{Expansion, MAX_PLAYERS};
+use crate::state::State;
+
+use super::{ferries, traders};
+
+/// Traders & Builders, before the turn's scoring, with The Ferries: only a
+/// ferry move parts a feature, so only then may a builder or pig be left
+/// without its owner's follower.
 #[inline]
-pub(crate) fn after_ferry_move() {}
+pub(crate) fn before_scoring<E: EventSink>(state: &mut State, events: &mut E) {
+    if ferries::touched_any(&state.ext.ferries) {
+        traders::return_lonely(state, events);
+    }
+}
+
+/// Abbey & Mayor's barn scored a farm during the game: with Traders &
+/// Builders, its pigs add to it as to any farm scoring.
+#[inline]
+pub(crate) fn farm_scored_during_the_game(state: &State, root: PieceId, cities: u32, won: &mut [u32; MAX_PLAYERS]) {
+    if state.rules.has(Expansion::Traders) {
+        traders::farm_bonus(state, root, cities, won);
+    }
+}
+
+/// After Abbey & Mayor's barns scored: with Traders & Builders, builders and
+/// pigs left without their owner's follower go back.
+#[inline]
+pub(crate) fn after_barn_scoring<E: EventSink>(state: &mut State, events: &mut E) {
+    if state.rules.has(Expansion::Traders) {
+        traders::return_lonely(state, events);
+    }
+}

@@ -1,23 +1,30 @@
 //! The rules in play, as modules: the base game ([`base`]) and each
-//! expansion ([`ferries`]) give their parts through one fixed set of hooks,
-//! and this file is the one place that asks each module in play:
+//! expansion ([`ferries`], [`inns`], [`abbey`], [`traders`]) give their
+//! parts through one fixed set of hooks, and this file is the one place
+//! that asks each module in play:
 //!
 //! | hook | what it gives | here |
 //! |---|---|---|
 //! | tiles | its [`TileSet`] | [`TILE_SETS`] |
-//! | figures | its follower kinds and how many each player has | [`figures`] |
+//! | figures | its figure kinds, how many each player has, where they stand | [`figures`], [`other_deployments`], [`check_deployment`], [`deployed`], [`stands_on`] |
 //! | steps | its steps of the turn plan, before the draw or after the base game's | [`TurnPlan::of`] |
 //! | enter, legal actions, check, apply | its steps' decisions | [`enter`], [`legal_actions`], [`check`], [`apply`] |
-//! | touched | features a turn touched beyond the tile placed, for scoring | [`touched`] |
-//! | points | points of a completed or unfinished feature, and per player | [`completed_points`], [`open_points`], [`points_per_player`] |
-//! | strength | a figure's strength in a majority | [`strength`] |
+//! | placed | what a tile placed changes beyond the board | [`tile_placed`] |
+//! | scoring | what comes before and after the turn's scoring, features a turn touched, figures that stay or move on after their feature scores | [`before_scoring`], [`after_scoring`], [`touched`], [`after_scoring_of`] |
+//! | points | points of a completed or unfinished feature, of a farm, a figure's strength | [`completed_points`], [`open_points`], [`farm_at_end`], [`farm_now`], [`strength`] |
 //! | next | who plays the next turn | [`next_player`] |
-//! | end | when the game ends, and its last scoring | [`game_over`], [`end_of_game`] |
+//! | end | when the game ends, a last round, its last scoring | [`game_over`], [`after_last_tile`], [`end_of_game`] |
 //!
-//! Hooks are plain functions called through `match` and `rules.has(..)`
-//! here, so they are statically dispatched and allocate nothing. Where two
-//! expansions meet (ruling F12), [`interactions`] decides. The base game
-//! names no expansion. docs/engine.md shows how to add one.
+//! A hook gets the [`State`] as its context: an expansion reads the board
+//! and its features, and moves figures and tiles, through the state's
+//! crate-wide fields and helpers (`put_tile`, `deploy`, `send_back`,
+//! `won`, `return_figures`, `next_step`, `finish_turn`). What an expansion
+//! keeps lives in [`Extensions`]. Hooks are plain functions called through
+//! `match` and `rules.has(..)` here, so they are statically dispatched and
+//! allocate nothing, and a game without an expansion pays a flag test
+//! where it would have been asked. Where two expansions meet (ruling F12),
+//! [`interactions`] decides. Neither the base game nor the state names an
+//! expansion. docs/engine.md shows how to add one.
 
 pub mod abbey;
 pub mod base;
@@ -26,14 +33,15 @@ pub mod inns;
 pub(crate) mod interactions;
 pub mod traders;
 
-use crate::action::{Action, Step};
+use crate::action::{Action, Location, Step};
 use crate::bag::Bag;
 use crate::board::Board;
 use crate::error::PlayError;
 use crate::event::EventSink;
 use crate::features::{Features, PieceId, Totals};
-use crate::setup::{Expansion, Rules};
-use crate::state::{Follower, FollowerKind};
+use crate::figure::{Follower, FollowerKind};
+use crate::setup::{Expansion, Rules, MAX_PLAYERS};
+use crate::state::State;
 use crate::tile::{FeatureKind, TileSet};
 
 /// Every module's tiles, base game first: the catalogue's order.
@@ -108,6 +116,8 @@ pub(crate) struct TurnPlan {
     deploy_follows_place: bool,
     /// Whether the rules give figures besides the normal follower.
     other_figures: bool,
+    /// The steps before the draw (a bit per step).
+    before_draw: u16,
 }
 
 impl TurnPlan {
@@ -120,10 +130,12 @@ impl TurnPlan {
             after: [0; Step::COUNT],
             deploy_follows_place: false,
             other_figures: !followers_alike(rules).is_empty() || !figures_apart(rules).is_empty(),
+            before_draw: 0,
         };
         if rules.has(Expansion::Abbey) && rules.abbeys() > 0 {
             for &s in abbey::STEPS_BEFORE_DRAW {
                 plan.push(s);
+                plan.before_draw |= 1 << s as u16;
             }
         }
         for &s in base::STEPS {
@@ -146,6 +158,7 @@ impl TurnPlan {
             after: [0; Step::COUNT],
             deploy_follows_place: false,
             other_figures: false,
+            before_draw: 0,
         };
         for &s in steps {
             plan.push(s);
@@ -176,6 +189,12 @@ impl TurnPlan {
     #[inline]
     pub(crate) fn other_figures(&self) -> bool {
         self.other_figures
+    }
+
+    /// Whether `step` comes before the draw in this plan.
+    #[inline]
+    pub(crate) fn before_draw(&self, step: Step) -> bool {
+        self.before_draw & (1 << step as u16) != 0
     }
 
     /// The steps that follow `step` in the turn.
@@ -242,14 +261,10 @@ pub(crate) fn figures_apart(rules: &Rules) -> &'static [FollowerKind] {
 /// Whether a figure of `kind` may stand on a feature of kind `on`, or why not.
 #[inline]
 pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'static str> {
-    match (kind, on) {
-        (FollowerKind::Normal | FollowerKind::Big, _) => Ok(()),
-        (FollowerKind::Builder, FeatureKind::Road | FeatureKind::City) | (FollowerKind::Pig, FeatureKind::Field) => {
-            Ok(())
-        }
-        (FollowerKind::Builder, _) => Err("the builder goes on a road or a city"),
-        (FollowerKind::Pig, _) => Err("the pig goes on a field"),
-        (kind, on) => abbey::stands_on(kind, on),
+    match expansion_of(kind) {
+        None | Some(Expansion::Inns | Expansion::Ferries) => Ok(()),
+        Some(Expansion::Abbey) => abbey::stands_on(kind, on),
+        Some(Expansion::Traders) => traders::stands_on(kind, on),
     }
 }
 
@@ -274,48 +289,166 @@ pub(crate) fn max_players(expansions: u32) -> usize {
     }
 }
 
+/// The tiles players hold outside the bag, which may join the board (the
+/// abbeys of Abbey & Mayor).
+pub(crate) fn tiles_held(rules: &Rules) -> usize {
+    if rules.has(Expansion::Abbey) {
+        rules.abbeys() as usize * rules.players()
+    } else {
+        0
+    }
+}
+
+/// The deployments of the figures besides the normal follower, on the tile
+/// just placed.
+#[inline(never)]
+pub(crate) fn other_deployments(state: &State, out: &mut Vec<Action>) {
+    let seat = state.acting as usize;
+    for &kind in followers_alike(&state.rules) {
+        if state.supply[kind as usize][seat] > 0 {
+            state.for_each_deployment(|l| out.push(Action::Deploy(kind, l)));
+        }
+    }
+    for &kind in figures_apart(&state.rules) {
+        if state.supply[kind as usize][seat] == 0 {
+            continue;
+        }
+        match expansion_of(kind) {
+            Some(Expansion::Abbey) => abbey::deployments(kind, state, out),
+            Some(Expansion::Traders) => traders::deployments(kind, state, out),
+            _ => {}
+        }
+    }
+}
+
+/// Checks deploying a figure other than the normal follower (in supply)
+/// on `loc` of the tile just placed.
+pub(crate) fn check_deployment(kind: FollowerKind, loc: Location, state: &State) -> Result<(), PlayError> {
+    match expansion_of(kind) {
+        Some(Expansion::Abbey) => abbey::check_deployment(kind, loc, state),
+        Some(Expansion::Traders) => traders::check_deployment(kind, loc, state),
+        _ => state.check_follower(kind, loc).map(|_| ()),
+    }
+}
+
+/// A figure other than the normal follower was deployed on piece `p`.
+#[inline]
+pub(crate) fn deployed(kind: FollowerKind, loc: Location, p: PieceId, state: &mut State) {
+    if expansion_of(kind) == Some(Expansion::Abbey) {
+        abbey::deployed(kind, loc, p, state);
+    }
+}
+
+/// What happens to a figure of `kind` when its feature scores.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum AfterScoring {
+    /// It goes back to its owner's supply.
+    Returns,
+    /// It stays on the board (a barn).
+    Stays,
+    /// It waits, off the board, for its owner to move it on (a wagon):
+    /// [`waits_to_move`].
+    MovesOn,
+}
+
+#[inline]
+pub(crate) fn after_scoring_of(kind: FollowerKind) -> AfterScoring {
+    match kind {
+        FollowerKind::Barn => AfterScoring::Stays,
+        FollowerKind::Wagon => AfterScoring::MovesOn,
+        _ => AfterScoring::Returns,
+    }
+}
+
+/// A figure that moves on after its feature scored has left the board.
+pub(crate) fn waits_to_move(f: Follower, state: &mut State) {
+    abbey::wagon_waits(f, state);
+}
+
 /// Prepares an expansion's `step`; false when it has nothing to decide now.
 #[inline]
-pub(crate) fn enter(step: Step, rules: &Rules, ext: &mut Extensions, view: View) -> bool {
+pub(crate) fn enter(step: Step, state: &mut State) -> bool {
     match step {
         Step::PlaceFerry | Step::MoveFerries => {
-            rules.has(Expansion::Ferries) && ferries::enter(step, &mut ext.ferries, view)
+            let view = View { board: &state.board, features: &state.features, placed: state.placed };
+            ferries::enter(step, &mut state.ext.ferries, view)
         }
+        Step::Abbey | Step::MoveWagon => abbey::enter(step, state),
         _ => true,
     }
 }
 
 /// Appends the legal actions of an expansion's `step`.
-pub(crate) fn legal_actions(step: Step, ext: &Extensions, view: View, out: &mut Vec<Action>) {
-    if let Step::PlaceFerry | Step::MoveFerries = step {
-        ferries::legal_actions(step, &ext.ferries, view, out)
+pub(crate) fn legal_actions(step: Step, state: &State, out: &mut Vec<Action>) {
+    match step {
+        Step::PlaceFerry | Step::MoveFerries => ferries::legal_actions(step, &state.ext.ferries, state.view(), out),
+        Step::Abbey | Step::MoveWagon => abbey::legal_actions(step, state, out),
+        _ => {}
     }
 }
 
 /// Checks an action of an expansion's step (and a pass where the base game
 /// has none).
-pub(crate) fn check(action: Action, step: Step, ext: &Extensions, view: View) -> Result<(), PlayError> {
-    match action {
-        Action::PlaceFerry(_) | Action::MoveFerry { .. } => ferries::check(action, step, &ext.ferries, view),
-        Action::Pass if step == Step::MoveFerries => Ok(()),
+pub(crate) fn check(action: Action, state: &State) -> Result<(), PlayError> {
+    let step = state.step;
+    let checked = match action {
+        Action::PlaceFerry(_) | Action::MoveFerry { .. } => {
+            ferries::check(action, step, &state.ext.ferries, state.view())
+        }
+        Action::PlaceAbbey(_) | Action::MoveWagon { .. } => abbey::check(action, state),
+        Action::Pass if matches!(step, Step::MoveFerries | Step::Abbey | Step::MoveWagon) => Ok(()),
         Action::Pass => Err(PlayError::WrongStep { tried: "pass", step }),
         _ => unreachable!("the base game checks its own actions"),
+    };
+    checked.map_err(|e| match e {
+        PlayError::WrongStep { tried, .. } => state.wrong_step(tried),
+        e => e,
+    })
+}
+
+/// Plays a checked action of an expansion's step, and goes on with the turn.
+pub(crate) fn apply<E: EventSink>(action: Action, state: &mut State, events: &mut E) {
+    let step = state.step;
+    match step {
+        Step::PlaceFerry | Step::MoveFerries => {
+            let table = Table {
+                board: &state.board,
+                features: &mut state.features,
+                followers: &state.followers,
+                placed: state.placed,
+                acting: state.acting as usize,
+            };
+            if ferries::apply(action, &mut state.ext.ferries, table, events) {
+                state.next_step(step, events);
+            }
+        }
+        Step::Abbey | Step::MoveWagon => abbey::apply(action, state, events),
+        _ => unreachable!("the base game plays its own actions"),
     }
 }
 
-/// Plays a checked action of an expansion's step; true when the step is
-/// over and the turn goes on to the next.
-pub(crate) fn apply<E: EventSink>(
-    action: Action,
-    step: Step,
-    ext: &mut Extensions,
-    table: Table,
-    events: &mut E,
-) -> bool {
-    match step {
-        Step::PlaceFerry | Step::MoveFerries => ferries::apply(action, &mut ext.ferries, table, events),
-        _ => unreachable!("the base game plays its own actions"),
+/// A tile was placed this turn (before any deployment).
+#[inline]
+pub(crate) fn tile_placed(state: &mut State) {
+    if state.rules.has(Expansion::Traders) {
+        traders::tile_placed(state);
     }
+}
+
+/// Before the turn's scoring.
+#[inline]
+pub(crate) fn before_scoring<E: EventSink>(state: &mut State, events: &mut E) {
+    if state.rules.has(Expansion::Traders) {
+        interactions::before_scoring(state, events);
+        traders::before_scoring(state, events);
+    }
+}
+
+/// After the turn's scoring; true when an expansion asks a decision before
+/// the turn ends (it then ends the turn itself).
+#[inline]
+pub(crate) fn after_scoring<E: EventSink>(state: &mut State, events: &mut E) -> bool {
+    state.rules.has(Expansion::Abbey) && abbey::after_scoring(state, events)
 }
 
 /// Pieces of features a turn touched beyond the tile placed, which step 5
@@ -347,14 +480,14 @@ impl Touched {
 /// Whether a turn touched features beyond the tile placed (most turns do
 /// not: then nothing needs collecting).
 #[inline]
-pub(crate) fn touched_any(rules: &Rules, ext: &Extensions, view: View) -> bool {
-    ferries::touched_any(&ext.ferries)
-        || (rules.has(Expansion::Abbey) && view.board.tile(view.placed).kind.info().abbey)
+pub(crate) fn touched_any(state: &State) -> bool {
+    ferries::touched_any(&state.ext.ferries)
+        || (state.rules.has(Expansion::Abbey) && state.board.tile(state.placed).kind.info().wild_edges)
 }
 
-pub(crate) fn touched(ext: &Extensions, view: View, out: &mut Touched) {
-    ferries::touched(&ext.ferries, view, out);
-    abbey::touched(view, out);
+pub(crate) fn touched(state: &State, out: &mut Touched) {
+    ferries::touched(&state.ext.ferries, state.view(), out);
+    abbey::touched(state.view(), out);
 }
 
 /// Points of a completed feature.
@@ -405,10 +538,14 @@ pub fn strength(kind: FollowerKind, totals: &Totals) -> u8 {
     }
 }
 
-/// The seat that plays the turn after `current`'s.
+/// The seat that plays the next turn, once a turn ends (`over`: the bag
+/// is empty).
 #[inline]
-pub(crate) fn next_player(rules: &Rules, current: u8) -> u8 {
-    base::next_player(rules, current)
+pub(crate) fn next_player<E: EventSink>(state: &mut State, over: bool, events: &mut E) -> u8 {
+    if state.rules.has(Expansion::Traders) && traders::second_turn(state, over, events) {
+        return state.current;
+    }
+    base::next_player(&state.rules, state.current)
 }
 
 /// Whether the game is over once a turn ends with this bag.
@@ -417,26 +554,47 @@ pub(crate) fn game_over(bag: &Bag) -> bool {
     base::game_over(bag)
 }
 
+/// The bag is empty: true when the rules in play still ask the players a
+/// decision (a step entered), false when the game ends now.
+#[inline]
+pub(crate) fn after_last_tile<E: EventSink>(state: &mut State, _events: &mut E) -> bool {
+    state.rules.has(Expansion::Abbey) && state.rules.abbeys() > 0 && abbey::last_round(state)
+}
+
 /// Scoring at the end of the game beyond its open features: the trade
 /// goods (Traders & Builders).
 #[inline]
-pub(crate) fn end_of_game(rules: &Rules, ext: &Extensions, scores: &mut [u32]) {
-    if rules.has(Expansion::Traders) {
-        traders::end_of_game(&ext.traders, rules.players(), scores);
+pub(crate) fn end_of_game(state: &State, scores: &mut [u32; MAX_PLAYERS]) {
+    if state.rules.has(Expansion::Traders) {
+        traders::end_of_game(&state.ext.traders, state.rules.players(), scores);
     }
 }
 
-/// What a farm scores at the end per completed city it borders: to its
-/// followers' majority, and to each player with a barn there (once,
-/// however many barns they have there). A farm with no barn scores as the
-/// base game has it.
+/// What the farm of `root`, bordering `cities` completed cities, scores at
+/// the end if it stays as it is: in all (to its farmers' majority), and to
+/// each player. Each module in play adds its part (barns, pigs), and every
+/// farm scoring goes through here or [`farm_now`].
 #[inline]
-pub(crate) fn farm_points_per_city(barns: bool) -> (u32, u32) {
-    if barns {
-        (abbey::BARN_JOINED_FARM_POINTS, abbey::BARN_END_POINTS)
-    } else {
-        (base::FARM_POINTS, 0)
+pub(crate) fn farm_at_end(state: &State, root: PieceId, cities: u32) -> (u32, [u32; MAX_PLAYERS]) {
+    let (value, mut won) = match state.rules.has(Expansion::Abbey) {
+        true => abbey::farm_at_end(state, root, cities),
+        false => {
+            let value = base::FARM_POINTS * cities;
+            (value, state.won(root, FeatureKind::Field, value))
+        }
+    };
+    if state.rules.has(Expansion::Traders) {
+        traders::farm_bonus(state, root, cities, &mut won);
     }
+    (value, won)
+}
+
+/// What the farm of `root` scores when a rule scores it during the game
+/// (a barn), at `per_city` a completed city to its farmers' majority.
+pub(crate) fn farm_now(state: &State, root: PieceId, cities: u32, per_city: u32) -> [u32; MAX_PLAYERS] {
+    let mut won = state.won(root, FeatureKind::Field, per_city * cities);
+    interactions::farm_scored_during_the_game(state, root, cities, &mut won);
+    won
 }
 
 #[cfg(test)]

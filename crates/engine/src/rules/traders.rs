@@ -11,11 +11,15 @@
 //! The state keeps the goods each player holds and where the turn stands
 //! with the builder's second turn ([`Traders`]).
 
-use crate::features::{Features, PieceId};
+use crate::action::{Action, Location};
+use crate::error::PlayError;
+use crate::event::{Event, EventSink};
+use crate::features::{Features, PieceId, NONE};
+use crate::figure::{Follower, FollowerKind};
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Side::{E, N, S, W};
 use crate::setup::{Expansion, MAX_PLAYERS};
-use crate::state::{Follower, FollowerKind};
+use crate::state::State;
 use crate::tile::Good::{Cloth, Grain, Wine};
 use crate::tile::{city, city_with_good, field, monastery, road, tile, FeatureKind, Good, TileSet};
 
@@ -318,9 +322,212 @@ pub(crate) fn end_of_game(traders: &Traders, players: usize, scores: &mut [u32])
     }
 }
 
+// ----- the state: what Traders & Builders keeps ---------------------------
+
+impl State {
+    /// What Traders & Builders keeps: the goods each player holds, and
+    /// whether this turn is (or earned) a builder's second turn.
+    pub fn traders(&self) -> &Traders {
+        &self.ext.traders
+    }
+
+    /// Tokens of wine, grain and cloth each player holds (Traders & Builders).
+    pub fn goods(&self) -> &[[u8; 3]] {
+        &self.ext.traders.goods[..self.rules.players()]
+    }
+
+    /// Whether this turn is a second turn, given by the player's builder.
+    pub fn is_second_turn(&self) -> bool {
+        self.ext.traders.second_turn == SecondTurn::Playing
+    }
+}
+
+// ----- the figures: the builder and the pig join their owner's features ----
+
+/// Whether a figure of `kind` may stand on a feature of kind `on`, or why not.
+pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'static str> {
+    match (kind, on) {
+        (FollowerKind::Builder, FeatureKind::Road | FeatureKind::City) | (FollowerKind::Pig, FeatureKind::Field) => {
+            Ok(())
+        }
+        (FollowerKind::Builder, _) => Err("the builder goes on a road or a city"),
+        _ => Err("the pig goes on a field"),
+    }
+}
+
+/// The deployments of a builder or pig on the tile just placed: a piece of
+/// the right kind whose feature holds figures, one of them its owner's
+/// follower.
+pub(crate) fn deployments(kind: FollowerKind, state: &State, out: &mut Vec<Action>) {
+    let t = state.board.tile(state.placed);
+    for local in 0..t.kind.info().pieces() {
+        let p = t.first_piece + local as PieceId;
+        let fits = stands_on(kind, state.features.info(p).kind).is_ok();
+        if fits && state.features.totals(p).followers > 0 && may_join(kind, p, state).is_ok() {
+            out.push(Action::Deploy(kind, crate::pieces::location_of(t, local as u8)));
+        }
+    }
+}
+
+/// Checks deploying a builder or pig on `loc` of the tile just placed.
+pub(crate) fn check_deployment(kind: FollowerKind, loc: Location, state: &State) -> Result<(), PlayError> {
+    let wrong = |why| PlayError::WrongFeatureForFigure { figure: kind, location: loc, why };
+    if let Location::Corner(_) = loc {
+        return Err(wrong("the builder and the pig stand on a feature of the tile, not on its corner"));
+    }
+    let p = state.resolve(state.placed, loc).ok_or(PlayError::NoSuchFeature(loc))?;
+    stands_on(kind, loc.kind()).map_err(wrong)?;
+    may_join(kind, p, state).map_err(wrong)
+}
+
+/// Whether a builder or pig of the acting player may join the feature of
+/// piece `p`, or why not.
+fn may_join(kind: FollowerKind, p: PieceId, state: &State) -> Result<(), &'static str> {
+    match kind {
+        FollowerKind::Builder => builder_may_join(&state.features, &state.followers, state.acting, p),
+        _ => pig_may_join(&state.features, &state.followers, state.acting, p),
+    }
+}
+
+/// Builders and pigs go back when their owner has no follower left on
+/// their feature.
+pub(crate) fn return_lonely<E: EventSink>(state: &mut State, events: &mut E) {
+    let mut i = 0;
+    while i < state.followers.len() {
+        let f = state.followers[i];
+        let lonely = matches!(f.kind, FollowerKind::Builder | FollowerKind::Pig)
+            && !has_follower(&state.features, &state.followers, f.player, state.features.find(f.piece));
+        if lonely {
+            state.send_back(i, events);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+// ----- the turn: the builder's second turn, goods ---------------------------
+
+/// On placing a tile: it earns a second turn if it extends a road or city
+/// holding the player's builder (a builder put there before this turn: the
+/// tile is placed before any deployment).
+#[inline(never)]
+pub(crate) fn tile_placed(state: &mut State) {
+    let player = state.current;
+    let on_board =
+        state.rules.figure_count(FollowerKind::Builder) - state.supply[FollowerKind::Builder as usize][player as usize];
+    if state.ext.traders.second_turn != SecondTurn::No || on_board == 0 {
+        return;
+    }
+    let t = *state.board.tile(state.placed);
+    for f in &state.followers {
+        if f.kind != FollowerKind::Builder || f.player != player {
+            continue;
+        }
+        let root = state.features.find(f.piece);
+        for local in 0..t.kind.info().pieces() {
+            if state.features.find(t.first_piece + local as PieceId) == root {
+                state.ext.traders.second_turn = SecondTurn::Earned;
+                return;
+            }
+        }
+    }
+}
+
+/// Whether the player plays a second turn now (their tile extended their
+/// builder's feature, in a first turn). A second turn gives no third, and
+/// none comes once the bag is empty (`over`): a last round, if the rules
+/// have one, starts with the next player.
+#[inline(never)]
+pub(crate) fn second_turn<E: EventSink>(state: &mut State, over: bool, events: &mut E) -> bool {
+    let earned = state.ext.traders.second_turn == SecondTurn::Earned && !over;
+    state.ext.traders.second_turn = if earned { SecondTurn::Playing } else { SecondTurn::No };
+    if earned && E::ENABLED {
+        events.push(Event::SecondTurn { player: state.current as usize });
+    }
+    earned
+}
+
+/// Before the turn's scoring, the player takes the goods of the cities the
+/// turn completed.
+#[inline(never)]
+pub(crate) fn before_scoring<E: EventSink>(state: &mut State, events: &mut E) {
+    // Most turns complete no city: look closer only when one does.
+    let t = *state.board.tile(state.placed);
+    let pieces = t.first_piece..t.first_piece + t.kind.info().pieces() as PieceId;
+    let mut completed =
+        pieces.clone().any(|p| state.features.info(p).kind == FeatureKind::City && state.features.totals(p).open == 0);
+    let others = super::touched_any(state);
+    if !completed && !others {
+        return;
+    }
+    let mut touched = super::Touched::default();
+    for p in pieces {
+        if state.features.info(p).kind == FeatureKind::City {
+            touched.push(p);
+        }
+    }
+    if others {
+        super::touched(state, &mut touched);
+        completed = true;
+    }
+    if completed {
+        take_goods(state, &touched, events);
+    }
+}
+
+/// The player whose turn it is takes the goods of every city among
+/// `pieces` that the turn completed (followers or not), once each.
+fn take_goods<E: EventSink>(state: &mut State, pieces: &super::Touched, events: &mut E) {
+    let mut done = [NONE; 40];
+    let mut n = 0;
+    for p in pieces.pieces() {
+        let root = state.features.find_mut(p);
+        if state.features.info(root).kind != FeatureKind::City
+            || state.features.totals(root).open > 0
+            || done[..n].contains(&root)
+        {
+            continue;
+        }
+        if n < done.len() {
+            done[n] = root;
+            n += 1;
+        }
+        let goods = goods_of(&state.features, root, |m| {
+            let info = state.features.info(m);
+            state.board.tile(info.tile as usize).kind.info().def.features[info.local as usize].good
+        });
+        if goods == [0; 3] {
+            continue;
+        }
+        let player = state.current as usize;
+        for (held, g) in state.ext.traders.goods[player].iter_mut().zip(goods) {
+            *held = held.saturating_add(g);
+        }
+        if E::ENABLED {
+            events.push(Event::GoodsTaken { player, wine: goods[0], grain: goods[1], cloth: goods[2] });
+        }
+    }
+}
+
+// ----- scoring: the pig ------------------------------------------------------
+
+/// Each player who scores the farm of `root` and has a pig there scores 1
+/// more per completed city (pigs do not stack).
+pub(crate) fn farm_bonus(state: &State, root: PieceId, cities: u32, won: &mut [u32; MAX_PLAYERS]) {
+    let pigs = state.owners_of(FollowerKind::Pig, root);
+    for (w, pig) in won.iter_mut().zip(pigs) {
+        if pig && *w > 0 {
+            *w += PIG_POINTS_PER_CITY * cities;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::action::{Actor, Step};
+    use crate::setup::{Edition, Rules};
+    use crate::state::with_bag;
     use crate::tile::TileKind;
 
     #[test]
@@ -353,5 +560,35 @@ mod tests {
         let mut none = [0u32; 2];
         end_of_game(&Traders::default(), 2, &mut none);
         assert_eq!(none, [0, 0], "no token, no majority");
+    }
+
+    /// Traders & Builders: the last tile extends the player's builder, but
+    /// an empty bag gives no second turn: the last round of abbeys starts
+    /// with the next player.
+    #[test]
+    fn no_second_turn_after_the_last_tile() {
+        use crate::setup::Expansion::{Abbey, Traders};
+        let rules = Rules::new(2, &[Abbey, Traders], Edition::default()).unwrap();
+        let mut state = with_bag(State::new(rules), &[("U", 3), ("B", 4)]);
+        let turns = [
+            ("U", "place at [1, 0] turned 0", "deploy on road:E"),
+            ("B", "place at [0, 1] turned 0", "pass"),
+            ("U", "place at [2, 0] turned 0", "deploy builder on road:E"),
+            ("B", "place at [2, 1] turned 0", "pass"),
+            ("B", "place at [0, 2] turned 0", "pass"),
+            ("B", "place at [1, 2] turned 0", "pass"),
+            ("U", "place at [3, 0] turned 0", "pass"),
+        ];
+        for (tile, place, deploy) in turns {
+            if state.step() == Step::Abbey {
+                state.play(Action::Pass).unwrap();
+            }
+            state.play(Action::Draw(crate::tile::TileKind::parse(tile).unwrap())).unwrap();
+            state.play(place.parse().unwrap()).unwrap();
+            state.play(deploy.parse().unwrap()).unwrap();
+        }
+        assert!(state.bag.is_empty());
+        assert_eq!((state.step(), state.actor()), (Step::Abbey, Some(Actor::Player(1))));
+        assert!(!state.is_second_turn());
     }
 }

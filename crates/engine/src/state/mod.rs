@@ -8,22 +8,24 @@
 //! Its rooms: [`pieces`] (followers, supplies, pieces and their names, tiles
 //! joining the board), `turn` (the turn plan: legal actions, checks, playing)
 //! and `scoring` (majorities, points, the end of the game). What differs
-//! between the base game and the expansions is asked of [`crate::rules`].
+//! between the base game and the expansions is asked of [`crate::rules`],
+//! whose hooks get the state itself as their context: its fields and
+//! helpers are the crate's, so that an expansion's rules may read the
+//! board and move figures and tiles, while nothing here names an expansion.
 
 mod pieces;
 mod scoring;
-
-pub use scoring::FeatureWorth;
 mod turn;
 
-pub(crate) use pieces::{location_of, piece_across, piece_sides, rejoin, rotate_sides};
-pub use pieces::{Follower, FollowerKind};
+pub use crate::figure::{Follower, FollowerKind};
+pub use scoring::FeatureWorth;
 
 use crate::action::{Actor, Location, Step};
 use crate::bag::Bag;
 use crate::board::{Board, PlacedTile, Placement};
 use crate::features::{Features, PieceId, PieceSet, Totals};
 use crate::geometry::{Pos, Rotation};
+use crate::pieces::location_of;
 use crate::rules::{Extensions, TurnPlan};
 use crate::setup::{Rules, MAX_PLAYERS};
 use crate::tile::{catalogue, TileKind, NO_PIECE};
@@ -32,28 +34,28 @@ use crate::tile::{catalogue, TileKind, NO_PIECE};
 /// is what the conformance tests compare after clone-then-play and replay.
 #[derive(Debug, PartialEq, Eq)]
 pub struct State {
-    rules: Rules,
+    pub(crate) rules: Rules,
     /// The steps of a turn under these rules, computed once.
-    plan: TurnPlan,
-    board: Board,
-    features: Features,
-    bag: Bag,
-    scores: [u32; MAX_PLAYERS],
+    pub(crate) plan: TurnPlan,
+    pub(crate) board: Board,
+    pub(crate) features: Features,
+    pub(crate) bag: Bag,
+    pub(crate) scores: [u32; MAX_PLAYERS],
     /// Figures in supply, by kind and then seat.
-    supply: [[u8; MAX_PLAYERS]; FollowerKind::COUNT],
-    followers: Vec<Follower>,
+    pub(crate) supply: [[u8; MAX_PLAYERS]; FollowerKind::COUNT],
+    pub(crate) followers: Vec<Follower>,
     /// The seat whose turn it is.
-    current: u8,
+    pub(crate) current: u8,
     /// The seat to decide now: the current one, unless a rule lets another
     /// player decide out of turn.
-    acting: u8,
-    step: Step,
-    drawn: Option<TileKind>,
+    pub(crate) acting: u8,
+    pub(crate) step: Step,
+    pub(crate) drawn: Option<TileKind>,
     /// Index of the tile placed this turn (valid after the Place step).
-    placed: usize,
-    turns: u32,
-    /// What each expansion in play keeps (ferries on their lakes, ...).
-    ext: Extensions,
+    pub(crate) placed: usize,
+    pub(crate) turns: u32,
+    /// What each expansion in play keeps, apart from the base game.
+    pub(crate) ext: Extensions,
 }
 
 impl Clone for State {
@@ -105,9 +107,9 @@ impl State {
     /// the first player about to draw.
     pub fn new(rules: Rules) -> State {
         let bag = Bag::for_rules(&rules);
-        // Every tile of the bag, the start tile and the abbeys.
-        let abbeys = rules.abbeys() as usize * rules.players();
-        let pieces = (bag.total() as usize + 1 + abbeys) * catalogue().max_pieces;
+        // Every tile of the bag, the start tile and the tiles the players hold.
+        let held = crate::rules::tiles_held(&rules);
+        let pieces = (bag.total() as usize + 1 + held) * catalogue().max_pieces;
         assert!(pieces <= PieceSet::CAPACITY, "piece sets hold every piece of a game");
         let mut supply = [[0; MAX_PLAYERS]; FollowerKind::COUNT];
         let mut figures = 0;
@@ -182,8 +184,8 @@ impl State {
 
     /// The tile placed this turn, during the steps after placing.
     pub fn placed_tile(&self) -> Option<&PlacedTile> {
-        (!matches!(self.step, Step::Draw | Step::Place | Step::GameOver | Step::Abbey))
-            .then(|| self.board.tile(self.placed))
+        let before = matches!(self.step, Step::Draw | Step::Place | Step::GameOver) || self.plan.before_draw(self.step);
+        (!before).then(|| self.board.tile(self.placed))
     }
 
     /// Points of each player so far, without end-of-game scoring.
@@ -220,53 +222,6 @@ impl State {
         self.plan.steps()
     }
 
-    /// What The Ferries keeps: the ferries on their lakes.
-    pub fn ferries(&self) -> &crate::rules::ferries::Ferries {
-        &self.ext.ferries
-    }
-
-    /// What Traders & Builders keeps: the goods each player holds, and
-    /// whether this turn is (or earned) a builder's second turn.
-    pub fn traders(&self) -> &crate::rules::traders::Traders {
-        &self.ext.traders
-    }
-
-    /// Tokens of wine, grain and cloth each player holds (Traders & Builders).
-    pub fn goods(&self) -> &[[u8; 3]] {
-        &self.ext.traders.goods[..self.rules.players()]
-    }
-
-    /// Whether this turn is a second turn, given by the player's builder.
-    pub fn is_second_turn(&self) -> bool {
-        self.ext.traders.second_turn == crate::rules::traders::SecondTurn::Playing
-    }
-
-    /// What Abbey & Mayor keeps: abbeys in hand, barns, wagons waiting to move.
-    pub fn abbey_mayor(&self) -> &crate::rules::abbey::AbbeyMayor {
-        &self.ext.abbey
-    }
-
-    /// Abbeys each player still holds (Abbey & Mayor; none otherwise).
-    pub fn abbeys(&self) -> &[u8] {
-        &self.ext.abbey.abbeys[..self.rules.players()]
-    }
-
-    /// Where a barn stands: the tile and its corner, as on the board.
-    pub fn barn_at(&self, piece: PieceId) -> Option<(Pos, crate::geometry::Corner)> {
-        let b = self.ext.abbey.barns.iter().find(|b| b.piece == piece)?;
-        Some((self.board.tile(b.tile as usize).pos, b.corner))
-    }
-
-    /// The ferry on the lake at `at`, if any.
-    pub fn ferry_at(&self, at: Pos) -> Option<crate::rules::ferries::Ferry> {
-        self.ext.ferries.on(self.board.tile_index(at)?)
-    }
-
-    /// Ferries that may still move this turn (during the MoveFerries step).
-    pub fn movable_ferries(&self) -> impl Iterator<Item = Pos> + '_ {
-        self.ext.ferries.movable(&self.board)
-    }
-
     // ----- pieces and their names -------------------------------------------
 
     /// Where a piece lies and its canonical name there.
@@ -287,7 +242,7 @@ impl State {
             Location::Monastery => k.monastery,
             Location::InnerField => k.inner_field,
             Location::InnerField2 => k.inner_field2,
-            // A barn's corner: the one field that holds both its halves.
+            // A corner: the one field that holds both its halves.
             Location::Corner(c) => {
                 let [a, b] = c.halves();
                 let p = o.half_piece[a.index()];
@@ -308,4 +263,17 @@ impl State {
         let p = self.resolve(self.board.tile_index(at)?, loc)?;
         Some(self.features.totals(p))
     }
+}
+
+/// The state with exactly these tiles left in the bag, for tests of the
+/// end of a game.
+#[cfg(test)]
+pub(crate) fn with_bag(mut state: State, tiles: &[(&str, u8)]) -> State {
+    for kind in crate::tile::TileKind::all() {
+        let want = tiles.iter().find(|(id, _)| *id == kind.id()).map_or(0, |t| t.1);
+        while state.bag.count(kind) > want {
+            state.bag.remove(kind);
+        }
+    }
+    state
 }

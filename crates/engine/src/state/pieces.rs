@@ -1,174 +1,18 @@
-//! Figures and pieces: follower kinds, the followers on the board, the
-//! names of pieces, and tiles joining the board's features.
+//! Tiles joining the board's features, and figures deployed on them.
 
 use crate::action::Location;
-use crate::board::{Board, PlacedTile, Placement};
-use crate::features::{Features, Joint, PieceId, PieceInfo, PieceSet, Totals, NONE};
-use crate::geometry::{HalfEdge, Rotation, Side};
-use crate::names::written_names;
-use crate::tile::{FeatureKind, TileKind, NO_PIECE};
+use crate::board::Placement;
+use crate::features::{Joint, PieceId, PieceInfo, Totals};
+use crate::figure::{Follower, FollowerKind};
+use crate::geometry::Side;
+use crate::pieces::{location_of, piece_across};
+use crate::tile::{TileKind, NO_PIECE};
 
 use super::State;
 
-/// What a figure is. The base game has the normal follower; the kinds after
-/// it are those the coming expansions bring, each with its own supply and
-/// strength in a majority (see [`crate::rules`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
-pub enum FollowerKind {
-    #[default]
-    Normal = 0,
-    /// Inns & Cathedrals: counts as two followers.
-    Big,
-    /// Traders & Builders: counts for no majority; gives a second turn.
-    Builder,
-    /// Traders & Builders: on a farm, raises what its owner's farm scores.
-    Pig,
-    /// Abbey & Mayor: counts as many followers as its city has pennants.
-    Mayor,
-    /// Abbey & Mayor: counts as one follower; moves on after its feature scores.
-    Wagon,
-    /// Abbey & Mayor: on a field corner; scores its farm at the end.
-    Barn,
-}
-
-written_names!(FollowerKind {
-    Normal => "normal",
-    Big => "big",
-    Builder => "builder",
-    Pig => "pig",
-    Mayor => "mayor",
-    Wagon => "wagon",
-    Barn => "barn",
-});
-
-impl FollowerKind {
-    pub const COUNT: usize = 7;
-
-    /// The figure as the rules name it in a sentence.
-    pub const fn noun(self) -> &'static str {
-        match self {
-            FollowerKind::Normal => "follower",
-            FollowerKind::Big => "big follower",
-            FollowerKind::Builder => "builder",
-            FollowerKind::Pig => "pig",
-            FollowerKind::Mayor => "mayor",
-            FollowerKind::Wagon => "wagon",
-            FollowerKind::Barn => "barn",
-        }
-    }
-
-    pub const ALL: [FollowerKind; FollowerKind::COUNT] = [
-        FollowerKind::Normal,
-        FollowerKind::Big,
-        FollowerKind::Builder,
-        FollowerKind::Pig,
-        FollowerKind::Mayor,
-        FollowerKind::Wagon,
-        FollowerKind::Barn,
-    ];
-}
-
-/// A figure standing on the board.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Follower {
-    pub player: u8,
-    pub kind: FollowerKind,
-    pub piece: PieceId,
-}
-
-#[inline]
-pub(crate) fn rotate_sides(mask: u8, rot: Rotation) -> u8 {
-    let (m, q) = (mask as u16 & 0xF, rot.quarters());
-    ((m << q | m >> (4 - q)) & 0xF) as u8
-}
-
-#[inline]
-pub(crate) fn rotate_halves(mask: u8, rot: Rotation) -> u8 {
-    let q = 2 * rot.quarters() as u32;
-    mask.rotate_left(q)
-}
-
-/// The canonical name of piece `local` of a placed tile: its first side or
-/// half-edge in clockwise order from north, as it lies on the board.
-#[inline(always)]
-pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
-    let f = &t.kind.info().def.features[local as usize];
-    match f.kind {
-        FeatureKind::Road | FeatureKind::City => {
-            let sides = rotate_sides(f.sides, t.rot);
-            let s = Side::from_index(sides.trailing_zeros() as usize);
-            if f.kind == FeatureKind::Road {
-                Location::Road(s)
-            } else {
-                Location::City(s)
-            }
-        }
-        FeatureKind::Field if f.halves == 0 && local == t.kind.info().inner_field => Location::InnerField,
-        FeatureKind::Field if f.halves == 0 => Location::InnerField2,
-        FeatureKind::Field => {
-            Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
-        }
-        FeatureKind::Monastery => Location::Monastery,
-    }
-}
-
-/// The sides a road or city piece reaches, as it lies on the board.
-#[inline]
-pub(crate) fn piece_sides(board: &Board, features: &Features, p: PieceId) -> u8 {
-    let info = features.info(p);
-    let t = board.tile(info.tile as usize);
-    rotate_sides(t.kind.info().def.features[info.local as usize].sides, t.rot)
-}
-
-/// The piece across `side` of the tile at index `tile`, on its neighbour.
-#[inline]
-pub(crate) fn piece_across(board: &Board, tile: usize, side: Side) -> Option<PieceId> {
-    let t = board.tile(tile);
-    let n = board.tile(board.tile_index(t.pos.step(side))?);
-    let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[side.opposite().index()];
-    (local != NO_PIECE).then_some(n.first_piece + local as PieceId)
-}
-
-/// Joins `pieces` (whole features just taken apart) again across tile
-/// edges and links inside tiles, counting the followers on them again.
-pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follower], pieces: &PieceSet) {
-    features.reset(pieces, |info| {
-        Totals::of_piece(&board.tile(info.tile as usize).kind.info().def.features[info.local as usize])
-    });
-    for p in pieces.iter() {
-        let tile = features.info(p).tile as usize;
-        let at = board.tile(tile).pos;
-        let sides = piece_sides(board, features, p);
-        for s in Side::ALL {
-            if sides & s.bit() != 0 {
-                let Some(ni) = board.tile_index(at.step(s)) else {
-                    continue;
-                };
-                let n = board.tile(ni);
-                let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[s.opposite().index()];
-                if local == NO_PIECE {
-                    // A tile there without a piece across is an abbey: it ends this piece.
-                    features.close_edge(p);
-                } else if p < n.first_piece + local as PieceId {
-                    features.join(p, n.first_piece + local as PieceId, Joint::Edge);
-                }
-            }
-        }
-        let l = features.link(p);
-        if l != NONE && p < l {
-            features.join(p, l, Joint::Link);
-        }
-    }
-    for f in followers {
-        if pieces.contains(f.piece) {
-            features.add_follower(f.piece);
-        }
-    }
-}
-
 impl State {
     /// Puts a tile on the board and joins its pieces to its neighbours'.
-    pub(super) fn put_tile(&mut self, kind: TileKind, p: Placement) -> usize {
+    pub(crate) fn put_tile(&mut self, kind: TileKind, p: Placement) -> usize {
         let first = self.features.len() as PieceId;
         let idx = self.board.place(kind, p, first);
         let info = kind.info();
@@ -196,25 +40,25 @@ impl State {
                 }
             }
         }
-        if info.abbey {
-            self.close_around_abbey(idx);
+        if info.wild_edges {
+            self.close_around(idx);
         }
         idx
     }
 
-    /// An abbey's edges match anything and end the roads and cities that
-    /// reach them, joining nothing across it.
+    /// A tile with wild edges ends the roads and cities that reach it,
+    /// joining nothing across it.
     #[cold]
-    fn close_around_abbey(&mut self, abbey: usize) {
+    fn close_around(&mut self, tile: usize) {
         for s in Side::ALL {
-            if let Some(p) = piece_across(&self.board, abbey, s) {
+            if let Some(p) = piece_across(&self.board, tile, s) {
                 self.features.close_edge(p);
             }
         }
     }
 
     /// Deploys a figure of the acting player from supply on piece `p`.
-    pub(super) fn deploy(&mut self, kind: FollowerKind, p: PieceId) {
+    pub(crate) fn deploy(&mut self, kind: FollowerKind, p: PieceId) {
         let player = self.acting;
         self.supply[kind as usize][player as usize] -= 1;
         self.followers.push(Follower { player, kind, piece: p });
@@ -222,7 +66,7 @@ impl State {
     }
 
     /// Calls `f` with each legal location for a follower on the tile just placed.
-    pub(super) fn for_each_deployment(&self, mut f: impl FnMut(Location)) {
+    pub(crate) fn for_each_deployment(&self, mut f: impl FnMut(Location)) {
         let t = self.board.tile(self.placed);
         let n = t.kind.info().pieces();
         for local in 0..n {
@@ -231,20 +75,5 @@ impl State {
                 f(location_of(t, local as u8));
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rotating_side_masks_turns_clockwise() {
-        let n = Side::N.bit();
-        assert_eq!(rotate_sides(n, Rotation::R0), n);
-        assert_eq!(rotate_sides(n, Rotation::R90), Side::E.bit());
-        assert_eq!(rotate_sides(Side::W.bit(), Rotation::R90), Side::N.bit());
-        assert_eq!(rotate_sides(Side::W.bit() | Side::S.bit(), Rotation::R270), Side::S.bit() | Side::E.bit());
-        assert_eq!(rotate_halves(HalfEdge::Wnw.bit(), Rotation::R90), HalfEdge::Nne.bit());
     }
 }

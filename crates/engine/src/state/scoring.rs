@@ -5,19 +5,17 @@
 use crate::event::{Event, EventSink, Scoring};
 use crate::features::{PieceId, PieceSet, NONE};
 use crate::geometry::Pos;
-use crate::rules::abbey::{self, WaitingWagon};
-use crate::rules::traders;
-use crate::rules::{self, Feature};
-use crate::setup::{Expansion, MAX_PLAYERS};
+use crate::rules::{self, AfterScoring, Feature};
+use crate::setup::MAX_PLAYERS;
 use crate::tile::FeatureKind;
 
 use super::{FollowerKind, State};
 
 /// Tiles spanned by a feature, each once.
 #[derive(Default)]
-pub(super) struct TileSet([u64; 4]);
+pub(crate) struct FeatureTiles([u64; 4]);
 
-impl TileSet {
+impl FeatureTiles {
     fn insert(&mut self, tile: u16) -> bool {
         let (w, b) = (tile as usize / 64 % 4, 1u64 << (tile % 64));
         let new = self.0[w] & b == 0;
@@ -64,7 +62,7 @@ impl State {
             }
             let pos = self.board.tile(info.tile as usize).pos;
             if (pos.x - at.x).abs() <= 1 && (pos.y - at.y).abs() <= 1 && self.neighbours(pos) == 8 {
-                let mut tiles = TileSet::default();
+                let mut tiles = FeatureTiles::default();
                 tiles.insert(info.tile);
                 let feature = Feature {
                     kind: FeatureKind::Monastery,
@@ -86,8 +84,8 @@ impl State {
         pos.surrounding().filter(|p| self.board.tile_index(*p).is_some()).count() as u32
     }
 
-    fn feature_tiles(&self, root: PieceId) -> TileSet {
-        let mut tiles = TileSet::default();
+    pub(crate) fn feature_tiles(&self, root: PieceId) -> FeatureTiles {
+        let mut tiles = FeatureTiles::default();
         for m in self.features.members(root) {
             tiles.insert(self.features.info(m).tile);
         }
@@ -114,7 +112,7 @@ impl State {
     /// Points each player scores for a feature worth `points`: the players
     /// with the greatest strength (at least one), each as the rules give it.
     #[inline]
-    fn won(&self, root: PieceId, kind: FeatureKind, points: u32) -> [u32; MAX_PLAYERS] {
+    pub(crate) fn won(&self, root: PieceId, kind: FeatureKind, points: u32) -> [u32; MAX_PLAYERS] {
         let mut won = [0; MAX_PLAYERS];
         for (seat, w) in winners(self.majority(root)).into_iter().zip(&mut won) {
             if seat {
@@ -126,7 +124,14 @@ impl State {
     }
 
     /// Gives the points of a completed feature to its majority and returns its followers.
-    fn award<E: EventSink>(&mut self, root: PieceId, kind: FeatureKind, points: u32, tiles: TileSet, events: &mut E) {
+    fn award<E: EventSink>(
+        &mut self,
+        root: PieceId,
+        kind: FeatureKind,
+        points: u32,
+        tiles: FeatureTiles,
+        events: &mut E,
+    ) {
         let won = self.won(root, kind, points);
         for (s, w) in self.scores.iter_mut().zip(won) {
             *s += w;
@@ -144,27 +149,30 @@ impl State {
     }
 
     /// Takes the figures on the feature of `root` off the board, back to
-    /// their owners; barns stay, and a wagon waits to move on (Abbey & Mayor).
-    fn return_figures<E: EventSink>(&mut self, root: PieceId, events: &mut E) {
+    /// their owners, unless the rules in play keep a kind on the board or
+    /// let it wait to move on.
+    pub(crate) fn return_figures<E: EventSink>(&mut self, root: PieceId, events: &mut E) {
         let mut i = 0;
         while i < self.followers.len() {
             let f = self.followers[i];
-            if f.kind == FollowerKind::Barn || self.features.find(f.piece) != root {
+            if self.features.find(f.piece) != root {
                 i += 1;
-            } else if f.kind == FollowerKind::Wagon {
-                self.followers.swap_remove(i);
-                self.features.remove_follower(f.piece);
-                let (_, location) = self.piece_location(f.piece);
-                let tile = self.features.info(f.piece).tile;
-                self.ext.abbey.waiting.push(WaitingWagon { player: f.player, tile, location, piece: f.piece });
-            } else {
-                self.send_back(i, events);
+                continue;
+            }
+            match rules::after_scoring_of(f.kind) {
+                AfterScoring::Returns => self.send_back(i, events),
+                AfterScoring::Stays => i += 1,
+                AfterScoring::MovesOn => {
+                    self.followers.swap_remove(i);
+                    self.features.remove_follower(f.piece);
+                    rules::waits_to_move(f, self);
+                }
             }
         }
     }
 
     /// Takes the `i`-th figure on the board back to its owner's supply.
-    pub(super) fn send_back<E: EventSink>(&mut self, i: usize, events: &mut E) {
+    pub(crate) fn send_back<E: EventSink>(&mut self, i: usize, events: &mut E) {
         let f = self.followers.swap_remove(i);
         self.features.remove_follower(f.piece);
         self.supply[f.kind as usize][f.player as usize] += 1;
@@ -175,7 +183,7 @@ impl State {
     }
 
     /// The players with a figure of `kind` on the feature of `root`.
-    fn owners_of(&self, kind: FollowerKind, root: PieceId) -> [bool; MAX_PLAYERS] {
+    pub(crate) fn owners_of(&self, kind: FollowerKind, root: PieceId) -> [bool; MAX_PLAYERS] {
         let mut owners = [false; MAX_PLAYERS];
         for f in &self.followers {
             if f.kind == kind && self.features.find(f.piece) == root {
@@ -185,58 +193,7 @@ impl State {
         owners
     }
 
-    /// Abbey & Mayor, after the turn's other scoring: a barn placed this
-    /// turn scores its farm's farmers at once; farmers the new tile joined
-    /// to a farm with a barn score too. Either way they go back.
-    pub(super) fn score_barns<E: EventSink>(&mut self, events: &mut E) {
-        if let Some(p) = self.ext.abbey.new_barn.take() {
-            let root = self.features.find_mut(p);
-            self.score_farm_now(root, abbey::BARN_PLACED_FARM_POINTS, events);
-        }
-        if self.ext.abbey.barns.is_empty() {
-            return;
-        }
-        let t = *self.board.tile(self.placed);
-        let n = t.kind.info().pieces() as PieceId;
-        for p in t.first_piece..t.first_piece + n {
-            if self.features.info(p).kind == FeatureKind::Field && abbey::has_barn(&self.features, &self.followers, p) {
-                let root = self.features.find_mut(p);
-                self.score_farm_now(root, abbey::BARN_JOINED_FARM_POINTS, events);
-            }
-        }
-    }
-
-    /// Scores the farm of `root` now, at `per_city` a completed city, to
-    /// its farmers' majority, if it holds any figure but barns; they go back.
-    fn score_farm_now<E: EventSink>(&mut self, root: PieceId, per_city: u32, events: &mut E) {
-        let farmers =
-            self.followers.iter().any(|f| f.kind != FollowerKind::Barn && self.features.find(f.piece) == root);
-        if !farmers {
-            return;
-        }
-        let cities = self.completed_cities_bordered(root);
-        let mut won = self.won(root, FeatureKind::Field, per_city * cities);
-        if self.rules.has(Expansion::Traders) {
-            // As JCloisterZone has it, a pig counts in a barn's scorings too.
-            self.add_pig_bonus(root, cities, &mut won);
-        }
-        for (s, w) in self.scores.iter_mut().zip(won) {
-            *s += w;
-        }
-        if E::ENABLED {
-            let tiles = self.feature_tiles(root);
-            events.push(Event::Scored(Scoring {
-                kind: FeatureKind::Field,
-                completed: false,
-                end_of_game: false,
-                tiles: self.tile_positions(&tiles),
-                points: won[..self.rules.players()].to_vec(),
-            }));
-        }
-        self.return_figures(root, events);
-    }
-
-    fn tile_positions(&self, tiles: &TileSet) -> Vec<Pos> {
+    pub(crate) fn tile_positions(&self, tiles: &FeatureTiles) -> Vec<Pos> {
         let mut out = Vec::new();
         for (w, bits) in tiles.0.iter().enumerate() {
             let mut b = *bits;
@@ -249,7 +206,7 @@ impl State {
         out
     }
 
-    pub(super) fn end_game<E: EventSink>(&mut self, events: &mut E) {
+    pub(crate) fn end_game<E: EventSink>(&mut self, events: &mut E) {
         self.step = crate::action::Step::GameOver;
         if E::ENABLED {
             let mut scorings = Vec::new();
@@ -292,22 +249,12 @@ impl State {
         let done = Feature { kind, tiles: feature.tiles, totals, neighbours: 8, cities: 0 };
         let value_complete = (kind != FeatureKind::Field).then(|| rules::completed_points(&self.rules, &done));
         let if_completed = value_complete.map(|v| self.won(root, kind, v)[..players].to_vec());
-        let barns = kind == FeatureKind::Field
-            && self.rules.has(Expansion::Abbey)
-            && self.followers.iter().any(|f| f.kind == FollowerKind::Barn && self.features.find(f.piece) == root);
-        let value_end = if barns {
-            rules::farm_points_per_city(true).0 * feature.cities
+        let (value_end, at_end) = if kind == FeatureKind::Field {
+            rules::farm_at_end(self, root, feature.cities)
         } else {
-            rules::open_points(&self.rules, &feature)
+            let value = rules::open_points(&self.rules, &feature);
+            (value, self.won(root, kind, value))
         };
-        let mut at_end = if kind == FeatureKind::Field && self.rules.has(Expansion::Abbey) {
-            self.farm_with_barns(root, feature.cities)
-        } else {
-            self.won(root, kind, value_end)
-        };
-        if kind == FeatureKind::Field && self.rules.has(Expansion::Traders) {
-            self.add_pig_bonus(root, feature.cities, &mut at_end);
-        }
         FeatureWorth { complete, value_complete, if_completed, value_end, at_end: at_end[..players].to_vec() }
     }
 
@@ -354,7 +301,7 @@ impl State {
                 }
                 FeatureKind::Monastery => {
                     let tile = self.features.info(root).tile;
-                    let mut tiles = TileSet::default();
+                    let mut tiles = FeatureTiles::default();
                     tiles.insert(tile);
                     feature.tiles = 1;
                     feature.neighbours = self.neighbours(self.board.tile(tile as usize).pos);
@@ -362,19 +309,16 @@ impl State {
                 }
                 FeatureKind::Field => {
                     feature.cities = self.completed_cities_bordered(root);
-                    TileSet::default()
+                    FeatureTiles::default()
                 }
             };
-            let mut won = if kind == FeatureKind::Field && self.rules.has(Expansion::Abbey) {
-                self.farm_with_barns(root, feature.cities)
+            let won = if kind == FeatureKind::Field {
+                rules::farm_at_end(self, root, feature.cities).1
             } else {
                 self.won(root, kind, rules::open_points(&self.rules, &feature))
             };
-            if kind == FeatureKind::Field && self.rules.has(Expansion::Traders) {
-                self.add_pig_bonus(root, feature.cities, &mut won);
-            }
-            for (s, w) in scores.iter_mut().zip(&mut won) {
-                *s += *w;
+            for (s, w) in scores.iter_mut().zip(won) {
+                *s += w;
             }
             if let Some(report) = report.as_mut() {
                 let tiles = if kind == FeatureKind::Field { self.feature_tiles(root) } else { tiles };
@@ -387,73 +331,12 @@ impl State {
                 });
             }
         }
-        rules::end_of_game(&self.rules, &self.ext, &mut scores);
+        rules::end_of_game(self, &mut scores);
         scores
     }
 
-    /// What a farm scores at the end with Abbey & Mayor in play: as in the
-    /// base game without a barn; with one, its farmers' majority scores at
-    /// the joined rate and each player with a barn there scores once.
-    fn farm_with_barns(&self, root: PieceId, cities: u32) -> [u32; MAX_PLAYERS] {
-        let owners = self.owners_of(FollowerKind::Barn, root);
-        let (farmers, barns) = rules::farm_points_per_city(owners.contains(&true));
-        let mut won = self.won(root, FeatureKind::Field, farmers * cities);
-        for (w, owner) in won.iter_mut().zip(owners) {
-            if owner {
-                *w += barns * cities;
-            }
-        }
-        won
-    }
-
-    /// Traders & Builders: each player who scores the farm of `root` and has
-    /// a pig there scores 1 more per completed city (pigs do not stack).
-    fn add_pig_bonus(&self, root: PieceId, cities: u32, won: &mut [u32; MAX_PLAYERS]) {
-        let pigs = self.owners_of(FollowerKind::Pig, root);
-        for (w, pig) in won.iter_mut().zip(pigs) {
-            if pig && *w > 0 {
-                *w += traders::PIG_POINTS_PER_CITY * cities;
-            }
-        }
-    }
-
-    /// Traders & Builders: the player whose turn it is takes the goods of
-    /// every city among `pieces` that the turn completed (followers or
-    /// not), once each.
-    pub(super) fn take_goods<E: EventSink>(&mut self, pieces: &rules::Touched, events: &mut E) {
-        let mut done = [NONE; 40];
-        let mut n = 0;
-        for p in pieces.pieces() {
-            let root = self.features.find_mut(p);
-            if self.features.info(root).kind != FeatureKind::City
-                || self.features.totals(root).open > 0
-                || done[..n].contains(&root)
-            {
-                continue;
-            }
-            if n < done.len() {
-                done[n] = root;
-                n += 1;
-            }
-            let goods = traders::goods_of(&self.features, root, |m| {
-                let info = self.features.info(m);
-                self.board.tile(info.tile as usize).kind.info().def.features[info.local as usize].good
-            });
-            if goods == [0; 3] {
-                continue;
-            }
-            let player = self.current as usize;
-            for (held, g) in self.ext.traders.goods[player].iter_mut().zip(goods) {
-                *held = held.saturating_add(g);
-            }
-            if E::ENABLED {
-                events.push(Event::GoodsTaken { player, wine: goods[0], grain: goods[1], cloth: goods[2] });
-            }
-        }
-    }
-
     /// Completed cities that the field of `root` borders, each once.
-    fn completed_cities_bordered(&self, root: PieceId) -> u32 {
+    pub(crate) fn completed_cities_bordered(&self, root: PieceId) -> u32 {
         let mut cities = PieceSet::default();
         let mut count = 0;
         for m in self.features.members(root) {
@@ -484,8 +367,8 @@ pub struct FeatureWorth {
     pub value_complete: Option<u32>,
     pub if_completed: Option<Vec<u32>>,
     /// What it scores at the end of the game if it stays as it is, and each
-    /// player's share (a farm's barn owners and pigs' owners, with Abbey &
-    /// Mayor and Traders & Builders, score besides its farmers' majority).
+    /// player's share (on a farm, the rules in play may give others a share
+    /// besides its farmers' majority, or add to it).
     /// A feature completed during the game was scored then and its figures
     /// went back: no one's share is left.
     pub value_end: u32,

@@ -1,0 +1,116 @@
+//! Pieces of placed tiles: their names on the board, the sides they reach
+//! as they lie, the piece across an edge, and roads joined again after a
+//! link inside a tile changed. Below the state and the rules, which both
+//! use them.
+
+use crate::action::Location;
+use crate::board::{Board, PlacedTile};
+use crate::features::{Features, Joint, PieceId, PieceSet, Totals, NONE};
+use crate::figure::Follower;
+use crate::geometry::{HalfEdge, Rotation, Side};
+use crate::tile::{FeatureKind, NO_PIECE};
+
+#[inline]
+pub(crate) fn rotate_sides(mask: u8, rot: Rotation) -> u8 {
+    let (m, q) = (mask as u16 & 0xF, rot.quarters());
+    ((m << q | m >> (4 - q)) & 0xF) as u8
+}
+
+#[inline]
+pub(crate) fn rotate_halves(mask: u8, rot: Rotation) -> u8 {
+    let q = 2 * rot.quarters() as u32;
+    mask.rotate_left(q)
+}
+
+/// The canonical name of piece `local` of a placed tile: its first side or
+/// half-edge in clockwise order from north, as it lies on the board.
+#[inline(always)]
+pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
+    let f = &t.kind.info().def.features[local as usize];
+    match f.kind {
+        FeatureKind::Road | FeatureKind::City => {
+            let sides = rotate_sides(f.sides, t.rot);
+            let s = Side::from_index(sides.trailing_zeros() as usize);
+            if f.kind == FeatureKind::Road {
+                Location::Road(s)
+            } else {
+                Location::City(s)
+            }
+        }
+        FeatureKind::Field if f.halves == 0 && local == t.kind.info().inner_field => Location::InnerField,
+        FeatureKind::Field if f.halves == 0 => Location::InnerField2,
+        FeatureKind::Field => {
+            Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
+        }
+        FeatureKind::Monastery => Location::Monastery,
+    }
+}
+
+/// The sides a road or city piece reaches, as it lies on the board.
+#[inline]
+pub(crate) fn piece_sides(board: &Board, features: &Features, p: PieceId) -> u8 {
+    let info = features.info(p);
+    let t = board.tile(info.tile as usize);
+    rotate_sides(t.kind.info().def.features[info.local as usize].sides, t.rot)
+}
+
+/// The piece across `side` of the tile at index `tile`, on its neighbour.
+#[inline]
+pub(crate) fn piece_across(board: &Board, tile: usize, side: Side) -> Option<PieceId> {
+    let t = board.tile(tile);
+    let n = board.tile(board.tile_index(t.pos.step(side))?);
+    let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[side.opposite().index()];
+    (local != NO_PIECE).then_some(n.first_piece + local as PieceId)
+}
+
+/// Joins `pieces` (whole features just taken apart) again across tile
+/// edges and links inside tiles, counting the followers on them again.
+pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follower], pieces: &PieceSet) {
+    features.reset(pieces, |info| {
+        Totals::of_piece(&board.tile(info.tile as usize).kind.info().def.features[info.local as usize])
+    });
+    for p in pieces.iter() {
+        let tile = features.info(p).tile as usize;
+        let at = board.tile(tile).pos;
+        let sides = piece_sides(board, features, p);
+        for s in Side::ALL {
+            if sides & s.bit() != 0 {
+                let Some(ni) = board.tile_index(at.step(s)) else {
+                    continue;
+                };
+                let n = board.tile(ni);
+                let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[s.opposite().index()];
+                if local == NO_PIECE {
+                    // A tile there without a piece across has wild edges: it ends this piece.
+                    features.close_edge(p);
+                } else if p < n.first_piece + local as PieceId {
+                    features.join(p, n.first_piece + local as PieceId, Joint::Edge);
+                }
+            }
+        }
+        let l = features.link(p);
+        if l != NONE && p < l {
+            features.join(p, l, Joint::Link);
+        }
+    }
+    for f in followers {
+        if pieces.contains(f.piece) {
+            features.add_follower(f.piece);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotating_side_masks_turns_clockwise() {
+        let n = Side::N.bit();
+        assert_eq!(rotate_sides(n, Rotation::R0), n);
+        assert_eq!(rotate_sides(n, Rotation::R90), Side::E.bit());
+        assert_eq!(rotate_sides(Side::W.bit(), Rotation::R90), Side::N.bit());
+        assert_eq!(rotate_sides(Side::W.bit() | Side::S.bit(), Rotation::R270), Side::S.bit() | Side::E.bit());
+        assert_eq!(rotate_halves(HalfEdge::Wnw.bit(), Rotation::R90), HalfEdge::Nne.bit());
+    }
+}
