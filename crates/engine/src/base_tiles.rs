@@ -14,7 +14,7 @@ const ALL_HALVES: &[crate::geometry::HalfEdge] = &[Nnw, Nne, Ene, Ese, Sse, Ssw,
 pub static TILES: TileSet = TileSet {
     expansion: None,
     tiles: &[
-        tile!("A", 2, [monastery(), road(&[S]), field(ALL_HALVES, &[])]),
+        tile!("A", 2, [monastery(), road(&[S]), field(ALL_HALVES, &[])], [[0, 1]]),
         tile!("B", 4, [monastery(), field(ALL_HALVES, &[])]),
         tile!("C", 1, [city_with_pennant(&[N, E, S, W])]),
         tile!("D", 4, [city(&[N]), road(&[W, E]), field(&[Wnw, Ene], &[0]), field(&[Ese, Sse, Ssw, Wsw], &[]),]),
@@ -36,7 +36,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Wnw, Ene], &[0]),
                 field(&[Wsw, Ssw], &[]),
                 field(&[Ese, Sse], &[]),
-            ]
+            ],
+            [[1, 2, 3]]
         ),
         tile!("M", 2, [city_with_pennant(&[N, W]), field(&[Ene, Ese, Sse, Ssw], &[0])]),
         tile!("N", 3, [city(&[N, W]), field(&[Ene, Ese, Sse, Ssw], &[0])]),
@@ -44,8 +45,8 @@ pub static TILES: TileSet = TileSet {
         tile!("P", 3, [city(&[N, W]), road(&[E, S]), field(&[Ene, Ssw], &[0]), field(&[Ese, Sse], &[]),]),
         tile!("Q", 1, [city_with_pennant(&[N, E, W]), field(&[Sse, Ssw], &[0])]),
         tile!("R", 3, [city(&[N, E, W]), field(&[Sse, Ssw], &[0])]),
-        tile!("S", 2, [city_with_pennant(&[N, E, W]), road(&[S]), field(&[Sse], &[0]), field(&[Ssw], &[0]),]),
-        tile!("T", 1, [city(&[N, E, W]), road(&[S]), field(&[Sse], &[0]), field(&[Ssw], &[0])]),
+        tile!("S", 2, [city_with_pennant(&[N, E, W]), road(&[S]), field(&[Sse], &[0]), field(&[Ssw], &[0]),], [[0, 1]]),
+        tile!("T", 1, [city(&[N, E, W]), road(&[S]), field(&[Sse], &[0]), field(&[Ssw], &[0])], [[0, 1]]),
         tile!("U", 8, [road(&[W, E]), field(&[Wnw, Nnw, Nne, Ene], &[]), field(&[Ese, Sse, Ssw, Wsw], &[])]),
         tile!("V", 9, [road(&[S, W]), field(&[Wnw, Nnw, Nne, Ene, Ese, Sse], &[]), field(&[Ssw, Wsw], &[])]),
         tile!(
@@ -58,7 +59,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Wnw, Nnw, Nne, Ene], &[]),
                 field(&[Ese, Sse], &[]),
                 field(&[Ssw, Wsw], &[]),
-            ]
+            ],
+            [[0, 1, 2]]
         ),
         tile!(
             "X",
@@ -72,7 +74,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Nne, Ene], &[]),
                 field(&[Ese, Sse], &[]),
                 field(&[Ssw, Wsw], &[]),
-            ]
+            ],
+            [[0, 1, 2, 3]]
         ),
     ],
 };

@@ -159,7 +159,11 @@ pub const fn monastery() -> FeatureDef {
 /// One entry of a [`TileSet`]: a tile with the same count in both editions.
 macro_rules! tile {
     ($id:literal, $count:literal, [$($f:expr),* $(,)?]) => {
-        (crate::tile::TileDef { id: $id, features: &[$($f),*] }, $count, $count)
+        (crate::tile::TileDef { id: $id, features: &[$($f),*], links: &[] }, $count, $count)
+    };
+    // The fourth argument: the pieces the picture links (`TileDef::links`).
+    ($id:literal, $count:literal, [$($f:expr),* $(,)?], [$([$($l:literal),*]),* $(,)?]) => {
+        (crate::tile::TileDef { id: $id, features: &[$($f),*], links: &[$(&[$($l),*]),*] }, $count, $count)
     };
 }
 
@@ -170,6 +174,10 @@ pub(crate) use tile;
 pub struct TileDef {
     pub id: &'static str,
     pub features: &'static [FeatureDef],
+    /// Groups of pieces (by index) that the tile's picture links: a road
+    /// that ends at a monastery or a city, the roads of a crossing. A
+    /// wagon under the first edition's rule follows them (Abbey & Mayor).
+    pub links: &'static [&'static [u8]],
 }
 
 /// The tiles an expansion (or the base game) brings, with counts per edition.

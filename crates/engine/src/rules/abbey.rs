@@ -80,7 +80,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Ene], &[0]),
                 field(&[Ssw], &[1]),
                 field(&[Ese, Sse], &[0, 1]),
-            ]
+            ],
+            [[0, 2], [1, 3]]
         ),
         // X with a monastery where the four roads end.
         tile!(
@@ -96,10 +97,16 @@ pub static TILES: TileSet = TileSet {
                 field(&[Nne, Ene], &[]),
                 field(&[Ese, Sse], &[]),
                 field(&[Ssw, Wsw], &[]),
-            ]
+            ],
+            [[0, 1], [0, 2], [0, 3], [0, 4]]
         ),
         // A cap N; a road from W ends at it.
-        tile!("M6", 1, [city(&[N]), road(&[W]), field(&[Wnw], &[0]), field(&[Ene, Ese, Sse, Ssw, Wsw], &[0])]),
+        tile!(
+            "M6",
+            1,
+            [city(&[N]), road(&[W]), field(&[Wnw], &[0]), field(&[Ene, Ese, Sse, Ssw, Wsw], &[0])],
+            [[0, 1]]
+        ),
         // J with its north-east field cut off by the city wall.
         tile!(
             "M7",
@@ -305,40 +312,10 @@ pub(crate) fn wagon_targets(
     }
 }
 
-/// The features each tile links for a wagon under the first edition's
-/// rule (`wagon-move: C1`), as pieces of the tile in the order of its
-/// definition: a road ending at a monastery or city, the roads of a
-/// crossing. The links are JCloisterZone's tile data; tiles not named here
-/// link nothing (lakes never do).
-fn wagon_links(id: &str) -> &'static [&'static [u8]] {
-    match id {
-        // The base game: the monastery and its road; the city and its road
-        // (S, T); the roads of a crossing (L without its city, W, X).
-        "A" | "S" | "T" => &[&[0, 1]],
-        "L" => &[&[1, 2, 3]],
-        "W" => &[&[0, 1, 2]],
-        "X" => &[&[0, 1, 2, 3]],
-        // Inns & Cathedrals.
-        "I2" | "I10" => &[&[0, 1], &[0, 2]],
-        "I5" => &[&[0, 1, 2, 3]],
-        "I8" | "I9" | "I11" => &[&[0, 1]],
-        "I14" => &[&[0, 1, 2]],
-        // Abbey & Mayor.
-        "M4" => &[&[0, 2], &[1, 3]],
-        "M5" => &[&[0, 1], &[0, 2], &[0, 3], &[0, 4]],
-        "M6" => &[&[0, 1]],
-        // Traders & Builders.
-        "T7" | "T8" | "T19" => &[&[0, 1], &[0, 2]],
-        "T9" | "T10" | "T23" => &[&[0, 2]],
-        "T11" | "T12" | "T13" | "T16" | "T17" | "T18" | "T21" | "T22" => &[&[0, 1]],
-        "T20" => &[&[0, 1], &[0, 2], &[0, 3]],
-        _ => &[],
-    }
-}
-
 /// Where a wagon whose feature (holding piece `scored`) was just scored may
 /// go under the first edition's rule: every unfinished, empty feature a
-/// tile of the scored feature links to it ([`wagon_links`]), and the
+/// tile of the scored feature links to it (its tile data's
+/// [`links`](crate::tile::TileDef::links)), and the
 /// monastery of an abbey that closed it.
 pub(crate) fn linked_wagon_targets(
     board: &Board,
@@ -356,7 +333,7 @@ pub(crate) fn linked_wagon_targets(
         }
     };
     for (i, t) in board.tiles().iter().enumerate() {
-        for group in wagon_links(t.kind.id()) {
+        for group in t.kind.info().def.links {
             if group.iter().any(|&l| features.find(t.first_piece + l as PieceId) == root) {
                 for &l in group.iter() {
                     offer(t.pos, t, l, &mut f);

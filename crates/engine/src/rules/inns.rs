@@ -45,7 +45,8 @@ pub static TILES: TileSet = TileSet {
         tile!(
             "I2",
             1,
-            [monastery(), road(&[W]), road(&[E]), field(&[Wnw, Nnw, Nne, Ene], &[]), field(&[Ese, Sse, Ssw, Wsw], &[])]
+            [monastery(), road(&[W]), road(&[E]), field(&[Wnw, Nnw, Nne, Ene], &[]), field(&[Ese, Sse, Ssw, Wsw], &[])],
+            [[0, 1], [0, 2]]
         ),
         // Four separate city caps around a field inside the tile.
         tile!("I3", 1, [city(&[N]), city(&[W]), city(&[E]), city(&[S]), field(&[], &[0, 1, 2, 3])]),
@@ -64,16 +65,22 @@ pub static TILES: TileSet = TileSet {
                 field(&[Wsw], &[1]),
                 field(&[Ene], &[0]),
                 field(&[Wnw], &[0]),
-            ]
+            ],
+            [[0, 1, 2, 3]]
         ),
         // A city N+W with a pennant, and a separate cap S.
         tile!("I6", 1, [city_with_pennant(&[N, W]), city(&[S]), field(&[Ene, Ese], &[0, 1])]),
         // A city cap N whose wall cuts the east field from the rest.
         tile!("I7", 1, [city(&[N]), field(&[Ene, Ese], &[0]), field(&[Sse, Ssw, Wsw, Wnw], &[0])]),
         // A city N; a road from S ends at it.
-        tile!("I8", 1, [city(&[N]), road(&[S]), field(&[Ssw, Wsw, Wnw], &[0]), field(&[Ene, Ese, Sse], &[0])]),
+        tile!(
+            "I8",
+            1,
+            [city(&[N]), road(&[S]), field(&[Ssw, Wsw, Wnw], &[0]), field(&[Ene, Ese, Sse], &[0])],
+            [[0, 1]]
+        ),
         // A city N+W; a road from E ends at it.
-        tile!("I9", 1, [city(&[N, W]), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw], &[0])]),
+        tile!("I9", 1, [city(&[N, W]), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw], &[0])], [[0, 1]]),
         // A city W+E with a pennant; roads from N and from S end at it.
         tile!(
             "I10",
@@ -86,10 +93,16 @@ pub static TILES: TileSet = TileSet {
                 field(&[Nne], &[0]),
                 field(&[Sse], &[0]),
                 field(&[Ssw], &[0]),
-            ]
+            ],
+            [[0, 1], [0, 2]]
         ),
         // A city N+W; a road with an inn from S ends at it.
-        tile!("I11", 1, [city(&[N, W]), road_with_inn(&[S]), field(&[Ssw], &[0]), field(&[Ene, Ese, Sse], &[0])]),
+        tile!(
+            "I11",
+            1,
+            [city(&[N, W]), road_with_inn(&[S]), field(&[Ssw], &[0]), field(&[Ene, Ese, Sse], &[0])],
+            [[0, 1]]
+        ),
         // K with an inn.
         tile!(
             "I12",
@@ -113,7 +126,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Wnw, Nnw, Nne, Ene], &[]),
                 field(&[Ese, Sse], &[]),
                 field(&[Ssw, Wsw], &[]),
-            ]
+            ],
+            [[0, 1, 2]]
         ),
         // U with an inn.
         tile!("I15", 1, [road_with_inn(&[W, E]), field(&[Wnw, Nnw, Nne, Ene], &[]), field(&[Ese, Sse, Ssw, Wsw], &[])]),

@@ -63,7 +63,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Sse], &[0]),
                 field(&[Ese], &[0]),
                 field(&[Ene], &[0]),
-            ]
+            ],
+            [[0, 1], [0, 2]]
         ),
         // A city N+W with wine, roads E and S ending at it.
         tile!(
@@ -76,24 +77,28 @@ pub static TILES: TileSet = TileSet {
                 field(&[Ssw], &[0]),
                 field(&[Ese, Sse], &[0]),
                 field(&[Ene], &[0]),
-            ]
+            ],
+            [[0, 1], [0, 2]]
         ),
         // A city N+W with cloth (or grain), a cap S, a road E ending at the first.
         tile!(
             "T9",
             1,
-            [city_with_good(&[N, W], Cloth), city(&[S]), road(&[E]), field(&[Ene], &[0]), field(&[Ese], &[0, 1])]
+            [city_with_good(&[N, W], Cloth), city(&[S]), road(&[E]), field(&[Ene], &[0]), field(&[Ese], &[0, 1])],
+            [[0, 2]]
         ),
         tile!(
             "T10",
             1,
-            [city_with_good(&[N, W], Grain), city(&[S]), road(&[E]), field(&[Ene], &[0]), field(&[Ese], &[0, 1])]
+            [city_with_good(&[N, W], Grain), city(&[S]), road(&[E]), field(&[Ene], &[0]), field(&[Ese], &[0, 1])],
+            [[0, 2]]
         ),
         // A city N+W with cloth, a road E ending at it.
         tile!(
             "T11",
             1,
-            [city_with_good(&[N, W], Cloth), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw], &[0])]
+            [city_with_good(&[N, W], Cloth), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw], &[0])],
+            [[0, 1]]
         ),
         // The same with wine and a spike parting the south-east field.
         tile!(
@@ -105,16 +110,27 @@ pub static TILES: TileSet = TileSet {
                 field(&[Ene], &[0]),
                 field(&[Ese], &[0]),
                 field(&[Sse, Ssw], &[0]),
-            ]
+            ],
+            [[0, 1]]
         ),
         // T with wine.
-        tile!("T13", 1, [city_with_good(&[N, E, W], Wine), road(&[S]), field(&[Ssw], &[0]), field(&[Sse], &[0])]),
+        tile!(
+            "T13",
+            1,
+            [city_with_good(&[N, E, W], Wine), road(&[S]), field(&[Ssw], &[0]), field(&[Sse], &[0])],
+            [[0, 1]]
+        ),
         // Two corner cities, N+W with wine and E+S, a field between them.
         tile!("T14", 1, [city_with_good(&[N, W], Wine), city(&[S, E]), field(&[], &[0, 1])]),
         // G with wine.
         tile!("T15", 1, [city_with_good(&[W, E], Wine), field(&[Nnw, Nne], &[0]), field(&[Sse, Ssw], &[0])]),
         // A cap N; a road from E ends at it.
-        tile!("T16", 1, [city(&[N]), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw, Wsw, Wnw], &[0])]),
+        tile!(
+            "T16",
+            1,
+            [city(&[N]), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw, Wsw, Wnw], &[0])],
+            [[0, 1]]
+        ),
         // A band W-E with grain (or wine); a road from S ends at it.
         tile!(
             "T17",
@@ -125,7 +141,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Nnw, Nne], &[0]),
                 field(&[Ssw], &[0]),
                 field(&[Sse], &[0])
-            ]
+            ],
+            [[0, 1]]
         ),
         tile!(
             "T18",
@@ -136,7 +153,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Nnw, Nne], &[0]),
                 field(&[Ssw], &[0]),
                 field(&[Sse], &[0])
-            ]
+            ],
+            [[0, 1]]
         ),
         // A band W-E with wine; roads from N and from S end at it.
         tile!(
@@ -150,7 +168,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Nne], &[0]),
                 field(&[Sse], &[0]),
                 field(&[Ssw], &[0]),
-            ]
+            ],
+            [[0, 1], [0, 2]]
         ),
         // W with a monastery where its three roads end.
         tile!(
@@ -164,14 +183,16 @@ pub static TILES: TileSet = TileSet {
                 field(&[Nnw, Nne, Ene, Wnw], &[]),
                 field(&[Ese, Sse], &[]),
                 field(&[Ssw, Wsw], &[]),
-            ]
+            ],
+            [[0, 1], [0, 2], [0, 3]]
         ),
         // A city N+W with grain; a road from S ends at it (and the same
         // with a spike parting the south-east field).
         tile!(
             "T21",
             1,
-            [city_with_good(&[N, W], Grain), road(&[S]), field(&[Ssw], &[0]), field(&[Ene, Ese, Sse], &[0])]
+            [city_with_good(&[N, W], Grain), road(&[S]), field(&[Ssw], &[0]), field(&[Ene, Ese, Sse], &[0])],
+            [[0, 1]]
         ),
         tile!(
             "T22",
@@ -182,7 +203,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Ssw], &[0]),
                 field(&[Sse], &[0]),
                 field(&[Ene, Ese], &[0])
-            ]
+            ],
+            [[0, 1]]
         ),
         // A cap N; a road from S ends at it, a road from W ends alone.
         tile!(
@@ -195,7 +217,8 @@ pub static TILES: TileSet = TileSet {
                 field(&[Wnw], &[0]),
                 field(&[Ssw, Wsw], &[]),
                 field(&[Ene, Ese, Sse], &[0]),
-            ]
+            ],
+            [[0, 2]]
         ),
         // Two roads crossing without meeting, N-S over W-E.
         tile!(
