@@ -62,8 +62,8 @@ impl Played {
 pub fn setup(rules: &Rules, names: &[String]) -> Setup {
     Setup {
         players: names.to_vec(),
-        expansions: rules.expansions().map(|e| e.name().to_string()).collect(),
-        edition: Some(rules.edition().name().to_string()),
+        expansions: rules.expansions().collect(),
+        edition: Some(rules.edition()),
         seed: None,
         rules: carcassonne_engine::RuleOptions::of(rules),
     }

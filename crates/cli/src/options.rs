@@ -10,13 +10,9 @@ pub fn rules(players: usize, expansions: &str, edition: &str) -> Result<Rules> {
         if name == "none" || name.is_empty() {
             continue;
         }
-        let known: Vec<_> = Expansion::ALL.iter().map(|e| e.name()).collect();
-        list.push(Expansion::parse(name).ok_or_else(|| {
-            anyhow!("--expansions: unknown expansion '{name}' (known: {}, or none)", known.join(", "))
-        })?);
+        list.push(name.parse::<Expansion>().map_err(|e| anyhow!("--expansions: {e}, or none"))?);
     }
-    let edition =
-        Edition::parse(edition).ok_or_else(|| anyhow!("--edition: unknown edition '{edition}' (c3 or c2)"))?;
+    let edition = edition.parse::<Edition>().map_err(|e| anyhow!("--edition: {e}"))?;
     Rules::new(players, &list, edition).context("--players")
 }
 
@@ -69,7 +65,11 @@ pub fn variants_text(rules: &Rules) -> String {
     if let Some(sets) = &o.tile_sets {
         parts.push(format!(
             "tiles of {}",
-            if sets.is_empty() { "the base game only".to_string() } else { sets.join(", ") }
+            if sets.is_empty() {
+                "the base game only".to_string()
+            } else {
+                sets.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
+            }
         ));
     }
     for (figure, n) in &o.figures {

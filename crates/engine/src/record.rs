@@ -47,9 +47,9 @@ pub struct Record {
 pub struct Setup {
     pub players: Vec<String>,
     #[serde(default)]
-    pub expansions: Vec<String>,
+    pub expansions: Vec<Expansion>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub edition: Option<String>,
+    pub edition: Option<Edition>,
     /// Seed of the bag's shuffle, for a game still being played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
@@ -71,7 +71,7 @@ pub struct RuleOptions {
     /// The expansions (of those in play) whose tiles are in the bag; absent:
     /// all of them.
     #[serde(rename = "tile-sets", default, skip_serializing_if = "Option::is_none")]
-    pub tile_sets: Option<Vec<String>>,
+    pub tile_sets: Option<Vec<Expansion>>,
     /// Figures a player starts with, by figure name (`normal`, `big`,
     /// `mayor`, `wagon`, `barn`), where they differ from what the
     /// expansions give; 0 leaves a figure out.
@@ -92,8 +92,7 @@ impl RuleOptions {
         let tiny = rules.tiny_city_scoring();
         let standard = Rules::new(rules.players(), &rules.expansions().collect::<Vec<_>>(), rules.edition())
             .expect("rules that were valid stay valid");
-        let tile_sets = (rules.tile_sets().ne(rules.expansions()))
-            .then(|| rules.tile_sets().map(|e| e.name().to_string()).collect());
+        let tile_sets = (rules.tile_sets().ne(rules.expansions())).then(|| rules.tile_sets().collect());
         let figures = FollowerKind::ALL
             .into_iter()
             .filter(|&k| rules.figure_count(k) != standard.figure_count(k))
@@ -118,11 +117,7 @@ impl RuleOptions {
             rules = rules.with_tiny_city_scoring(points)?;
         }
         if let Some(sets) = &self.tile_sets {
-            let mut parsed = Vec::with_capacity(sets.len());
-            for e in sets {
-                parsed.push(Expansion::parse(e).ok_or_else(|| SetupError::UnknownExpansion(e.clone()))?);
-            }
-            rules = rules.with_tile_sets(&parsed)?;
+            rules = rules.with_tile_sets(sets)?;
         }
         for (name, &n) in &self.figures {
             let kind = FollowerKind::parse(name).ok_or_else(|| SetupError::UnknownFigureName(name.clone()))?;
@@ -411,15 +406,7 @@ impl Record {
 impl Setup {
     /// The validated rules of this setup.
     pub fn rules(&self) -> Result<Rules, RecordError> {
-        let mut expansions = Vec::new();
-        for e in &self.expansions {
-            expansions.push(Expansion::parse(e).ok_or_else(|| SetupError::UnknownExpansion(e.clone()))?);
-        }
-        let edition = match &self.edition {
-            None => Edition::default(),
-            Some(e) => Edition::parse(e).ok_or_else(|| SetupError::UnknownEdition(e.clone()))?,
-        };
-        let rules = Rules::new(self.players.len(), &expansions, edition)?;
+        let rules = Rules::new(self.players.len(), &self.expansions, self.edition.unwrap_or_default())?;
         Ok(self.rules.apply(rules)?)
     }
 }

@@ -1,5 +1,7 @@
 //! How a game is set up: players, expansions in play, tile edition.
 
+use std::str::FromStr;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::SetupError;
@@ -12,9 +14,11 @@ pub const MIN_PLAYERS: usize = 2;
 /// the rules in play may allow fewer ([`Rules::max_players`]).
 pub const MAX_PLAYERS: usize = 6;
 
-/// An expansion that can be played besides the base game.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// An expansion that can be played besides the base game. Written and read
+/// by its name (`ferries`, `inns`, `abbey`, `traders`), in records as
+/// everywhere: [`FromStr`] and serde refuse an unknown name with
+/// [`SetupError::UnknownExpansion`]'s words.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Expansion {
     /// The Ferries (mini expansion #3): lake tiles and ferries.
     Ferries,
@@ -32,19 +36,69 @@ impl Expansion {
 
 written_names!(Expansion { Ferries => "ferries", Inns => "inns", Abbey => "abbey", Traders => "traders" });
 
-/// Which tile distribution is used.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+impl FromStr for Expansion {
+    type Err = SetupError;
+
+    fn from_str(s: &str) -> Result<Expansion, SetupError> {
+        Expansion::parse(s).ok_or_else(|| SetupError::UnknownExpansion(s.chars().take(40).collect()))
+    }
+}
+
+/// Which tile distribution is used, written `c3` or `c2`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Edition {
     /// Third edition (2021) and its 2025 revision.
     #[default]
-    #[serde(rename = "c3")]
     C3 = 0,
     /// Second edition (2017).
-    #[serde(rename = "c2")]
     C2 = 1,
 }
 
 written_names!(Edition { C3 => "c3", C2 => "c2" });
+
+impl FromStr for Edition {
+    type Err = SetupError;
+
+    fn from_str(s: &str) -> Result<Edition, SetupError> {
+        Edition::parse(s).ok_or_else(|| SetupError::UnknownEdition(s.chars().take(40).collect()))
+    }
+}
+
+/// Serde by the written name, refusing an unknown one in the words of
+/// [`FromStr`].
+macro_rules! serde_by_name {
+    ($ty:ty) => {
+        impl Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+                name.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+serde_by_name!(Expansion);
+
+/// An expansion equals its written name, so that lists of them compare
+/// with lists of names.
+impl PartialEq<&str> for Expansion {
+    fn eq(&self, name: &&str) -> bool {
+        self.name() == *name
+    }
+}
+
+impl PartialEq<&str> for Edition {
+    fn eq(&self, name: &&str) -> bool {
+        self.name() == *name
+    }
+}
+serde_by_name!(Edition);
 
 /// Points a completed city of exactly two tiles scores under the standard
 /// rules, and under the variant that scores it as if it were incomplete.

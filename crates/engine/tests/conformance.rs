@@ -792,8 +792,8 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
 fn setup(players: usize, expansions: &[&str], edition: &str, rules: &RuleOptions) -> Setup {
     Setup {
         players: (0..players).map(|i| format!("P{i}")).collect(),
-        expansions: expansions.iter().map(|s| s.to_string()).collect(),
-        edition: Some(edition.to_string()),
+        expansions: expansions.iter().map(|s| s.parse().unwrap()).collect(),
+        edition: Some(edition.parse().unwrap()),
         seed: None,
         rules: rules.clone(),
     }

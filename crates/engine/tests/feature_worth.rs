@@ -55,7 +55,7 @@ fn feature_worth_agrees_with_the_scoring() {
         };
         let setup = Setup {
             players: (0..2 + seed as usize % 4).map(|i| format!("P{i}")).collect(),
-            expansions: expansions.into_iter().map(String::from).collect(),
+            expansions: expansions.into_iter().map(|e| e.parse().unwrap()).collect(),
             edition: None,
             seed: None,
             rules: Default::default(),

@@ -77,7 +77,7 @@ fn base_games_match_jcloisterzone() {
 
 #[test]
 fn ferries_games_match_jcloisterzone() {
-    let games = references(|g| g.record.setup.expansions.iter().any(|e| e == "ferries"));
+    let games = references(|g| g.record.setup.expansions.contains(&carcassonne_engine::Expansion::Ferries));
     assert_eq!(games.len(), 25);
     run(games);
 }

@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 use carcassonne_engine::record::{Setup, FORMAT_V1, FORMAT_V2};
 use carcassonne_engine::setup::MAX_FIGURES;
 use carcassonne_engine::{
-    Action, Actor, Expansion, FollowerKind, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation, RuleOptions,
-    Step, TileKind, WagonMove,
+    Action, Actor, Edition, Expansion, FollowerKind, Game, JettyPair, Placement, PlayError, Pos, Record, Rotation,
+    RuleOptions, Step, TileKind, WagonMove,
 };
 use carcassonne_engine::{Corner, Location};
 
@@ -49,22 +49,22 @@ pub fn import(text: &str) -> Result<Import, JczError> {
 
     let mut expansions = Vec::new();
     if sets.ferries {
-        expansions.push(Expansion::Ferries.name().to_string());
+        expansions.push(Expansion::Ferries);
     }
     if sets.inns {
-        expansions.push(Expansion::Inns.name().to_string());
+        expansions.push(Expansion::Inns);
     }
     if sets.abbey_rules {
-        expansions.push(Expansion::Abbey.name().to_string());
+        expansions.push(Expansion::Abbey);
     }
     if sets.traders_rules {
-        expansions.push(Expansion::Traders.name().to_string());
+        expansions.push(Expansion::Traders);
     }
     let setup = Setup {
         players,
         expansions,
         // JCloisterZone's lake tiles are those of the second edition.
-        edition: Some("c2".to_string()),
+        edition: Some(Edition::C2),
         seed: None,
         rules,
     };
@@ -333,7 +333,7 @@ fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             (sets.traders, Expansion::Traders),
         ] {
             if on {
-                with_tiles.push(e.name().to_string());
+                with_tiles.push(e);
             }
         }
         options.tile_sets = Some(with_tiles);

@@ -8,6 +8,7 @@
 //! ferry moves. Every exported game must also import back unchanged, to the
 //! same state.
 
+use carcassonne_engine::Expansion;
 use std::path::PathBuf;
 
 use carcassonne_engine::geometry::{HalfEdge, Side};
@@ -46,7 +47,7 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
     }
     let doc: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let msgs = doc["replay"].as_array().ok_or("no replay")?;
-    let ferries = record.setup.expansions.iter().any(|e| e == "ferries");
+    let ferries = record.setup.expansions.contains(&Expansion::Ferries);
     let entries = record.actions().map_err(|e| e.to_string())?;
     let mut state = State::new(record.setup.rules().map_err(|e| e.to_string())?);
     let mut k = 0;
@@ -158,15 +159,15 @@ fn random_games() -> Vec<Record> {
         let players = 2 + (seed % if inns { 5 } else { 4 }) as usize;
         let mut expansions = Vec::new();
         if ferries {
-            expansions.push("ferries".to_string());
+            expansions.push(Expansion::Ferries);
         }
         if inns {
-            expansions.push("inns".to_string());
+            expansions.push(Expansion::Inns);
         }
         let setup = Setup {
             players: (0..players).map(|i| format!("P{i}")).collect(),
             expansions,
-            edition: Some("c2".into()),
+            edition: Some(carcassonne_engine::Edition::C2),
             seed: None,
             rules: RuleOptions { tiny_city_scoring: (seed % 5 == 0).then_some(2), ..RuleOptions::default() },
         };
@@ -397,21 +398,23 @@ fn abbey_and_mayor_random_games_export_and_import_back() {
         // In the order an import names them.
         let mut expansions = Vec::new();
         if seed % 2 == 1 {
-            expansions.push("ferries".to_string());
+            expansions.push(Expansion::Ferries);
         }
         if seed % 3 == 1 {
-            expansions.push("inns".to_string());
+            expansions.push(Expansion::Inns);
         }
-        expansions.push("abbey".to_string());
+        expansions.push(Expansion::Abbey);
         if seed % 3 != 2 {
-            expansions.push("traders".to_string());
+            expansions.push(Expansion::Traders);
         }
         let mut rules = RuleOptions::default();
         if seed % 4 == 0 {
             rules.wagon_move = Some(carcassonne_engine::WagonMove::C1);
         }
         if seed % 5 == 2 {
-            rules.tile_sets = Some(expansions.iter().filter(|e| *e != "abbey" && *e != "traders").cloned().collect());
+            rules.tile_sets = Some(
+                expansions.iter().filter(|e| !matches!(e, Expansion::Abbey | Expansion::Traders)).copied().collect(),
+            );
             rules.figures.insert("barn".into(), 2);
             rules.figures.insert("mayor".into(), 0);
             if seed % 3 != 2 {
@@ -421,7 +424,7 @@ fn abbey_and_mayor_random_games_export_and_import_back() {
         let setup = Setup {
             players: (0..2 + (seed % 4) as usize).map(|i| format!("P{i}")).collect(),
             expansions,
-            edition: Some("c2".into()),
+            edition: Some(carcassonne_engine::Edition::C2),
             seed: None,
             rules,
         };

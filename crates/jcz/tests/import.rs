@@ -99,7 +99,7 @@ fn ferries_placed_and_moved() {
     assert!(got.warnings.is_empty(), "{:?}", got.warnings);
     let r = &got.record;
     assert_eq!(r.setup.expansions, ["ferries"]);
-    assert_eq!(r.setup.edition.as_deref(), Some("c2"));
+    assert_eq!(r.setup.edition, Some(carcassonne_engine::Edition::C2));
     let ferries: Vec<Option<&str>> = r.turns.iter().map(|t| t.ferry.as_deref()).collect();
     assert_eq!(ferries, [Some("E-W"), None, None, None, None, Some("N-E"), None]);
     let moves: Vec<(usize, [i64; 2], &str)> = r

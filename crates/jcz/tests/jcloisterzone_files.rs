@@ -310,7 +310,7 @@ fn abbey_and_mayor_mayor_without_pennants() {
 fn abbey_and_mayor_barn_connected_scoring_with_a_pig() {
     let record = assert_engine_test("barn-connected-scoring.jcz");
     assert_eq!(record.setup.expansions, ["abbey", "traders"]);
-    assert_eq!(record.setup.rules.tile_sets, Some(vec!["abbey".to_string()]));
+    assert_eq!(record.setup.rules.tile_sets, Some(vec![carcassonne_engine::Expansion::Abbey]));
     assert_eq!(record.setup.rules.figures.get("builder"), Some(&0));
     assert!(all_actions(&record).iter().any(|a| a.starts_with("deploy pig")));
 }

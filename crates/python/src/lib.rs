@@ -205,8 +205,8 @@ impl PyState {
         let rules = rules_from(names.len(), &expansions, edition, tiny_city_scoring)?;
         let setup = Setup {
             players: names,
-            expansions: rules.expansions().map(|e| e.name().to_string()).collect(),
-            edition: Some(rules.edition().name().to_string()),
+            expansions: rules.expansions().collect(),
+            edition: Some(rules.edition()),
             seed: None,
             rules: RuleOptions::of(&rules),
         };

@@ -463,14 +463,12 @@ impl Hub {
                 e => e.to_string(),
             })
         })?;
-        if let Some(e) = &req.edition {
-            if Edition::parse(e).is_none() {
-                return Err(ApiError::InvalidSetup(format!(
-                    "unknown edition '{}' (c3 or c2)",
-                    crate::error::clip(e, 20)
-                )));
-            }
-        }
+        let edition = match &req.edition {
+            None => None,
+            Some(e) => Some(Edition::parse(e).ok_or_else(|| {
+                ApiError::InvalidSetup(format!("unknown edition '{}' (c3 or c2)", crate::error::clip(e, 20)))
+            })?),
+        };
         if let Some(n) = req.rules.tiny_city_scoring {
             Rules::base(2)
                 .and_then(|r| r.with_tiny_city_scoring(n))
@@ -527,8 +525,8 @@ impl Hub {
         }
         let setup = Setup {
             players: seats.iter().map(|s| s.name.clone()).collect(),
-            expansions: req.expansions,
-            edition: req.edition,
+            expansions,
+            edition,
             seed: None,
             rules: req.rules,
         };

@@ -160,7 +160,7 @@ mod tests {
         ] {
             let mut setup = Setup {
                 players: vec!["a".into(), "b".into(), "c".into()],
-                expansions: expansions.iter().map(|e| e.to_string()).collect(),
+                expansions: expansions.iter().map(|e| e.parse().unwrap()).collect(),
                 edition: None,
                 seed: None,
                 rules: Default::default(),

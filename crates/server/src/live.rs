@@ -559,7 +559,7 @@ mod tests {
     fn setup_with(expansions: &[&str]) -> Setup {
         Setup {
             players: vec!["a".into(), "b".into()],
-            expansions: expansions.iter().map(|e| e.to_string()).collect(),
+            expansions: expansions.iter().map(|e| e.parse().unwrap()).collect(),
             edition: None,
             seed: None,
             rules: Default::default(),

@@ -294,7 +294,7 @@ struct View<'a> {
 #[derive(Serialize)]
 struct SetupOut<'a> {
     players: &'a [String],
-    expansions: &'a [String],
+    expansions: &'a [carcassonne_engine::Expansion],
     edition: &'static str,
     #[serde(skip_serializing_if = "RuleOptions::is_empty")]
     rules: &'a RuleOptions,

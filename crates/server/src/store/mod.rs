@@ -164,7 +164,7 @@ pub struct Update {
 pub struct Summary {
     pub players: Vec<String>,
     pub seats: Vec<String>,
-    pub expansions: Vec<String>,
+    pub expansions: Vec<carcassonne_engine::Expansion>,
     pub edition: String,
     /// Rule variants; absent for the standard rules (and in rows written
     /// before variants existed).
