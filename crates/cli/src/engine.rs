@@ -74,6 +74,10 @@ enum Flow {
 /// A search running on its own thread, and how to stop it.
 struct Search {
     stop: Arc<AtomicBool>,
+    /// Set just before `bestmove` is written: a controller that has read
+    /// it may send its next command at once, which then waits for the
+    /// thread to hand the bot back.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<Player>,
 }
 
@@ -116,7 +120,7 @@ impl Engine {
                 if stop {
                     s.stop.store(true, Ordering::Relaxed);
                 }
-                stop || s.handle.is_finished()
+                stop || s.answered.load(Ordering::SeqCst) || s.handle.is_finished()
             }
             None => false,
         };
@@ -144,6 +148,9 @@ impl Engine {
                 if let Some(s) = &self.search {
                     s.stop.store(true, Ordering::Relaxed);
                 }
+            }
+            "protocol" | "legal" | "show" if !rest.is_empty() => {
+                say(&format!("error {word} takes nothing after it, but got '{rest}'"))
             }
             _ if searching => say(&format!("error busy: a search is running; '{word}' waits for its bestmove (or send stop)")),
             "protocol" => {
@@ -231,21 +238,24 @@ impl Engine {
             }
         }
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let (flag, done) = (stop.clone(), answered.clone());
         let handle = std::thread::spawn(move || {
             let result = catch_unwind(AssertUnwindSafe(|| think(&mut player, &state, turn, flag)));
-            match result {
-                Ok(actions) => say(&format!("bestmove {}", actions.join("; "))),
+            let line = match result {
+                Ok(actions) => format!("bestmove {}", actions.join("; ")),
                 Err(_) => {
                     // Never leave the controller waiting: any legal action.
                     say("error internal: the search failed; answering its first legal action");
                     let first = state.legal_action_list().first().map(|a| a.to_string()).unwrap_or_default();
-                    say(&format!("bestmove {first}"));
+                    format!("bestmove {first}")
                 }
-            }
+            };
+            done.store(true, Ordering::SeqCst);
+            say(&line);
             player
         });
-        self.search = Some(Search { stop, handle });
+        self.search = Some(Search { stop, answered, handle });
     }
 }
 
