@@ -189,6 +189,9 @@ pub struct Evaluator {
     cells: Vec<(Pos, u16)>,
     /// Completion chance of cities looked at this call (for fields).
     cities: Vec<(PieceId, f32)>,
+    /// The kinds in the bag this call, as their four rotations' edge
+    /// signatures and their count; filled when a cell is first looked at.
+    kinds: Vec<([u8; 4], u16)>,
     /// Tiles at the start, per rules seen (the phase's denominator).
     start: Option<(carcassonne_engine::Rules, u16)>,
 }
@@ -213,6 +216,7 @@ impl Evaluator {
             roots: Vec::with_capacity(64),
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
+            kinds: Vec::with_capacity(96),
             start: None,
         }
     }
@@ -296,6 +300,7 @@ impl Evaluator {
         self.cells.clear();
         self.cities.clear();
         self.roots.clear();
+        self.kinds.clear();
 
         let end = state.final_score_array();
         let scores = state.scores();
@@ -436,6 +441,7 @@ impl Evaluator {
     /// rotation); `None` if it is not an open cell.
     pub fn tiles_fitting(&mut self, state: &State, pos: Pos) -> Option<u16> {
         self.cells.clear();
+        self.kinds.clear();
         self.fits(state, pos)
     }
 
@@ -446,12 +452,22 @@ impl Evaluator {
             return Some(*n);
         }
         let cell: &OpenCell = state.board().open_cells().iter().find(|c| c.pos == pos)?;
-        let bag = state.bag();
+        if self.kinds.is_empty() {
+            let bag = state.bag();
+            for kind in bag.kinds() {
+                let o = &kind.info().oriented;
+                let sigs = [o[0].signature, o[1].signature, o[2].signature, o[3].signature];
+                // Kinds with the same edges fit the same cells: one entry for them.
+                match self.kinds.iter_mut().find(|(s, _)| *s == sigs) {
+                    Some((_, n)) => *n += bag.count(kind) as u16,
+                    None => self.kinds.push((sigs, bag.count(kind) as u16)),
+                }
+            }
+        }
         let mut n = 0u16;
-        for kind in bag.kinds() {
-            let o = &kind.info().oriented;
-            if o.iter().any(|r| cell.accepts(r.signature)) {
-                n += bag.count(kind) as u16;
+        for (sigs, count) in &self.kinds {
+            if sigs.iter().any(|s| cell.accepts(*s)) {
+                n += count;
             }
         }
         self.cells.push((pos, n));
