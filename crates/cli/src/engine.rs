@@ -234,7 +234,7 @@ impl Engine {
             if bot.config().budget != b {
                 let config = carcassonne_bots::MctsConfig { budget: b, ..*bot.config() };
                 self.seed += 1;
-                *bot = Box::new(MctsBot::new(config, self.seed));
+                **bot = MctsBot::new(config, self.seed);
             }
         }
         let stop = Arc::new(AtomicBool::new(false));
