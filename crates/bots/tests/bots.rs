@@ -424,3 +424,38 @@ fn whole_traders_and_builders_games_with_second_turns_are_legal() {
     }
     assert!(second_turns > 0, "no second turn in three games");
 }
+
+#[test]
+fn a_reported_search_is_the_search_and_its_analysis_adds_up() {
+    let rules = Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap();
+    let state = east_of_start(rules, "U");
+    // At the deploy step after a placement: several followers' spots and a pass.
+    let spec: BotSpec = "mcts:iters=2500:trees=2:cut=0".parse().unwrap();
+    let config = *spec.mcts().unwrap();
+    let (mut a, mut b) = (MctsBot::new(config, 9), MctsBot::new(config, 9));
+    let mut reports = Vec::new();
+    let chosen = a.search_reporting(&state, std::time::Duration::from_millis(50), &mut |x| reports.push(x.clone()));
+    // Reports after every thousand iterations, the last one at the end.
+    assert_eq!(reports.iter().map(|r| r.iterations).collect::<Vec<_>>(), vec![1000, 2000, 2500]);
+    let last = reports.last().unwrap();
+    assert_eq!(Some(last.moves[0].action), chosen);
+    assert_eq!(last.pv.first().copied(), chosen);
+    assert_eq!(last.moves.len(), state.legal_action_list().len());
+    let visits: u64 = last.moves.iter().map(|m| m.visits).sum();
+    assert_eq!(visits, 2500, "every iteration goes through one root action");
+    for m in last.moves.iter().filter(|m| m.samples > 0) {
+        assert!((m.wins[0] + m.wins[1] - 1.0).abs() < 1e-3, "{m:?}");
+        assert!((m.margins[0] + m.margins[1]).abs() < 1e-2, "two players' margins are opposite: {m:?}");
+    }
+    assert!(last.moves.windows(2).all(|w| w[0].visits >= w[1].visits));
+    // The same seed, reporting or not, reaches a legal answer; a stop flag set at once ends it early.
+    let plain = b.search(&state).unwrap();
+    assert!(state.is_legal(plain));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let mut c = MctsBot::new(config, 9);
+    c.set_stop(Some(stop));
+    let mut n = 0;
+    let stopped = c.search_reporting(&state, std::time::Duration::from_millis(50), &mut |_| n += 1);
+    assert!(stopped.is_some_and(|x| state.is_legal(x)));
+    assert_eq!(c.last_stats().iterations, 0);
+}

@@ -304,7 +304,7 @@ impl MctsBot {
     /// Searches `state` as [`search`](Self::search) does, calling `report`
     /// with the analysis so far every `every` (time budgets) or every
     /// thousand iterations (iteration budgets, so that the result still
-    /// depends on the seed only), and once at the end.
+    /// depends on the seed only); the last report is the search's end.
     pub fn search_reporting(
         &mut self,
         state: &State,
