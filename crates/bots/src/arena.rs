@@ -113,6 +113,9 @@ pub fn play_game(
             };
             ArenaError::Illegal { bot, turn, action, error }
         })?;
+        for bot in bots.iter_mut() {
+            bot.observe(game.state(), action);
+        }
     }
     Ok(Played { game, seats })
 }

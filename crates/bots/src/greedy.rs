@@ -2,9 +2,9 @@
 //!
 //! Every decision of a turn (place, deploy, ferry, ferry moves) is made by
 //! the same player before chance draws again, so the bot tries every way to
-//! finish the turn and keeps the one whose end position is worth most by the
-//! [`Estimator`]: points scored now, open features, followers, and the roads
-//! the ferries make. Asked again at a later step of the same turn, it
+//! finish the turn and keeps the one whose end position is worth most: by
+//! the learned evaluation ([`Evaluator`], the default), or by the hand-set
+//! [`Estimator`] of the first greedy player (`greedy:eval=hand`). Asked again at a later step of the same turn, it
 //! searches the rest of the turn again, which is small.
 
 use carcassonne_engine::{Action, Actor, Pos, State, Step};
@@ -12,6 +12,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::eval::{margin, Estimator, Weights};
+use crate::evaluation::{Evaluator, Model};
 use crate::Bot;
 
 /// End positions evaluated per decision at most; past it the rest of a turn
@@ -24,22 +25,53 @@ const TIE: f32 = 1e-4;
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: Xoshiro256PlusPlus,
-    estimator: Estimator,
+    valuer: Valuer,
     /// Legal action lists, one per depth of the turn, reused.
     lists: Vec<Vec<Action>>,
 }
 
+/// What values the end positions of a turn.
+#[derive(Clone, Debug)]
+enum Valuer {
+    /// The hand-set estimate of [`crate::eval`] (`greedy:eval=hand`).
+    Hand(Estimator),
+    /// The learned evaluation of [`crate::evaluation`] (the default).
+    Learned(Evaluator),
+}
+
+impl Valuer {
+    fn margin(&mut self, state: &State, player: usize) -> f32 {
+        let v = match self {
+            Valuer::Hand(e) => e.values(state),
+            Valuer::Learned(e) => e.values(state),
+        };
+        margin(&v, state.rules().players(), player)
+    }
+}
+
 impl GreedyBot {
+    /// The greedy player with the learned evaluation.
     pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot::with_model(seed, Model::learned())
+    }
+
+    /// The greedy player with the learned evaluation of `model`.
+    pub fn with_model(seed: u64, model: &'static Model) -> GreedyBot {
+        GreedyBot::with_valuer(seed, Valuer::Learned(Evaluator::new(model)))
+    }
+
+    /// The greedy player of the hand-set estimate (before the learned evaluation).
+    pub fn hand(seed: u64) -> GreedyBot {
         GreedyBot::with_weights(seed, Weights::default())
     }
 
+    /// The greedy player of the hand-set estimate with these weights.
     pub fn with_weights(seed: u64, weights: Weights) -> GreedyBot {
-        GreedyBot {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            estimator: Estimator::new(weights),
-            lists: Vec::new(),
-        }
+        GreedyBot::with_valuer(seed, Valuer::Hand(Estimator::new(weights)))
+    }
+
+    fn with_valuer(seed: u64, valuer: Valuer) -> GreedyBot {
+        GreedyBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed), valuer, lists: Vec::new() }
     }
 
     /// The best value reachable by `player` before the turn ends, and the
@@ -55,8 +87,7 @@ impl GreedyBot {
     ) -> (f32, Option<Action>) {
         if state.actor() != Some(Actor::Player(player)) {
             *budget = budget.saturating_sub(1);
-            let v = self.estimator.values(state);
-            return (margin(&v, state.rules().players(), player), None);
+            return (self.valuer.margin(state, player), None);
         }
         if self.lists.len() <= depth {
             self.lists.push(Vec::with_capacity(128));
@@ -110,8 +141,7 @@ impl GreedyBot {
             let a = if buf.contains(&Action::Pass) { Action::Pass } else { buf[0] };
             state.play_unchecked(a);
         }
-        let v = self.estimator.values(&state);
-        (margin(&v, state.rules().players(), player), None)
+        (self.valuer.margin(&state, player), None)
     }
 }
 

@@ -19,10 +19,13 @@
 
 pub mod arena;
 pub mod eval;
+pub mod evaluation;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
 pub mod spec;
+pub mod sprt;
+pub mod train;
 
 use carcassonne_engine::{Action, State};
 
@@ -48,6 +51,11 @@ pub trait Bot: Send {
     fn last_search(&self) -> Option<SearchStats> {
         None
     }
+
+    /// Told of every action of the game (draws included) once it is
+    /// played, with the position after it: for players that follow the
+    /// game elsewhere, such as an external engine. Most bots need nothing.
+    fn observe(&mut self, _after: &State, _action: Action) {}
 }
 
 /// An independent seed for stream `stream` of `base` (SplitMix64 of both),

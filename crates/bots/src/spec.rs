@@ -20,7 +20,10 @@ pub struct BotSpec {
 #[derive(Clone, PartialEq, Debug)]
 enum Kind {
     Random,
-    Greedy,
+    /// With the hand-set estimate (`greedy:eval=hand`) or the learned one.
+    Greedy {
+        hand: bool,
+    },
     Mcts(MctsConfig),
 }
 
@@ -36,15 +39,26 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-const BOTS: &str = "random, greedy, mcts";
-const MCTS_OPTIONS: &str = "iters=N, ms=N, per=decision|turn, trees=N, c=X, margin=X, draws=chance|determinized";
+const BOTS: &str = "random, greedy, mcts, or a level: beginner, easy, medium, hard, expert";
+
+/// Named levels, strongest last, as the bot specs they stand for.
+pub const LEVELS: [(&str, &str); 5] = [
+    ("beginner", "greedy:eval=hand"),
+    ("easy", "greedy"),
+    ("medium", "mcts:ms=200:per=turn:trees=1:cut=0"),
+    ("hard", "mcts:ms=1000:per=turn:trees=1:cut=0"),
+    ("expert", "mcts:ms=2500:per=turn:cut=0"),
+];
+const MCTS_OPTIONS: &str =
+    "iters=N, ms=N, per=decision|turn, trees=N, c=X, margin=X, scale=X, draws=chance|determinized, cut=N";
 
 impl BotSpec {
     /// A new bot of this kind whose choices follow from `seed`.
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         match &self.kind {
             Kind::Random => Box::new(RandomBot::new(seed)),
-            Kind::Greedy => Box::new(GreedyBot::new(seed)),
+            Kind::Greedy { hand: false } => Box::new(GreedyBot::new(seed)),
+            Kind::Greedy { hand: true } => Box::new(GreedyBot::hand(seed)),
             Kind::Mcts(config) => Box::new(MctsBot::new(*config, seed)),
         }
     }
@@ -79,15 +93,35 @@ impl FromStr for BotSpec {
         let options: Vec<&str> = parts.collect();
         let kind = match name {
             "" => return Err(SpecError(format!("a player needs a bot name (known: {BOTS})"))),
-            "random" | "greedy" => {
+            "random" => {
                 if let Some(o) = options.first() {
                     return Err(SpecError(format!("bot '{name}' takes no options, but got '{o}'")));
                 }
-                if name == "random" {
-                    Kind::Random
-                } else {
-                    Kind::Greedy
+                Kind::Random
+            }
+            "greedy" => {
+                let mut hand = false;
+                for o in &options {
+                    match *o {
+                        "eval=hand" => hand = true,
+                        "eval=learned" => hand = false,
+                        _ => {
+                            return Err(SpecError(format!(
+                                "greedy option '{o}' is not known (options: eval=learned|hand)"
+                            )))
+                        }
+                    }
                 }
+                Kind::Greedy { hand }
+            }
+            _ if LEVELS.iter().any(|(n, _)| *n == name) => {
+                if let Some(o) = options.first() {
+                    return Err(SpecError(format!("level '{name}' takes no options, but got '{o}'")));
+                }
+                let (_, spec) = LEVELS.iter().find(|(n, _)| *n == name).expect("found above");
+                let mut inner: BotSpec = spec.parse()?;
+                inner.label = text.to_string();
+                return Ok(inner);
             }
             "mcts" => Kind::Mcts(mcts_config(&options)?),
             _ => return Err(SpecError(format!("unknown bot '{name}' (known: {BOTS})"))),
@@ -128,6 +162,9 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
             "trees" => config.trees = whole()?.min(1024) as usize,
             "c" => config.exploration = real(0.0, 100.0)?,
             "margin" => config.margin_weight = real(0.0, 1.0)?,
+            "scale" => config.margin_scale = real(1.0, 200.0)?,
+            // Playouts cut after N turns and scored by the evaluation.
+            "cut" => config.cut = Some(value.parse::<u16>().map_err(|_| bad("a whole number of turns, 0 to 65535"))?),
             "draws" => config.draws = value.parse().map_err(|_| bad("chance or determinized"))?,
             "per" => config.per = value.parse().map_err(|_| bad("decision or turn"))?,
             _ => return Err(SpecError(format!("unknown mcts option '{key}' (options: {MCTS_OPTIONS})"))),
@@ -137,6 +174,9 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
         // A determinized tree's nodes serve every draw, so a turn's later
         // decisions cannot be read off the first one's subtree.
         return Err(SpecError("mcts per=turn needs draws=chance: determinized trees search every decision".into()));
+    }
+    if config.cut.is_some() && config.draws == Draws::Determinized {
+        return Err(SpecError("mcts cut=N needs draws=chance: determinized trees play their playouts out".into()));
     }
     Ok(config)
 }
@@ -155,12 +195,26 @@ mod tests {
         let specs = parse_players("mcts:ms=1000,greedy, random ,mcts:iters=20:trees=2:c=1.5:margin=0").unwrap();
         assert_eq!(specs.len(), 4);
         assert_eq!(specs[0].mcts().unwrap().budget, Budget::Time(Duration::from_millis(1000)));
-        assert_eq!(specs[1].kind, Kind::Greedy);
+        assert_eq!(specs[1].kind, Kind::Greedy { hand: false });
         assert_eq!(specs[2].label(), "random");
         let c = specs[3].mcts().unwrap();
         assert_eq!((c.budget, c.trees, c.exploration, c.margin_weight), (Budget::Iterations(20), 2, 1.5, 0.0));
         assert_eq!(c.draws, Draws::default());
         assert_eq!(c.per, Per::Decision);
+    }
+
+    #[test]
+    fn levels_and_evaluations_are_read() {
+        assert_eq!("greedy:eval=hand".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: true });
+        assert_eq!("greedy:eval=learned".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: false });
+        assert_eq!("mcts:cut=3".parse::<BotSpec>().unwrap().mcts().unwrap().cut, Some(3));
+        assert_eq!("mcts".parse::<BotSpec>().unwrap().mcts().unwrap().cut, None);
+        for (name, spec) in LEVELS {
+            let level: BotSpec = name.parse().unwrap();
+            assert_eq!(level.label(), name);
+            assert_eq!(level.kind, spec.parse::<BotSpec>().unwrap().kind);
+        }
+        assert!("expert:ms=1".parse::<BotSpec>().is_err());
     }
 
     #[test]
@@ -185,8 +239,13 @@ mod tests {
     #[test]
     fn bad_names_and_options_say_what_would_do() {
         let err = |s: &str| s.parse::<BotSpec>().unwrap_err().to_string();
-        assert_eq!(err("alphago"), "unknown bot 'alphago' (known: random, greedy, mcts)");
-        assert!(err("greedy:x=1").contains("takes no options"));
+        assert_eq!(
+            err("alphago"),
+            "unknown bot 'alphago' (known: random, greedy, mcts, or a level: beginner, easy, medium, hard, expert)"
+        );
+        assert!(err("random:x=1").contains("takes no options"));
+        assert!(err("greedy:x=1").contains("not known"));
+        assert!(err("mcts:cut=-1").contains("whole number of turns"));
         assert!(err("mcts:iters").contains("not key=value"));
         assert!(err("mcts:iters=0").contains("above 0"));
         assert!(err("mcts:iters=lots").contains("whole number"));

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use carcassonne_bots::derive_seed;
+use carcassonne_bots::eval::Estimator;
+use carcassonne_bots::evaluation::Evaluator;
 use carcassonne_bots::mcts::{Budget, MctsBot, MctsConfig};
 use carcassonne_bots::random::play_out;
 use carcassonne_engine::playout::random_action;
@@ -56,7 +58,7 @@ pub fn run(args: &Args) -> Result<()> {
     let traders_ferries = Rules::new(2, &[Expansion::Traders, Expansion::Ferries], Edition::C3)?;
     let all = Rules::new(2, &[Expansion::Inns, Expansion::Traders, Expansion::Abbey, Expansion::Ferries], Edition::C3)?;
     // What is being measured, shown while it runs (on a terminal only).
-    let progress = ProgressBar::new(14);
+    let progress = ProgressBar::new(19);
     progress
         .set_style(ProgressStyle::with_template("{pos}/{len} measuring {msg}…").expect("a valid progress template"));
     progress.enable_steady_tick(Duration::from_millis(250));
@@ -85,9 +87,17 @@ pub fn run(args: &Args) -> Result<()> {
         lists.get().0
     });
     measure("legal actions listed", "ferries", 1, "actions/s", &|| lists.get().1);
+    measure("evaluations", "ferries", 1, "positions/s", &|| evaluations(&positions, time, true));
+    measure("hand-set estimates", "ferries", 1, "positions/s", &|| evaluations(&positions, time, false));
+    let all_positions = self::positions(all, 400);
+    measure("evaluations", "inns+traders+abbey+ferries", 1, "positions/s", &|| evaluations(&all_positions, time, true));
     let places: Vec<State> = positions.into_iter().filter(|s| s.step() == carcassonne_engine::Step::Place).collect();
     for trees in [1, cores] {
-        measure("mcts iterations", "ferries", trees, "iterations/s", &|| mcts_iterations(&places, trees, time));
+        measure("mcts iterations", "ferries", trees, "iterations/s", &|| mcts_iterations(&places, trees, time, None));
+    }
+    for cut in [0, 4] {
+        let what = if cut == 0 { "mcts iterations, cut=0" } else { "mcts iterations, cut=4" };
+        measure(what, "ferries", 1, "iterations/s", &|| mcts_iterations(&places, 1, time, Some(cut)));
     }
     progress.finish_and_clear();
     if args.json {
@@ -156,9 +166,27 @@ fn legal_lists(positions: &[State], time: Duration) -> (f64, f64) {
     (lists as f64 / secs, actions as f64 / secs)
 }
 
-/// MCTS iterations per second with `trees` trees, searching placements.
-fn mcts_iterations(positions: &[State], trees: usize, time: Duration) -> f64 {
-    let config = MctsConfig { budget: Budget::Iterations(500 * trees as u32), trees, ..MctsConfig::default() };
+/// Evaluations of `positions` per second: the learned evaluation, or the
+/// hand-set estimate of the first greedy player.
+fn evaluations(positions: &[State], time: Duration, learned: bool) -> f64 {
+    let mut e = Evaluator::default();
+    let mut h = Estimator::default();
+    let start = Instant::now();
+    let (mut n, mut sum) = (0u64, 0.0f32);
+    while start.elapsed() < time {
+        for s in positions {
+            sum += if learned { e.values(s)[0] } else { h.values(s)[0] };
+        }
+        n += positions.len() as u64;
+    }
+    assert!(sum.is_finite());
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+/// MCTS iterations per second with `trees` trees, searching placements,
+/// with playouts to the end or cut after `cut` turns.
+fn mcts_iterations(positions: &[State], trees: usize, time: Duration, cut: Option<u16>) -> f64 {
+    let config = MctsConfig { budget: Budget::Iterations(500 * trees as u32), trees, cut, ..MctsConfig::default() };
     let mut bot = MctsBot::new(config, 1);
     let start = Instant::now();
     let mut iterations = 0u64;
@@ -174,14 +202,15 @@ fn mcts_iterations(positions: &[State], trees: usize, time: Duration) -> f64 {
 
 fn table(figures: &[Figure], seconds: f64) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{:22}  {:8}  {:>7}  {:>14}  unit", "what", "rules", "threads", "rate");
+    let _ = writeln!(out, "{:24}  {:8}  {:>7}  {:>14}  unit", "what", "rules", "threads", "rate");
     for f in figures {
-        let _ = writeln!(out, "{:22}  {:8}  {:>7}  {:>14}  {}", f.what, f.rules, f.threads, thousands(f.rate), f.unit);
+        let _ = writeln!(out, "{:24}  {:8}  {:>7}  {:>14}  {}", f.what, f.rules, f.threads, thousands(f.rate), f.unit);
     }
     let _ = writeln!(
         out,
         "\n2 players; each figure measured for {seconds} s; games are uniformly random; mcts searches tile \
-         placements of mid-game positions, 500 iterations per tree"
+         placements of mid-game positions, 500 iterations per tree; evaluations score 400 positions of random games (every \
+         step of the turn)"
     );
     out
 }

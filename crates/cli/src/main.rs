@@ -7,13 +7,16 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod board_art;
+mod engine;
 mod jcz;
 mod options;
 mod play;
+mod players;
 mod render;
 mod replay;
 mod serve;
 mod simulate;
+mod train_eval;
 
 #[derive(Parser)]
 #[command(name = "carcassonne", version, about = "Carcassonne with The Ferries: the browser game, bots, game records")]
@@ -42,6 +45,10 @@ enum Command {
     Play(play::Args),
     /// Measure random games, legal action lists and search iterations per second.
     Bench(bench::Args),
+    /// Play as an engine over a line protocol on standard input and output (docs/engine-protocol.md).
+    Engine(engine::Args),
+    /// Learn the bots' evaluation from self-play and write its weights (docs/bots.md).
+    TrainEval(train_eval::Args),
     /// Convert a JCloisterZone 5 saved game (.jcz) into a game record and check it.
     ImportJcz(jcz::ImportArgs),
     /// Write a game record as a JCloisterZone 5 saved game (.jcz).
@@ -59,6 +66,8 @@ fn main() -> ExitCode {
         Command::ImportJcz(args) => jcz::import(&args),
         Command::ExportJcz(args) => jcz::export(&args),
         Command::Play(args) => play::run(&args),
+        Command::TrainEval(args) => train_eval::run(&args),
+        Command::Engine(args) => engine::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

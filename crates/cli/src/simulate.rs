@@ -5,21 +5,23 @@
 //! the tiles or by playing first. With two players that is every deal played
 //! twice with the seats swapped.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::options::{rules, with_variants};
+use crate::players::{parse_players, Player};
 use anyhow::{bail, Context, Result};
 use carcassonne_bots::arena::{self, SeatStats};
-use carcassonne_bots::spec::parse_players;
-use carcassonne_bots::{derive_seed, BotSpec};
+use carcassonne_bots::derive_seed;
+use carcassonne_bots::sprt::{Sprt, Verdict};
 use carcassonne_engine::{RuleOptions, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -62,6 +64,78 @@ pub struct Args {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Stop the match by a sequential probability ratio test on the first
+    /// bot's score rate (two bots), deal by deal: H0 50% against H1 60%,
+    /// α = β = 0.05 unless the options below say otherwise. `--games` is
+    /// then the most the match plays.
+    #[arg(long)]
+    pub sprt: bool,
+    #[arg(long, default_value_t = 0.5, value_name = "RATE")]
+    pub sprt_h0: f64,
+    #[arg(long, default_value_t = 0.6, value_name = "RATE")]
+    pub sprt_h1: f64,
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub sprt_alpha: f64,
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub sprt_beta: f64,
+    /// Keep the match in this folder: each game is written to
+    /// DIR/games.jsonl as it ends, and a match started again with the same
+    /// folder (and the same players, rules and seed) plays only the games
+    /// missing there. `--games` may grow between runs.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+}
+
+/// The settings a resumed match must share with the one in its folder.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct MatchFile {
+    players: Vec<String>,
+    expansions: String,
+    edition: String,
+    rules: Vec<String>,
+    seed: u64,
+}
+
+/// One finished game as `games.jsonl` holds it.
+#[derive(Serialize, Deserialize, Debug)]
+struct GameLine {
+    game: u64,
+    bots: Vec<usize>,
+    scores: Vec<u32>,
+    turns: u32,
+    /// Per seat: decisions, turns, thinking time in microseconds, searches, iterations.
+    seats: Vec<[u64; 5]>,
+}
+
+impl GameLine {
+    fn of(g: u64, o: &Outcome) -> GameLine {
+        GameLine {
+            game: g,
+            bots: o.bots.clone(),
+            scores: o.scores.clone(),
+            turns: o.turns,
+            seats: o
+                .seats
+                .iter()
+                .map(|s| [s.decisions, s.turns, s.thinking.as_micros() as u64, s.searches, s.iterations])
+                .collect(),
+        }
+    }
+
+    fn outcome(self) -> (u64, Outcome) {
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| SeatStats {
+                decisions: s[0],
+                turns: s[1],
+                thinking: Duration::from_micros(s[2]),
+                searches: s[3],
+                iterations: s[4],
+            })
+            .collect();
+        (self.game, Outcome { bots: self.bots, scores: self.scores, turns: self.turns, seats })
+    }
 }
 
 fn at_least_one(s: &str) -> Result<u64, String> {
@@ -94,6 +168,24 @@ pub struct Summary {
     pub mean_turns: f64,
     pub seconds: f64,
     pub games_per_second: f64,
+    /// The sequential test, with `--sprt`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSummary>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct SprtSummary {
+    pub h0: f64,
+    pub h1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// The log-likelihood ratio and its bounds.
+    pub llr: f64,
+    pub bounds: [f64; 2],
+    /// `H1` (the first bot scores at least h1), `H0`, or `undecided`.
+    pub verdict: String,
+    /// Deals counted (the test stops at the first deal that decides).
+    pub deals: u64,
 }
 
 #[derive(Serialize, Debug)]
@@ -129,15 +221,36 @@ pub fn run(args: &Args) -> Result<()> {
     let n = specs.len() as u64;
     let deals = args.games.div_ceil(n);
     let total = deals * n;
+    let sprt = if args.sprt {
+        if specs.len() != 2 {
+            bail!("--sprt compares two bots, not {}", specs.len());
+        }
+        let t = Sprt { h0: args.sprt_h0, h1: args.sprt_h1, alpha: args.sprt_alpha, beta: args.sprt_beta };
+        let rate = |x: f64| (0.0..1.0).contains(&x) && x > 0.0;
+        if !(rate(t.h0) && rate(t.h1) && t.h0 < t.h1 && rate(t.alpha) && rate(t.beta)) {
+            bail!("--sprt: need 0 < h0 < h1 < 1 and error rates between 0 and 1");
+        }
+        Some(t)
+    } else {
+        None
+    };
     if let Some(dir) = &args.records {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create the records folder {}", dir.display()))?;
     }
+    // Games already played in the match's folder, and the file that takes the new ones.
+    let mut done: BTreeMap<u64, Outcome> = BTreeMap::new();
+    let journal = match &args.resume {
+        Some(dir) => Some(Mutex::new(open_match(dir, args, &labels, &mut done)?)),
+        None => None,
+    };
+    done.retain(|g, _| *g < total);
 
     let progress = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(total);
         let style = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} to go")
             .expect("a valid progress template");
         bar.set_style(style);
+        bar.set_position(done.len() as u64);
         // Drawn from the start and kept current while the first games run.
         bar.enable_steady_tick(std::time::Duration::from_millis(500));
         bar
@@ -161,7 +274,6 @@ pub fn run(args: &Args) -> Result<()> {
         if let Some(dir) = &args.records {
             write_record(dir, deal, seating, &played.game.record().to_json_pretty())?;
         }
-        progress.inc(1);
         Ok(Outcome {
             bots: bots_by_seat,
             scores: played.scores(),
@@ -169,11 +281,63 @@ pub fn run(args: &Args) -> Result<()> {
             seats: played.seats,
         })
     };
-    let outcomes = play_all(total, args.parallel.min(1024) as usize, play)?;
+    let todo: Vec<u64> = (0..total).filter(|g| !done.contains_key(g)).collect();
+    let decided = |done: &BTreeMap<u64, Outcome>| sprt.and_then(|t| t.first_decision(&deal_scores(done, n)));
+    let stop = AtomicBool::new(decided(&done).is_some());
+    let shared = Mutex::new(done);
+    let on_done = |g: u64, o: Outcome| -> Result<()> {
+        if let Some(j) = &journal {
+            let mut f = j.lock().expect("no thread panicked");
+            writeln!(f, "{}", serde_json::to_string(&GameLine::of(g, &o))?)?;
+            f.flush()?;
+        }
+        let mut d = shared.lock().expect("no thread panicked");
+        d.insert(g, o);
+        if decided(&d).is_some() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        progress.inc(1);
+        Ok(())
+    };
+    play_all(&todo, args.parallel.min(1024) as usize, &stop, play, on_done)?;
     progress.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    let mut done = shared.into_inner().expect("no thread panicked");
 
-    let summary = summarize(&specs, &labels, &rules, args, deals, &outcomes, seconds);
+    // With a test, the match is the deals up to the one that decided it,
+    // whatever else the threads had finished meanwhile.
+    let mut sprt_summary = None;
+    if let Some(t) = sprt {
+        let scores = deal_scores(&done, n);
+        let (used, verdict) = match t.first_decision(&scores) {
+            Some((k, v)) => (k, v),
+            None => (scores.len(), Verdict::Continue),
+        };
+        done.retain(|g, _| g / n < used as u64);
+        let (lo, hi) = t.bounds();
+        sprt_summary = Some(SprtSummary {
+            h0: t.h0,
+            h1: t.h1,
+            alpha: t.alpha,
+            beta: t.beta,
+            llr: t.llr(&scores[..used]),
+            bounds: [lo, hi],
+            verdict: match verdict {
+                Verdict::H1 => "H1",
+                Verdict::H0 => "H0",
+                Verdict::Continue => "undecided",
+            }
+            .to_string(),
+            deals: used as u64,
+        });
+    } else if done.len() as u64 != total {
+        bail!("{} of {total} games were played", done.len());
+    }
+    let outcomes: Vec<Outcome> = done.into_values().collect();
+    let deals_played = outcomes.len() as u64 / n;
+
+    let mut summary = summarize(&specs, &labels, &rules, args, deals_played, &outcomes, seconds);
+    summary.sprt = sprt_summary;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
@@ -182,9 +346,81 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
+/// The first bot's score in each complete deal from the first on, in
+/// order, up to the first deal not complete.
+fn deal_scores(done: &BTreeMap<u64, Outcome>, n: u64) -> Vec<f64> {
+    let mut out = Vec::new();
+    for deal in 0.. {
+        let mut points = 0.0;
+        for g in deal * n..(deal + 1) * n {
+            let Some(o) = done.get(&g) else {
+                return out;
+            };
+            let seat = o.bots.iter().position(|b| *b == 0).expect("every bot has a seat");
+            let mine = o.scores[seat];
+            let best_other = o.scores.iter().enumerate().filter(|(j, _)| *j != seat).map(|(_, x)| *x).max();
+            points += match mine.cmp(&best_other.unwrap_or(0)) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+        }
+        out.push(points / n as f64);
+    }
+    out
+}
+
+/// Opens the match folder `dir`: checks (or writes) its settings, reads
+/// the games played, and returns the games file to append to.
+fn open_match(dir: &Path, args: &Args, labels: &[String], done: &mut BTreeMap<u64, Outcome>) -> Result<std::fs::File> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create the match folder {}", dir.display()))?;
+    let settings = MatchFile {
+        players: labels.to_vec(),
+        expansions: args.expansions.clone(),
+        edition: args.edition.clone(),
+        rules: args.rules.clone(),
+        seed: args.seed,
+    };
+    let path = dir.join("match.json");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let old: MatchFile =
+                serde_json::from_str(&text).with_context(|| format!("{} is not a match file", path.display()))?;
+            if old != settings {
+                bail!(
+                    "{} holds another match ({}); resume it with the same players, expansions, edition, rules and seed",
+                    dir.display(),
+                    text.trim()
+                );
+            }
+        }
+        Err(_) => std::fs::write(&path, serde_json::to_string_pretty(&settings)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?,
+    }
+    let games = dir.join("games.jsonl");
+    if let Ok(text) = std::fs::read_to_string(&games) {
+        for line in text.lines() {
+            // A line cut short by an interruption is played again.
+            if let Ok(g) = serde_json::from_str::<GameLine>(line) {
+                let (g, o) = g.outcome();
+                done.insert(g, o);
+            }
+        }
+        if !text.is_empty() && !text.ends_with('\n') {
+            // End the cut line, so that the next game starts a line of its own.
+            std::fs::OpenOptions::new().append(true).open(&games)?.write_all(b"\n")?;
+        }
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&games)
+        .with_context(|| format!("cannot open {}", games.display()))
+}
+
 /// Names for the table and the records: a bot named twice gets its place
 /// in the list after it (`greedy#1`, `greedy#2`).
-fn labels(specs: &[BotSpec]) -> Vec<String> {
+fn labels(specs: &[Player]) -> Vec<String> {
     specs
         .iter()
         .enumerate()
@@ -203,46 +439,44 @@ fn write_record(dir: &Path, deal: u64, seating: u64, json: &str) -> Result<()> {
     std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Plays games `0..total` on `threads` threads, in the order of their index.
-/// The first error stops the rest.
-fn play_all(total: u64, threads: usize, play: impl Fn(u64) -> Result<Outcome> + Sync) -> Result<Vec<Outcome>> {
+/// Plays the games `todo` on `threads` threads, in their order, handing
+/// each outcome to `done` as it ends. The first error stops the rest, and
+/// so does `stop` (no new game starts once it is set).
+fn play_all(
+    todo: &[u64],
+    threads: usize,
+    stop: &AtomicBool,
+    play: impl Fn(u64) -> Result<Outcome> + Sync,
+    done: impl Fn(u64, Outcome) -> Result<()> + Sync,
+) -> Result<()> {
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let error = Mutex::new(None);
-    let done = Mutex::new(Vec::new());
-    let threads = threads.min(total as usize).max(1);
+    let threads = threads.min(todo.len()).max(1);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                while !failed.load(Ordering::Relaxed) {
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= total {
+                while !failed.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(&g) = todo.get(i) else {
                         break;
-                    }
-                    match play(g) {
-                        Ok(o) => done.lock().expect("no thread panicked").push((g, o)),
-                        Err(e) => {
-                            failed.store(true, Ordering::Relaxed);
-                            error.lock().expect("no thread panicked").get_or_insert(e);
-                        }
+                    };
+                    if let Err(e) = play(g).and_then(|o| done(g, o)) {
+                        failed.store(true, Ordering::Relaxed);
+                        error.lock().expect("no thread panicked").get_or_insert(e);
                     }
                 }
             });
         }
     });
-    if let Some(e) = error.into_inner().expect("no thread panicked") {
-        return Err(e);
+    match error.into_inner().expect("no thread panicked") {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
-    let mut done = done.into_inner().expect("no thread panicked");
-    if done.len() as u64 != total {
-        bail!("{} of {total} games were played", done.len());
-    }
-    done.sort_by_key(|(g, _)| *g);
-    Ok(done.into_iter().map(|(_, o)| o).collect())
 }
 
 fn summarize(
-    specs: &[BotSpec],
+    specs: &[Player],
     labels: &[String],
     rules: &Rules,
     args: &Args,
@@ -291,7 +525,7 @@ fn summarize(
             mean_margin: margin / g,
             ms_per_decision: stats.thinking.as_secs_f64() * 1e3 / stats.decisions.max(1) as f64,
             ms_per_turn: stats.thinking.as_secs_f64() * 1e3 / stats.turns.max(1) as f64,
-            iterations_per_search: specs[b].mcts().map(|_| {
+            iterations_per_search: specs[b].searches().then(|| {
                 if stats.searches > 0 {
                     stats.iterations as f64 / stats.searches as f64
                 } else {
@@ -313,6 +547,7 @@ fn summarize(
         mean_turns: outcomes.iter().map(|o| o.turns as f64).sum::<f64>() / games.max(1) as f64,
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
+        sprt: None,
     }
 }
 
@@ -389,6 +624,26 @@ fn table(s: &Summary) -> String {
          games/s",
         s.mean_turns, s.games, s.seconds, s.games_per_second
     );
+    if let Some(t) = &s.sprt {
+        let _ = writeln!(
+            out,
+            "SPRT on {}'s score rate, H0 {:.0}% against H1 {:.0}%, alpha {} beta {}: LLR {:.2} (bounds {:.2}, {:.2}) after {} deals: {}",
+            s.players[0],
+            100.0 * t.h0,
+            100.0 * t.h1,
+            t.alpha,
+            t.beta,
+            t.llr,
+            t.bounds[0],
+            t.bounds[1],
+            t.deals,
+            match t.verdict.as_str() {
+                "H1" => "H1 accepted (stronger)",
+                "H0" => "H0 accepted (not stronger)",
+                _ => "undecided",
+            }
+        );
+    }
     out
 }
 

@@ -119,8 +119,10 @@ fn bench_measures_every_figure() {
     let figures = json(&carcassonne(&["bench", "--seconds", "0.02", "--json"]));
     let figures = figures.as_array().unwrap();
     // Random games of five rule sets on one and on all threads, then
-    // legal lists (two figures) and search iterations (two).
-    assert_eq!(figures.len(), 14);
+    // legal lists (two figures), evaluations (three), search iterations
+    // (two) and cut searches (two).
+    assert_eq!(figures.len(), 19);
+    assert_eq!(figures.iter().filter(|f| f["what"] == "evaluations").count(), 2, "{figures:?}");
     assert!(figures.iter().any(|f| f["rules"] == "inns+ferries"), "{figures:?}");
     assert!(figures.iter().any(|f| f["rules"] == "traders+ferries"), "{figures:?}");
     assert!(figures.iter().any(|f| f["rules"] == "inns+traders+abbey+ferries"), "{figures:?}");
@@ -184,4 +186,60 @@ fn the_example_records_replay() {
         .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"))
         .count();
     assert_eq!(listed, 3, "every example is checked here");
+}
+
+#[test]
+fn a_match_in_a_folder_is_written_game_by_game_and_resumed() {
+    let dir = folder("simulate-resume");
+    let run = |games: &str, seed: &str, resume: bool| {
+        let mut args = vec![
+            "simulate",
+            "--players",
+            "mcts:iters=20:trees=1:cut=0,greedy",
+            "--games",
+            games,
+            "--seed",
+            seed,
+            "--json",
+        ];
+        if resume {
+            args.extend(["--resume", dir.to_str().unwrap()]);
+        }
+        carcassonne(&args)
+    };
+    let first = json(&run("2", "9", true));
+    assert_eq!(first["games"], 2);
+    let lines = || std::fs::read_to_string(dir.join("games.jsonl")).unwrap().lines().count();
+    assert_eq!(lines(), 2);
+    // An interrupted write leaves a cut line: that game is played again.
+    let mut f = std::fs::OpenOptions::new().append(true).open(dir.join("games.jsonl")).unwrap();
+    std::io::Write::write_all(&mut f, b"{\"game\": 3, \"bo").unwrap();
+    let resumed = json(&run("6", "9", true));
+    assert_eq!(resumed["games"], 6);
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let good = text.lines().filter(|l| serde_json::from_str::<Value>(l).is_ok()).count();
+    assert_eq!(good, 6, "two games first, four more: {text}");
+    // The same match played in one go gives the same games.
+    let fresh = json(&run("6", "9", false));
+    for key in ["wins", "ties", "mean_score", "mean_margin"] {
+        assert_eq!(resumed["bots"][0][key], fresh["bots"][0][key], "{key}");
+    }
+    // Another match cannot be resumed from this folder.
+    let other = run("6", "10", true);
+    assert!(!other.status.success());
+    assert!(String::from_utf8_lossy(&other.stderr).contains("holds another match"));
+}
+
+#[test]
+fn a_sequential_test_stops_a_match_once_it_has_decided() {
+    let out = carcassonne(&["simulate", "--players", "greedy,random", "--games", "400", "--sprt", "--json"]);
+    let summary = json(&out);
+    let sprt = &summary["sprt"];
+    assert_eq!(sprt["verdict"], "H1", "{summary}");
+    let deals = sprt["deals"].as_u64().unwrap();
+    assert!(deals < 50, "greedy against random decides quickly: {deals} deals");
+    assert_eq!(summary["games"].as_u64().unwrap(), 2 * deals);
+    assert!(sprt["llr"].as_f64().unwrap() >= sprt["bounds"][1].as_f64().unwrap());
+    let three = carcassonne(&["simulate", "--players", "greedy,random,random", "--sprt"]);
+    assert!(String::from_utf8_lossy(&three.stderr).contains("--sprt compares two bots"));
 }

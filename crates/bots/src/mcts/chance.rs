@@ -6,7 +6,6 @@ use rand::Rng;
 
 use super::tree::Tree;
 use super::MctsConfig;
-use crate::random::play_out;
 
 impl Tree {
     /// One iteration of the tree with chance nodes, from node `at`.
@@ -31,8 +30,7 @@ impl Tree {
             }
             n = c;
         }
-        play_out(&mut state, &mut self.rng, &mut self.actions);
-        self.back_up(&state, config);
+        self.finish(&mut state, config);
         self.scratch = Some(state);
     }
 

@@ -57,8 +57,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use carcassonne_engine::setup::MAX_PLAYERS;
 use carcassonne_engine::{Action, Actor, State};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -140,6 +143,10 @@ pub struct MctsConfig {
     /// What the budget is for: each decision, or each turn (the first
     /// decision of a turn searches, the later ones continue in its tree).
     pub per: Per,
+    /// Playouts: `None` plays each to the end of the game; `Some(n)` plays
+    /// `n` turns at random and scores the position by the learned
+    /// evaluation (`Some(0)` scores the new leaf itself). Chance trees only.
+    pub cut: Option<u16>,
 }
 
 /// What a search budget covers (`per=` in a bot spec).
@@ -199,6 +206,7 @@ impl Default for MctsConfig {
             margin_scale: 20.0,
             draws: Draws::default(),
             per: Per::default(),
+            cut: None,
         }
     }
 }
@@ -220,6 +228,36 @@ pub struct SearchStats {
     pub confidence: f32,
 }
 
+/// What a search found so far: the root's actions, most visited first,
+/// and the principal line of the turn.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    pub iterations: u64,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The player to move at the root.
+    pub mover: usize,
+    pub moves: Vec<MoveStat>,
+    /// The most visited line from the root until the next draw.
+    pub pv: Vec<Action>,
+}
+
+/// One action of the root and what its iterations found.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveStat {
+    pub action: Action,
+    pub visits: u64,
+    /// The mover's mean reward.
+    pub value: f32,
+    /// Each player's chance to win (ties shared) and expected margin
+    /// against the best other player, over the iterations that chose this
+    /// action in this search (empty for a turn's later decision answered
+    /// from the tree of its first: then `samples` is 0).
+    pub samples: u64,
+    pub wins: [f32; MAX_PLAYERS],
+    pub margins: [f32; MAX_PLAYERS],
+}
+
 /// Monte Carlo tree search; see the module documentation.
 pub struct MctsBot {
     config: MctsConfig,
@@ -230,6 +268,8 @@ pub struct MctsBot {
     last: SearchStats,
     /// Where the trees continue if the next decision is the expected one.
     carried: Option<Carried>,
+    /// The root node of each tree in the last search.
+    roots: Vec<u32>,
 }
 
 /// The position after the last decision, when it is the same player's next
@@ -249,7 +289,199 @@ impl MctsBot {
             root: Vec::new(),
             last: SearchStats::default(),
             carried: None,
+            roots: Vec::new(),
         }
+    }
+
+    /// A flag that ends the search at once when set (the engine protocol's
+    /// `stop`); the search then answers with its best action so far.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        for tree in &mut self.trees {
+            tree.stop = stop.clone();
+        }
+    }
+
+    /// Searches `state` as [`search`](Self::search) does, calling `report`
+    /// with the analysis so far every `every` (time budgets) or every
+    /// thousand iterations (iteration budgets, so that the result still
+    /// depends on the seed only); the last report is the search's end.
+    pub fn search_reporting(
+        &mut self,
+        state: &State,
+        every: Duration,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Option<Action> {
+        let Some(Actor::Player(_)) = state.actor() else {
+            return None;
+        };
+        let carried = self.carried.as_ref().is_some_and(|c| c.state == *state);
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        if carried || legal.len() <= 1 {
+            let action = self.search(state);
+            report(&self.analysis(state));
+            return action;
+        }
+        let started = Instant::now();
+        let config = self.config;
+        let base = self.rng.random::<u64>();
+        self.root = legal;
+        self.carried = None;
+        let n = self.trees.len();
+        for (t, tree) in self.trees.iter_mut().enumerate() {
+            tree.search(state, &config, derive_seed(base, t as u64), 0, None);
+        }
+        let deadline = match config.budget {
+            Budget::Time(d) => Some(started + d),
+            Budget::Iterations(_) => None,
+        };
+        let mut done = 0u64;
+        for slice in 1u64.. {
+            let stopped = self.trees[0].stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+            let (iterations, until) = match config.budget {
+                Budget::Iterations(total) => ((total as u64).saturating_sub(done).min(1000), None),
+                Budget::Time(_) => (u64::MAX, deadline.map(|d| d.min(Instant::now() + every))),
+            };
+            if stopped || iterations == 0 || until.is_some_and(|u| Instant::now() >= u) {
+                break;
+            }
+            let sum = std::sync::atomic::AtomicU64::new(0);
+            each_tree(&mut self.trees, |t, tree| {
+                let share = if iterations == u64::MAX { usize::MAX } else { share(iterations, n, t) };
+                tree.run(0, state, &config, derive_seed(base, slice * 1024 + t as u64), share, until);
+                sum.fetch_add(tree.iterations, Ordering::Relaxed);
+            });
+            done += sum.load(Ordering::Relaxed);
+            self.roots = vec![0; n];
+            let mut a = self.analysis(state);
+            a.iterations = done;
+            a.elapsed = started.elapsed();
+            report(&a);
+        }
+        self.roots = vec![0; n];
+        let mut a = self.analysis(state);
+        a.iterations = done;
+        a.elapsed = started.elapsed();
+        let action = a.moves.first().map(|m| m.action);
+        self.last = SearchStats {
+            iterations: done,
+            nodes: a.nodes,
+            elapsed: a.elapsed,
+            confidence: a
+                .moves
+                .first()
+                .map_or(1.0, |m| m.visits as f32 / a.moves.iter().map(|m| m.visits).sum::<u64>().max(1) as f32),
+        };
+        if let (Some(action), Per::Turn) = (action, self.config.per) {
+            self.carry(state, action);
+        }
+        action
+    }
+
+    /// Remembers where the trees continue after `action`, if the same
+    /// player decides again in this turn.
+    fn carry(&mut self, state: &State, action: Action) {
+        let Some(Actor::Player(mover)) = state.actor() else {
+            return;
+        };
+        let mut next = state.clone();
+        next.play_unchecked(action);
+        if next.actor() != Some(Actor::Player(mover)) {
+            return;
+        }
+        let mut nodes = Vec::with_capacity(self.trees.len());
+        for (tree, &root) in self.trees.iter().zip(&self.roots) {
+            let node = tree.nodes[root as usize];
+            let range = node.first as usize..node.first as usize + node.len as usize;
+            match range.clone().find(|&c| tree.nodes[c].action == action) {
+                Some(c) => nodes.push(c as u32),
+                None => return,
+            }
+        }
+        self.carried = Some(Carried { state: next, nodes });
+    }
+
+    /// What the last search of `state` found, summed over the trees.
+    pub fn analysis(&self, state: &State) -> Analysis {
+        let mover = match state.actor() {
+            Some(Actor::Player(p)) => p,
+            _ => 0,
+        };
+        let mut a = Analysis {
+            iterations: self.last.iterations,
+            nodes: self.trees.iter().map(|t| t.nodes.len() as u64).sum(),
+            elapsed: self.last.elapsed,
+            mover,
+            ..Analysis::default()
+        };
+        if self.roots.len() != self.trees.len()
+            || self.trees.iter().zip(&self.roots).any(|(t, r)| *r as usize >= t.nodes.len())
+        {
+            return a;
+        }
+        let root0 = self.trees[0].nodes[self.roots[0] as usize];
+        for i in 0..root0.len as usize {
+            let action = self.trees[0].nodes[root0.first as usize + i].action;
+            let mut m = MoveStat {
+                action,
+                visits: 0,
+                value: 0.0,
+                samples: 0,
+                wins: [0.0; MAX_PLAYERS],
+                margins: [0.0; MAX_PLAYERS],
+            };
+            for (tree, &root) in self.trees.iter().zip(&self.roots) {
+                let node = tree.nodes[root as usize];
+                if node.len != root0.len {
+                    continue;
+                }
+                let c = &tree.nodes[node.first as usize + i];
+                m.visits += c.visits as u64;
+                m.value += c.value;
+                if tree.root_at == root {
+                    if let Some(st) = tree.root_stats.get(i) {
+                        m.samples += st.n as u64;
+                        for p in 0..MAX_PLAYERS {
+                            m.wins[p] += st.wins[p];
+                            m.margins[p] += st.margins[p];
+                        }
+                    }
+                }
+            }
+            if m.visits > 0 {
+                m.value /= m.visits as f32;
+            }
+            if m.samples > 0 {
+                for p in 0..MAX_PLAYERS {
+                    m.wins[p] /= m.samples as f32;
+                    m.margins[p] /= m.samples as f32;
+                }
+            }
+            a.moves.push(m);
+        }
+        a.moves.sort_by(|x, y| y.visits.cmp(&x.visits).then(y.value.total_cmp(&x.value)));
+        // The principal line in the first tree: most visited children of
+        // the same player's decisions, up to the next draw.
+        // It starts with the action chosen (the most visited over all trees).
+        let tree = &self.trees[0];
+        let mut n = self.roots[0] as usize;
+        let mut first = a.moves.first().map(|m| m.action);
+        while tree.nodes[n].expanded && tree.nodes[n].len > 0 {
+            let node = tree.nodes[n];
+            let mut children = node.first as usize..node.first as usize + node.len as usize;
+            let best = match first.take() {
+                Some(action) => children.find(|&c| tree.nodes[c].action == action),
+                None => children.max_by_key(|&c| tree.nodes[c].visits),
+            };
+            let Some(best) = best else { break };
+            let child = tree.nodes[best];
+            if child.mover == tree::CHANCE || child.visits == 0 {
+                break;
+            }
+            a.pv.push(child.action);
+            n = best;
+        }
+        a
     }
 
     pub fn config(&self) -> &MctsConfig {
@@ -309,6 +541,7 @@ impl MctsBot {
         }
         let (visits, _, i) = best?;
         let action = self.trees[0].nodes[first(0) + i].action;
+        self.roots.clone_from(&roots);
         self.last = SearchStats {
             iterations: self.trees.iter().map(|t| t.iterations).sum(),
             nodes: self.trees.iter().map(|t| t.nodes.len() as u64).sum(),

@@ -1,6 +1,8 @@
 //! One search tree: its nodes, and what both ways of treating the draws
 //! share (growing the root, running iterations, backing rewards up).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use carcassonne_engine::setup::MAX_PLAYERS;
@@ -9,6 +11,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{Draws, MctsConfig};
+use crate::evaluation::{self, Evaluator};
 
 /// The mover of chance's nodes (and of the root).
 pub(super) const CHANCE: u8 = u8::MAX;
@@ -64,6 +67,32 @@ pub(super) struct Tree {
     /// `actions`) have a child, and the children that are legal.
     pub(super) tried: Vec<bool>,
     pub(super) legal_children: Vec<u32>,
+    /// Scores the positions where playouts are cut.
+    pub(super) evaluator: Evaluator,
+    /// The node the last run started from, and what its children's
+    /// iterations ended in (for analysis: win chances and margins).
+    pub(super) root_at: u32,
+    pub(super) root_stats: Vec<RootStat>,
+    /// Ends the iterations early when set (the engine protocol's `stop`).
+    pub(super) stop: Option<Arc<AtomicBool>>,
+}
+
+/// What the iterations through one child of the root ended in, per player.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RootStat {
+    pub(super) n: u32,
+    /// Sums of the win chances (a finished game's win, a tie shared) and of
+    /// the margins against the best other player.
+    pub(super) wins: [f32; MAX_PLAYERS],
+    pub(super) margins: [f32; MAX_PLAYERS],
+}
+
+/// How an iteration ended, for each player.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Outcome {
+    pub(super) rewards: [f32; MAX_PLAYERS],
+    pub(super) wins: [f32; MAX_PLAYERS],
+    pub(super) margins: [f32; MAX_PLAYERS],
 }
 
 impl Tree {
@@ -78,6 +107,10 @@ impl Tree {
             order: Vec::with_capacity(128),
             tried: Vec::with_capacity(256),
             legal_children: Vec::with_capacity(256),
+            evaluator: Evaluator::default(),
+            root_at: NONE,
+            root_stats: Vec::with_capacity(256),
+            stop: None,
         }
     }
 
@@ -115,6 +148,11 @@ impl Tree {
     ) {
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         self.iterations = 0;
+        if self.root_at != at as u32 || self.root_stats.len() != self.nodes[at].len as usize {
+            self.root_at = at as u32;
+            self.root_stats.clear();
+            self.root_stats.resize(self.nodes[at].len as usize, RootStat::default());
+        }
         if config.draws == Draws::Determinized {
             let bag = root.bag();
             self.order.clear();
@@ -123,8 +161,11 @@ impl Tree {
             }
         }
         for i in 0..iterations {
-            if let Some(d) = deadline {
-                if i % 16 == 0 && i > 0 && Instant::now() >= d {
+            if i % 16 == 0 && i > 0 {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                if self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
                     break;
                 }
             }
@@ -163,30 +204,82 @@ impl Tree {
 
     /// Adds the rewards of the finished game `state` to the nodes on the path.
     pub(super) fn back_up(&mut self, state: &State, config: &MctsConfig) {
-        let rewards = rewards(state, config);
+        let outcome = outcome(state, config);
+        self.back_up_outcome(&outcome);
+    }
+
+    /// Ends an iteration at `state`: plays it out to the end, or with
+    /// [`MctsConfig::cut`] for that many turns and scores it by the
+    /// evaluation; then backs the outcome up the path.
+    pub(super) fn finish(&mut self, state: &mut State, config: &MctsConfig) {
+        let Some(turns) = config.cut else {
+            crate::random::play_out(state, &mut self.rng, &mut self.actions);
+            return self.back_up(state, config);
+        };
+        let until = state.turns() + turns as u32;
+        while state.turns() < until {
+            match carcassonne_engine::playout::random_action(state, &mut self.rng, &mut self.actions) {
+                Some(a) => state.play_unchecked(a),
+                None => break,
+            }
+        }
+        if state.is_over() {
+            return self.back_up(state, config);
+        }
+        let v = self.evaluator.values(state);
+        let phase = self.evaluator.phase(state);
+        let players = state.rules().players();
+        let wins = self.evaluator.win_probabilities(&v, players, phase);
+        let mut out = Outcome { wins, ..Outcome::default() };
+        for i in 0..players {
+            out.margins[i] = evaluation::margin(&v, players, i);
+            out.rewards[i] = reward(out.wins[i], out.margins[i], config);
+        }
+        self.back_up_outcome(&out);
+    }
+
+    fn back_up_outcome(&mut self, outcome: &Outcome) {
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
             if node.mover != CHANCE {
-                node.value += rewards[node.mover as usize];
+                node.value += outcome.rewards[node.mover as usize];
+            }
+        }
+        // The root's child on this path, for the analysis.
+        if let (Some(&root), Some(&child)) = (self.path.first(), self.path.get(1)) {
+            if root == self.root_at {
+                let first = self.nodes[root as usize].first;
+                if let Some(st) = child.checked_sub(first).and_then(|k| self.root_stats.get_mut(k as usize)) {
+                    st.n += 1;
+                    for p in 0..MAX_PLAYERS {
+                        st.wins[p] += outcome.wins[p];
+                        st.margins[p] += outcome.margins[p];
+                    }
+                }
             }
         }
     }
 }
 
-/// Each player's reward in [0, 1] from the final scores of a finished game.
-pub(super) fn rewards(state: &State, config: &MctsConfig) -> [f32; MAX_PLAYERS] {
+/// A player's reward in [0, 1] from their chance to win and their margin.
+fn reward(win: f32, margin: f32, config: &MctsConfig) -> f32 {
+    let squashed = 0.5 + 0.5 * (margin / config.margin_scale).tanh();
+    (1.0 - config.margin_weight) * win + config.margin_weight * squashed
+}
+
+/// Each player's outcome, rewards in [0, 1], from the final scores of a finished game.
+pub(super) fn outcome(state: &State, config: &MctsConfig) -> Outcome {
     let scores = state.final_score_array();
     let players = state.rules().players();
-    let top = scores.iter().copied().max().unwrap_or(0);
-    let winners = scores.iter().filter(|s| **s == top).count() as f32;
-    let mut out = [0.0; MAX_PLAYERS];
-    for (i, r) in out.iter_mut().take(players).enumerate() {
+    let top = scores[..players].iter().copied().max().unwrap_or(0);
+    let winners = scores[..players].iter().filter(|s| **s == top).count() as f32;
+    let mut out = Outcome::default();
+    for i in 0..players {
         let best_other = (0..players).filter(|j| *j != i).map(|j| scores[j]).max().unwrap_or(0);
-        let margin = scores[i] as f32 - best_other as f32;
-        let win = if scores[i] == top { 1.0 / winners } else { 0.0 };
-        let squashed = 0.5 + 0.5 * (margin / config.margin_scale).tanh();
-        *r = (1.0 - config.margin_weight) * win + config.margin_weight * squashed;
+        out.margins[i] = scores[i] as f32 - best_other as f32;
+        out.wins[i] = if scores[i] == top { 1.0 / winners } else { 0.0 };
+        out.rewards[i] = reward(out.wins[i], out.margins[i], config);
     }
     out
 }

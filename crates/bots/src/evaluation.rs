@@ -1,0 +1,596 @@
+//! A learned evaluation of a position: each player's expected final points.
+//!
+//! [`Evaluator::features`] counts, for every player, what a good player
+//! counts: what their open features score at the end as they are, what
+//! completing them would add, weighted by a chance of completion read off
+//! the board (each open cell a feature still needs, and how many tiles left
+//! in the bag fit its edge demands; a hole no remaining tile fits is dead,
+//! and so is the feature), majorities held, shared and lost, followers in
+//! supply and stuck on the board, each expansion's figures, and the turns
+//! left. A player's expected final score is their score so far plus a
+//! linear function of those features, whose weights vary smoothly with the
+//! share of the bag left (one weight per feature at each of a few knots,
+//! interpolated between them).
+//!
+//! The weights are learned from self-play by `carcassonne train-eval`
+//! ([`crate::train`]): ridge regression of the final margin between two
+//! players on the difference of their features. They live in
+//! `crates/bots/data/eval-weights.txt` and are compiled in, so nothing is
+//! read at run time. The residual spread of that regression, also per knot,
+//! turns an expected margin into a win probability.
+//!
+//! The evaluator reads the engine through its public API only, and keeps
+//! its scratch space between calls: once its buffers have grown, an
+//! evaluation allocates nothing (a test counts the allocations).
+
+use std::sync::OnceLock;
+
+use carcassonne_engine::board::OpenCell;
+use carcassonne_engine::features::PieceId;
+use carcassonne_engine::rules::strength;
+use carcassonne_engine::setup::MAX_PLAYERS;
+use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Location, Pos, Side, State};
+
+/// Points (or probabilities) per player; entries past the player count are 0.
+pub type Values = [f32; MAX_PLAYERS];
+
+/// The names of the features, in the order of [`Features`]' columns.
+pub const FEATURES: [&str; NF] = [
+    "end_open",
+    "end_open_phase",
+    "city_gain",
+    "city_gain_phase",
+    "city_gain_raw_phase",
+    "road_inn_gain",
+    "returning",
+    "returning_phase",
+    "monastery_missing",
+    "monastery_missing_phase",
+    "dead_followers",
+    "supply",
+    "supply_phase",
+    "supply_empty_phase",
+    "field_followers",
+    "field_potential",
+    "field_potential_phase",
+    "contested_behind",
+    "shared_lead",
+    "big_supply_phase",
+    "builder_on_open_phase",
+    "builder_supply_phase",
+    "pig_supply_phase",
+    "barn_supply_phase",
+    "wagon_supply_phase",
+    "mayor_supply_phase",
+    "abbey_supply_phase",
+    "goods",
+    "to_move",
+];
+
+/// Number of features per player.
+pub const NF: usize = 29;
+
+/// Each player's feature values.
+pub type Features = [[f32; NF]; MAX_PLAYERS];
+
+/// Knots of the weights, as shares of the bag left (0 at the end).
+pub const KNOTS: [f32; 4] = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
+
+/// The model file compiled in.
+const WEIGHTS_FILE: &str = include_str!("../data/eval-weights.txt");
+
+/// Weights per knot and feature, and the residual spread per knot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub weights: [[f32; NF]; KNOTS.len()],
+    /// Standard deviation of the final margin around its prediction, per knot.
+    pub sigma: [f32; KNOTS.len()],
+}
+
+impl Model {
+    /// The learned model of `crates/bots/data/eval-weights.txt`.
+    pub fn learned() -> &'static Model {
+        static MODEL: OnceLock<Model> = OnceLock::new();
+        MODEL.get_or_init(|| Model::parse(WEIGHTS_FILE).expect("the compiled-in weights file is well formed"))
+    }
+
+    /// Reads the text format that [`Model::to_text`] writes: `#` comments,
+    /// a `sigma` line and one `w NAME v0 v1 v2 v3` line per feature.
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let mut model = Model { weights: [[0.0; NF]; KNOTS.len()], sigma: [0.0; KNOTS.len()] };
+        let mut seen = [false; NF];
+        let mut sigma = false;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let head = words.next().unwrap_or_default();
+            let (slot, rest): (Option<usize>, Vec<&str>) = match head {
+                "sigma" => (None, words.collect()),
+                "w" => {
+                    let name = words.next().unwrap_or_default();
+                    let i = FEATURES.iter().position(|f| *f == name);
+                    let i = i.ok_or_else(|| format!("line {}: unknown feature '{name}'", n + 1))?;
+                    (Some(i), words.collect())
+                }
+                _ => return Err(format!("line {}: expected 'w' or 'sigma', got '{head}'", n + 1)),
+            };
+            if rest.len() != KNOTS.len() {
+                return Err(format!("line {}: expected {} numbers", n + 1, KNOTS.len()));
+            }
+            let mut values = [0.0; KNOTS.len()];
+            for (v, word) in values.iter_mut().zip(&rest) {
+                *v = word.parse::<f32>().map_err(|_| format!("line {}: '{word}' is not a number", n + 1))?;
+            }
+            match slot {
+                None => {
+                    model.sigma = values;
+                    sigma = true;
+                }
+                Some(i) => {
+                    seen[i] = true;
+                    for (k, v) in values.iter().enumerate() {
+                        model.weights[k][i] = *v;
+                    }
+                }
+            }
+        }
+        if !sigma {
+            return Err("no sigma line".into());
+        }
+        if let Some(i) = seen.iter().position(|s| !s) {
+            return Err(format!("no weights for feature '{}'", FEATURES[i]));
+        }
+        Ok(model)
+    }
+
+    /// The text format, with `header` as comment lines first.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            out.push_str(&format!("# {line}\n"));
+        }
+        out.push_str(&format!("# knots (share of the bag left): {:?}\n", KNOTS));
+        let row = |v: [f32; KNOTS.len()]| v.iter().map(|x| format!("{x:.6}")).collect::<Vec<_>>().join(" ");
+        out.push_str(&format!("sigma {}\n", row(self.sigma)));
+        for (i, name) in FEATURES.iter().enumerate() {
+            out.push_str(&format!("w {name} {}\n", row(std::array::from_fn(|k| self.weights[k][i]))));
+        }
+        out
+    }
+
+    /// The interpolation weights of the knots at `phase` (share of the bag left).
+    pub fn knot_weights(phase: f32) -> [f32; KNOTS.len()] {
+        let mut h = [0.0; KNOTS.len()];
+        let x = phase.clamp(0.0, 1.0) * (KNOTS.len() - 1) as f32;
+        let k = (x.floor() as usize).min(KNOTS.len() - 2);
+        let t = x - k as f32;
+        h[k] = 1.0 - t;
+        h[k + 1] = t;
+        h
+    }
+
+    /// The spread of the final margin around its prediction at `phase`.
+    pub fn sigma_at(&self, phase: f32) -> f32 {
+        let h = Model::knot_weights(phase);
+        h.iter().zip(&self.sigma).map(|(a, b)| a * b).sum::<f32>().max(1.0)
+    }
+}
+
+/// Computes features and values, keeping scratch space between calls.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    model: &'static Model,
+    /// Feature roots already counted this call.
+    roots: Vec<PieceId>,
+    /// Open cells looked at this call, with how many tiles left fit each.
+    cells: Vec<(Pos, u16)>,
+    /// Completion chance of cities looked at this call (for fields).
+    cities: Vec<(PieceId, f32)>,
+    /// The kinds in the bag this call, as their four rotations' edge
+    /// signatures and their count; filled when a cell is first looked at.
+    kinds: Vec<([u8; 4], u16)>,
+    /// Tiles at the start, per rules seen (the phase's denominator).
+    start: Option<(carcassonne_engine::Rules, u16)>,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new(Model::learned())
+    }
+}
+
+/// What a feature is worth to its players, and its prospects.
+struct Prospect {
+    /// Chance it is completed (0 when dead).
+    chance: f32,
+    dead: bool,
+}
+
+impl Evaluator {
+    pub fn new(model: &'static Model) -> Evaluator {
+        Evaluator {
+            model,
+            roots: Vec::with_capacity(64),
+            cells: Vec::with_capacity(64),
+            cities: Vec::with_capacity(32),
+            kinds: Vec::with_capacity(96),
+            start: None,
+        }
+    }
+
+    pub fn model(&self) -> &'static Model {
+        self.model
+    }
+
+    /// The share of the bag left: 1 at the start, 0 at the end.
+    pub fn phase(&mut self, state: &State) -> f32 {
+        let rules = *state.rules();
+        let start = match self.start {
+            Some((r, n)) if r == rules => n,
+            _ => {
+                let n = Bag::for_rules(&rules).total().max(1);
+                self.start = Some((rules, n));
+                n
+            }
+        };
+        (state.bag().total() as f32 / start as f32).min(1.0)
+    }
+
+    /// Each player's expected final points (the final scores once the game is over).
+    pub fn values(&mut self, state: &State) -> Values {
+        if state.is_over() {
+            return state.final_score_array().map(|s| s as f32);
+        }
+        let mut f = [[0.0; NF]; MAX_PLAYERS];
+        self.features(state, &mut f);
+        let phase = self.phase(state);
+        self.values_of(state, &f, phase)
+    }
+
+    /// The expected final points from features computed at `phase`.
+    pub fn values_of(&self, state: &State, f: &Features, phase: f32) -> Values {
+        let h = Model::knot_weights(phase);
+        let mut v = [0.0; MAX_PLAYERS];
+        let scores = state.scores();
+        for p in 0..state.rules().players() {
+            let mut x = scores[p] as f32;
+            for (k, hk) in h.iter().enumerate() {
+                if *hk == 0.0 {
+                    continue;
+                }
+                let w = &self.model.weights[k];
+                x += hk * w.iter().zip(&f[p]).map(|(a, b)| a * b).sum::<f32>();
+            }
+            v[p] = x;
+        }
+        v
+    }
+
+    /// Each player's chance to win (a tie shared), from expected final
+    /// points `v` at `phase`: each pairwise margin is taken as normal around
+    /// its expectation with the model's spread.
+    pub fn win_probabilities(&self, v: &Values, players: usize, phase: f32) -> Values {
+        let sigma = self.model.sigma_at(phase);
+        let mut w = [0.0; MAX_PLAYERS];
+        let mut sum = 0.0;
+        for p in 0..players {
+            let mut x = 1.0;
+            for q in (0..players).filter(|q| *q != p) {
+                x *= normal_cdf((v[p] - v[q]) / sigma);
+            }
+            w[p] = x;
+            sum += x;
+        }
+        if sum > 0.0 {
+            for x in w.iter_mut().take(players) {
+                *x /= sum;
+            }
+        }
+        w
+    }
+
+    /// Fills `out` with every player's features (rows past the player count are 0).
+    pub fn features(&mut self, state: &State, out: &mut Features) {
+        *out = [[0.0; NF]; MAX_PLAYERS];
+        let players = state.rules().players();
+        let phase = self.phase(state);
+        self.cells.clear();
+        self.cities.clear();
+        self.roots.clear();
+        self.kinds.clear();
+
+        let end = state.final_score_array();
+        let scores = state.scores();
+        for p in 0..players {
+            let f = &mut out[p];
+            let open = end[p] as f32 - scores[p] as f32;
+            f[0] = open;
+            f[1] = open * phase;
+            let supply = state.supply()[p] as f32;
+            f[11] = supply;
+            f[12] = supply * phase;
+            f[13] = if supply == 0.0 { phase } else { 0.0 };
+            let of = |k: FollowerKind| state.supply_of(k).get(p).copied().unwrap_or(0) as f32 * phase;
+            f[19] = of(FollowerKind::Big);
+            f[21] = of(FollowerKind::Builder);
+            f[22] = of(FollowerKind::Pig);
+            f[23] = of(FollowerKind::Barn);
+            f[24] = of(FollowerKind::Wagon);
+            f[25] = of(FollowerKind::Mayor);
+            f[26] = state.abbeys().get(p).copied().unwrap_or(0) as f32 * phase;
+            f[27] = state.goods().get(p).map_or(0, |g| g.iter().map(|x| *x as u32).sum::<u32>()) as f32;
+        }
+        if let Some(carcassonne_engine::Actor::Player(p)) = state.actor() {
+            out[p][28] = 1.0;
+        } else if !state.is_over() {
+            out[state.current_player() % players][28] = 1.0;
+        }
+
+        let features = state.features();
+        let left = state.bag().total();
+        for i in 0..state.followers().len() {
+            let root = features.find(state.followers()[i].piece);
+            if self.roots.contains(&root) {
+                continue;
+            }
+            self.roots.push(root);
+            let kind = features.info(root).kind;
+            let t = features.totals(root);
+            // Majority strength and figures of each player on this feature.
+            let mut strong = [0u8; MAX_PLAYERS];
+            let mut figures = [0u8; MAX_PLAYERS];
+            let mut builders = [0u8; MAX_PLAYERS];
+            for g in state.followers() {
+                if features.find(g.piece) == root {
+                    strong[g.player as usize] += strength(g.kind, &t);
+                    match g.kind {
+                        FollowerKind::Builder => builders[g.player as usize] += 1,
+                        FollowerKind::Pig | FollowerKind::Barn => {}
+                        _ => figures[g.player as usize] += 1,
+                    }
+                }
+            }
+            let best = strong.iter().copied().max().unwrap_or(0);
+            let leaders = strong.iter().filter(|s| **s == best && best > 0).count();
+            let worth = (t.pieces + u16::from(t.pennants)) as f32;
+            let marked = t.marks > 0;
+            let open_now = match kind {
+                FeatureKind::Road if marked => 0.0,
+                FeatureKind::Road => t.pieces as f32,
+                FeatureKind::City if marked => 0.0,
+                FeatureKind::City => worth,
+                _ => 0.0,
+            };
+            match kind {
+                FeatureKind::Road | FeatureKind::City if t.open > 0 => {
+                    let pr = self.prospect(state, root, left);
+                    for p in 0..players {
+                        let f = &mut out[p];
+                        if builders[p] > 0 {
+                            f[20] += builders[p] as f32 * phase;
+                        }
+                        if figures[p] == 0 {
+                            continue;
+                        }
+                        if pr.dead {
+                            f[10] += figures[p] as f32;
+                        } else {
+                            f[6] += figures[p] as f32 * pr.chance;
+                            f[7] += figures[p] as f32 * pr.chance * phase;
+                        }
+                        if strong[p] == best && best > 0 {
+                            if kind == FeatureKind::City {
+                                let gain = if marked { 3.0 * worth } else { worth };
+                                f[2] += gain * pr.chance;
+                                f[3] += gain * pr.chance * phase;
+                                f[4] += gain * phase;
+                            } else if marked {
+                                f[5] += 2.0 * t.pieces as f32 * pr.chance;
+                            }
+                            if leaders > 1 {
+                                f[18] += open_now.max(worth * pr.chance);
+                            }
+                        } else {
+                            f[17] += worth;
+                        }
+                    }
+                }
+                FeatureKind::Monastery => {
+                    let (missing, dead) = self.monastery(state, root, left);
+                    for p in 0..players {
+                        if figures[p] == 0 || strong[p] != best {
+                            continue;
+                        }
+                        let f = &mut out[p];
+                        if missing == 0 {
+                            continue;
+                        }
+                        if dead {
+                            f[10] += figures[p] as f32;
+                        } else {
+                            f[6] += figures[p] as f32 * 0.5;
+                            f[7] += figures[p] as f32 * 0.5 * phase;
+                            f[8] += missing as f32;
+                            f[9] += missing as f32 * phase;
+                        }
+                    }
+                }
+                FeatureKind::Field => {
+                    let potential = self.field_potential(state, root, left);
+                    for p in 0..players {
+                        let f = &mut out[p];
+                        f[14] += figures[p] as f32;
+                        if strong[p] == best && best > 0 {
+                            f[15] += 3.0 * potential;
+                            f[16] += 3.0 * potential * phase;
+                        } else if figures[p] > 0 {
+                            f[17] += 3.0 * potential;
+                        }
+                    }
+                }
+                // Completed roads and cities whose figures stay (a builder's, a wagon's).
+                _ => {}
+            }
+        }
+    }
+
+    /// How many tiles left in the bag fit the open cell at `pos` (any
+    /// rotation); `None` if it is not an open cell.
+    pub fn tiles_fitting(&mut self, state: &State, pos: Pos) -> Option<u16> {
+        self.cells.clear();
+        self.kinds.clear();
+        self.fits(state, pos)
+    }
+
+    /// As [`tiles_fitting`](Self::tiles_fitting), remembered for the rest
+    /// of this evaluation.
+    fn fits(&mut self, state: &State, pos: Pos) -> Option<u16> {
+        if let Some((_, n)) = self.cells.iter().find(|(p, _)| *p == pos) {
+            return Some(*n);
+        }
+        let cell: &OpenCell = state.board().open_cells().iter().find(|c| c.pos == pos)?;
+        if self.kinds.is_empty() {
+            let bag = state.bag();
+            for kind in bag.kinds() {
+                let o = &kind.info().oriented;
+                let sigs = [o[0].signature, o[1].signature, o[2].signature, o[3].signature];
+                // Kinds with the same edges fit the same cells: one entry for them.
+                match self.kinds.iter_mut().find(|(s, _)| *s == sigs) {
+                    Some((_, n)) => *n += bag.count(kind) as u16,
+                    None => self.kinds.push((sigs, bag.count(kind) as u16)),
+                }
+            }
+        }
+        let mut n = 0u16;
+        for (sigs, count) in &self.kinds {
+            if sigs.iter().any(|s| cell.accepts(*s)) {
+                n += count;
+            }
+        }
+        self.cells.push((pos, n));
+        Some(n)
+    }
+
+    /// The chance that the road or city `root` is completed: every open
+    /// cell it reaches must be filled by a fitting tile, each the likelier
+    /// the more tiles left fit it.
+    fn prospect(&mut self, state: &State, root: PieceId, _left: u16) -> Prospect {
+        let features = state.features();
+        let mut chance = 1.0f32;
+        let mut dead = false;
+        // Distinct cells of this feature; a feature rarely reaches more.
+        let mut seen = [Pos::ORIGIN; 24];
+        let mut n = 0;
+        for m in features.members(root) {
+            let info = features.info(m);
+            let tile = *state.board().tile(info.tile as usize);
+            let sides = &tile.kind.info().oriented[tile.rot.quarters() as usize].side_piece;
+            for (s, piece) in sides.iter().enumerate() {
+                if *piece != info.local {
+                    continue;
+                }
+                let at = tile.pos.step(Side::from_index(s));
+                if state.board().tile_index(at).is_some() || seen[..n].contains(&at) {
+                    continue;
+                }
+                if n < seen.len() {
+                    seen[n] = at;
+                    n += 1;
+                }
+                match self.fits(state, at) {
+                    Some(0) => dead = true,
+                    Some(k) => chance *= k as f32 / (k as f32 + 2.0),
+                    None => {}
+                }
+            }
+        }
+        if dead {
+            chance = 0.0;
+        }
+        Prospect { chance, dead }
+    }
+
+    /// A monastery's missing neighbours, and whether one of them is a hole
+    /// no tile left fits.
+    fn monastery(&mut self, state: &State, root: PieceId, _left: u16) -> (u32, bool) {
+        let pos = state.board().tile(state.features().info(root).tile as usize).pos;
+        let (mut missing, mut dead) = (0, false);
+        for at in pos.surrounding() {
+            if state.board().tile_index(at).is_some() {
+                continue;
+            }
+            missing += 1;
+            if self.fits(state, at) == Some(0) {
+                dead = true;
+            }
+        }
+        (missing, dead)
+    }
+
+    /// Open cities bordered by the field of `root`, each weighted by its
+    /// chance of completion (completed ones are in the end count already).
+    fn field_potential(&mut self, state: &State, root: PieceId, left: u16) -> f32 {
+        let features = state.features();
+        let mut sum = 0.0;
+        let mut seen = [PieceId::MAX; 16];
+        let mut n = 0;
+        for m in features.members(root) {
+            let info = features.info(m);
+            let tile = *state.board().tile(info.tile as usize);
+            let kind = tile.kind.info();
+            let mut borders = kind.def.features[info.local as usize].borders;
+            while borders != 0 {
+                let local = borders.trailing_zeros() as u8;
+                borders &= borders - 1;
+                // Name the city by a side it reaches, to find its piece.
+                let sides = &kind.oriented[tile.rot.quarters() as usize].side_piece;
+                let Some(s) = sides.iter().position(|p| *p == local) else {
+                    continue;
+                };
+                let Some(piece) = state.resolve(info.tile as usize, Location::City(Side::from_index(s))) else {
+                    continue;
+                };
+                let city = features.find(piece);
+                if seen[..n].contains(&city) || features.totals(city).open == 0 {
+                    continue;
+                }
+                if n < seen.len() {
+                    seen[n] = city;
+                    n += 1;
+                }
+                let chance = match self.cities.iter().find(|(c, _)| *c == city) {
+                    Some((_, x)) => *x,
+                    None => {
+                        let x = self.prospect(state, city, left).chance;
+                        self.cities.push((city, x));
+                        x
+                    }
+                };
+                sum += chance;
+            }
+        }
+        sum
+    }
+}
+
+/// The value of `v` to `player`: their points less the best other player's.
+pub fn margin(v: &Values, players: usize, player: usize) -> f32 {
+    let best_other = (0..players).filter(|p| *p != player).map(|p| v[p]).fold(f32::NEG_INFINITY, f32::max);
+    v[player] - best_other
+}
+
+/// The standard normal distribution function (Abramowitz and Stegun 7.1.26,
+/// error below 1.5e-7).
+pub fn normal_cdf(x: f32) -> f32 {
+    let z = (x as f64) / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * z.abs());
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592)
+            * t
+            * (-z * z).exp();
+    let erf = if z >= 0.0 { y } else { -y };
+    (0.5 * (1.0 + erf)) as f32
+}
