@@ -9,7 +9,7 @@ use carcassonne_engine::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
+use crate::error::GameError;
 
 /// An action as a client sends it: the engine's notation as a string
 /// (`"place at [1, 0] turned 90"`), or the same decision as fields
@@ -76,21 +76,21 @@ pub enum Command {
     EndTurn,
 }
 
-fn pos_of(at: [i64; 2]) -> Result<Pos, ApiError> {
+fn pos_of(at: [i64; 2]) -> Result<Pos, GameError> {
     match (i32::try_from(at[0]), i32::try_from(at[1])) {
         (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
-        _ => Err(ApiError::Malformed(format!("[{}, {}] is not a board position", at[0], at[1]))),
+        _ => Err(GameError::Malformed(format!("[{}, {}] is not a board position", at[0], at[1]))),
     }
 }
 
-fn malformed(e: NotationError) -> ApiError {
-    ApiError::Malformed(e.to_string())
+fn malformed(e: NotationError) -> GameError {
+    GameError::Malformed(e.to_string())
 }
 
 impl ActionIn {
     /// The command: `undo`, `end turn`, or an engine action (only the
     /// notation is checked here, the rules by the engine).
-    pub fn to_command(&self) -> Result<Command, ApiError> {
+    pub fn to_command(&self) -> Result<Command, GameError> {
         match self {
             ActionIn::Notation(text) if text.trim() == "undo" => Ok(Command::Undo),
             ActionIn::Notation(text) if text.trim() == "end turn" => Ok(Command::EndTurn),
@@ -101,7 +101,7 @@ impl ActionIn {
     }
 
     /// The engine's action; only the notation is checked here, the rules by the engine.
-    pub fn to_action(&self) -> Result<Action, ApiError> {
+    pub fn to_action(&self) -> Result<Action, GameError> {
         let fields = match self {
             ActionIn::Notation(text) => return text.parse().map_err(malformed),
             ActionIn::Fields(fields) => fields,
@@ -110,14 +110,14 @@ impl ActionIn {
             ActionFields::Place { at, rot } => Action::Place(Placement {
                 pos: pos_of(*at)?,
                 rot: Rotation::from_degrees(*rot)
-                    .ok_or_else(|| ApiError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
+                    .ok_or_else(|| GameError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
             }),
             ActionFields::Discard => Action::Discard,
             ActionFields::Deploy { meeple, figure } => {
                 let figure = match figure.as_deref() {
                     None => FollowerKind::Normal,
                     Some(name) => FollowerKind::parse(name)
-                        .ok_or_else(|| ApiError::Malformed(format!("'{name}' is not a figure")))?,
+                        .ok_or_else(|| GameError::Malformed(format!("'{name}' is not a figure")))?,
                 };
                 Action::Deploy(figure, meeple.parse::<Location>().map_err(malformed)?)
             }
@@ -131,7 +131,7 @@ impl ActionIn {
                 Action::MoveWagon { at: pos_of(*at)?, to: to.parse::<Location>().map_err(malformed)? }
             }
             ActionFields::Undo | ActionFields::EndTurn => {
-                return Err(ApiError::Malformed("undo and end_turn are not moves of the game".into()))
+                return Err(GameError::Malformed("undo and end_turn are not moves of the game".into()))
             }
         })
     }
@@ -577,7 +577,7 @@ mod tests {
             r#""fly""#,
         ] {
             let a: ActionIn = serde_json::from_str(bad).unwrap();
-            assert!(matches!(a.to_action(), Err(ApiError::Malformed(_))), "{bad}");
+            assert!(matches!(a.to_action(), Err(GameError::Malformed(_))), "{bad}");
         }
         for unreadable in [r#"{"type":"fly"}"#, "17", "null"] {
             assert!(serde_json::from_str::<ActionIn>(unreadable).is_err(), "{unreadable}");
