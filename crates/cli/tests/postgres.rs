@@ -155,7 +155,14 @@ impl TempPostgres {
 
     /// Stops the database at once, as a crash would.
     fn crash(&self) {
-        self.pg_ctl(&["-m", "immediate", "stop"]);
+        assert!(self.crash_command().status().unwrap().success());
+    }
+
+    fn crash_command(&self) -> Command {
+        let mut c = self.command("pg_ctl");
+        c.args(["-m", "immediate", "-D"]).arg(self.dir.path().join("data")).arg("stop");
+        c.stdout(Stdio::null());
+        c
     }
 
     fn restart(&self) {
@@ -658,39 +665,39 @@ async fn outages_start_down_frozen_and_killed() {
     // is back, is applied or told stale_version, never applied twice.
     let ws = format!("{}/api/games/{}/ws", b.replace("http://", "ws://"), duel.id);
     let (mut watcher, _) = tokio_tungstenite::connect_async(ws).await.expect("websocket");
-    let mut failed: Vec<(usize, u64, Value)> = Vec::new();
-    let mut crashed = false;
-    for i in 0..400 {
-        if i == 20 {
-            pg.crash();
-            crashed = true;
-        }
-        let Ok(r) = ca.http.get(format!("{a}/api/games/{}", duel.id)).send().await else { continue };
-        if r.status() != 200 {
-            if crashed && failed.len() >= 3 {
-                break;
-            }
-            continue;
-        }
-        let view: Value = r.json().await.unwrap();
-        let (seat, version) = (view["to_act"].as_u64().unwrap() as usize, view["version"].as_u64().unwrap());
-        let action = pick.action(&view);
-        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
-        match r.status {
-            200 => {
-                duel.acknowledged.insert(version, action);
-            }
-            500 | 503 => {
-                assert!(["storage", "unavailable"].contains(&r.code()), "{}", r.body);
-                failed.push((seat, version, action));
-                if failed.len() >= 3 {
-                    break;
-                }
-            }
-            _ => panic!("{}", r.body),
-        }
+    for _ in 0..6 {
+        assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200);
     }
-    assert!(crashed && !failed.is_empty(), "writes failed while the database was down");
+    let mut failed: Vec<(usize, u64, Value)> = Vec::new();
+    let view = ca.view(&duel.id).await;
+    // One action races the crash (stored or not, whatever it is told)…
+    let mut stopping = pg.crash_command().spawn().unwrap();
+    let (seat, version) = (view["to_act"].as_u64().unwrap() as usize, view["version"].as_u64().unwrap());
+    let action = pick.action(&view);
+    let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+    assert!(stopping.wait().unwrap().success());
+    let next = match r.status {
+        200 => {
+            duel.acknowledged.insert(version, action);
+            r.body["view"].clone()
+        }
+        500 | 503 => {
+            assert!(["storage", "unavailable"].contains(&r.code()), "{}", r.body);
+            failed.push((seat, version, action.clone()));
+            // As if it was not stored: the next one is made at the same version.
+            view
+        }
+        _ => panic!("{}", r.body),
+    };
+    // …and one is made while it is down.
+    if next["version"].as_u64() != Some(version) || failed.is_empty() {
+        let (seat, version) = (next["to_act"].as_u64().unwrap() as usize, next["version"].as_u64().unwrap());
+        let action = pick.action(&next);
+        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+        assert!(r.status == 500 || r.status == 503, "the database is down: {}", r.body);
+        assert!(r.body["error"]["request"].is_string(), "{}", r.body);
+        failed.push((seat, version, action));
+    }
     pg.restart();
     let back = Instant::now();
     wait_until("the game read again", Duration::from_secs(15), || async {

@@ -15,6 +15,7 @@
 //! the row, provisional decisions included.
 
 pub mod postgres;
+mod queue;
 pub mod sqlite;
 
 use std::net::IpAddr;

@@ -115,7 +115,7 @@ impl Health {
 /// failed, their sources why: "connection refused"; PostgreSQL's `DETAIL`
 /// comes on lines of its own). One that says the database cannot be
 /// reached or did not answer in time is [`StoreError::Unavailable`].
-fn pg<E: std::error::Error + 'static>(e: E) -> StoreError {
+pub(super) fn pg<E: std::error::Error + 'static>(e: E) -> StoreError {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
@@ -221,7 +221,7 @@ pub fn redact(url: &str) -> String {
 }
 
 /// The owner key of a job or usage row: the address, or "" when unknown.
-fn owner_key(owner: Option<IpAddr>) -> String {
+pub(super) fn owner_key(owner: Option<IpAddr>) -> String {
     owner.map(|o| o.to_string()).unwrap_or_default()
 }
 
@@ -289,7 +289,9 @@ impl Postgres {
         let started = Instant::now();
         let mut wait = Duration::from_millis(250);
         loop {
-            match store.watch(store.migrate()).await {
+            // Not watched for outages: a database not up yet at start is
+            // no outage (the log says it waits).
+            match store.deadline(store.migrate()).await {
                 Err(StoreError::Unavailable(e)) if started.elapsed() + wait < timeouts.start_wait => {
                     tracing::warn!(error = %e, retry_in = ?wait, waited_secs = started.elapsed().as_secs_f64(),
                         limit_secs = timeouts.start_wait.as_secs_f64(), "waiting for the database");
@@ -313,16 +315,21 @@ impl Postgres {
         &self,
         op: impl std::future::Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
-        let limit = self.timeouts.statement + self.timeouts.pool_wait;
-        let result = match tokio::time::timeout(limit, op).await {
-            Ok(r) => r,
-            Err(_) => Err(StoreError::Unavailable(format!("no answer within {} s", limit.as_secs_f64()))),
-        };
+        let result = self.deadline(op).await;
         self.health.observe(&result);
         result
     }
 
-    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+    /// `op`, given up on after the statement timeout and the pool's wait.
+    async fn deadline<T>(&self, op: impl std::future::Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
+        let limit = self.timeouts.statement + self.timeouts.pool_wait;
+        match tokio::time::timeout(limit, op).await {
+            Ok(r) => r,
+            Err(_) => Err(StoreError::Unavailable(format!("no answer within {} s", limit.as_secs_f64()))),
+        }
+    }
+
+    pub(super) async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool.get().await.map_err(pg)
     }
 
@@ -520,142 +527,6 @@ impl Postgres {
             });
         }
         Ok(out)
-    }
-
-    /// Claims the next bot decision for `worker` for `lease`: among the
-    /// jobs nobody holds (or whose claim ran out), one of the address with
-    /// the fewest decisions being made now, the longest waiting first.
-    pub async fn take_job(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
-        let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(
-                "WITH old AS (
-                    WITH running AS (
-                        SELECT owner, count(*) AS n FROM bot_jobs WHERE taken_until >= now() GROUP BY owner)
-                    SELECT j.game, j.taken_by, j.taken_at FROM bot_jobs j LEFT JOIN running r ON r.owner = j.owner
-                    WHERE j.taken_until IS NULL OR j.taken_until < now()
-                    ORDER BY COALESCE(r.n, 0), j.queued
-                    LIMIT 1
-                    FOR UPDATE OF j SKIP LOCKED)
-                 UPDATE bot_jobs SET taken_by = $1, taken_until = now() + make_interval(secs => $2),
-                                     taken_at = now(), attempts = attempts + 1
-                 FROM old WHERE bot_jobs.game = old.game
-                 RETURNING bot_jobs.game, bot_jobs.version, bot_jobs.owner, bot_jobs.attempts, old.taken_by,
-                           EXTRACT(EPOCH FROM now() - old.taken_at)::DOUBLE PRECISION",
-            )
-            .await
-            .map_err(pg)?;
-        let row = client.query_opt(&stmt, &[&worker, &lease.as_secs_f64()]).await.map_err(pg)?;
-        Ok(row.map(|r| {
-            let by: Option<String> = r.get(4);
-            let held: Option<f64> = r.get(5);
-            Job {
-                game: r.get(0),
-                version: r.get::<_, i64>(1) as u64,
-                owner: r.get::<_, &str>(2).parse().ok(),
-                attempts: r.get(3),
-                taken_over: by.map(|by| TakenOver { by, held: Duration::from_secs_f64(held.unwrap_or(0.0).max(0.0)) }),
-            }
-        }))
-    }
-
-    /// Removes a job that is done with (if it is still the same decision).
-    pub async fn drop_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute("DELETE FROM bot_jobs WHERE game = $1 AND version = $2", &[&game, &(version as i64)])
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// Extends `worker`'s claim on a job by `lease` from now (a search that
-    /// waited for a thread).
-    pub async fn renew_job(&self, game: &str, version: u64, worker: &str, lease: Duration) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "UPDATE bot_jobs SET taken_until = now() + make_interval(secs => $4)
-                 WHERE game = $1 AND version = $2 AND taken_by = $3",
-                &[&game, &(version as i64), &worker, &lease.as_secs_f64()],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// Gives a claimed job back at once, for any worker to take again.
-    pub async fn release_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "UPDATE bot_jobs SET taken_by = NULL, taken_until = NULL, taken_at = NULL WHERE game = $1 AND version = $2",
-                &[&game, &(version as i64)],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// Gives back every claim made under `name` (its loops' names begin
-    /// with it): a worker that stops leaves its jobs to the others at once.
-    pub async fn release_claims(&self, name: &str) -> Result<u64, StoreError> {
-        let client = self.client().await?;
-        let pattern = format!("{}/%", name.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
-        client
-            .execute(
-                "UPDATE bot_jobs SET taken_by = NULL, taken_until = NULL, taken_at = NULL
-                 WHERE taken_by LIKE $1 AND taken_until >= now()",
-                &[&pattern],
-            )
-            .await
-            .map_err(pg)
-    }
-
-    /// The bot seconds `owner` has used, leaking away at `per_hour` an hour.
-    pub async fn bot_usage(&self, owner: Option<IpAddr>, per_hour: f64) -> Result<f64, StoreError> {
-        let client = self.client().await?;
-        let row = client
-            .query_opt(
-                "SELECT GREATEST(seconds - EXTRACT(EPOCH FROM now() - at)::DOUBLE PRECISION * $2 / 3600.0, 0)
-                 FROM bot_usage WHERE owner = $1",
-                &[&owner_key(owner), &per_hour],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(row.map_or(0.0, |r| r.get(0)))
-    }
-
-    /// Charges `spent` to `owner`'s bot time.
-    pub async fn charge(&self, owner: Option<IpAddr>, spent: Duration, per_hour: f64) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "INSERT INTO bot_usage (owner, seconds, at) VALUES ($1, $2, now())
-                 ON CONFLICT (owner) DO UPDATE SET
-                    seconds = GREATEST(bot_usage.seconds
-                        - EXTRACT(EPOCH FROM now() - bot_usage.at)::DOUBLE PRECISION * $3 / 3600.0, 0)
-                        + excluded.seconds,
-                    at = now()",
-                &[&owner_key(owner), &spent.as_secs_f64(), &per_hour],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// Jobs waiting (not claimed), in all and of `owner`'s games.
-    pub async fn queued(&self, owner: Option<IpAddr>) -> Result<(usize, usize), StoreError> {
-        let client = self.client().await?;
-        let row = client
-            .query_one(
-                "SELECT count(*), count(*) FILTER (WHERE owner = $1) FROM bot_jobs
-                 WHERE taken_until IS NULL OR taken_until < now()",
-                &[&owner_key(owner)],
-            )
-            .await
-            .map_err(pg)?;
-        Ok((row.get::<_, i64>(0) as usize, row.get::<_, i64>(1) as usize))
     }
 
     /// Listens on `channels` on a connection of its own, reconnecting when
