@@ -228,3 +228,31 @@ async fn only_a_begun_request_times_out_its_headers() {
     assert_eq!(e["level"], "INFO");
     drop((idle, half));
 }
+
+/// Failures that repeat are rate-limited in the log: five lines of a kind
+/// in ten seconds at most, and the next one says how many were left out.
+#[tokio::test]
+async fn repeated_failures_are_counted_not_written() {
+    let (_dir, db) = temp_db();
+    let server = Running::start(&db, &["--log-format", "json"], None);
+    let client = server.client("127.0.0.1");
+    let created = client.create(two_humans(&[])).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let token = &tokens(&created)[0];
+    let action = client.view(&game).await["legal"][0].clone();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TRIGGER broken BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;")
+        .unwrap();
+    let started = Instant::now();
+    for _ in 0..12 {
+        assert_eq!(client.act(&game, 0, token, 1, &action).await.status, 500);
+    }
+    assert!(started.elapsed() < Duration::from_secs(9), "the burst fits in one window");
+    std::thread::sleep(Duration::from_millis(300));
+    let failed = |lines: &[String]| lines.iter().filter(|l| l.contains("request failed")).count();
+    assert_eq!(failed(&server.lines.lock().unwrap()), 5, "{:#?}", server.lines.lock().unwrap());
+    std::thread::sleep(Duration::from_secs(10).saturating_sub(started.elapsed()) + Duration::from_millis(200));
+    assert_eq!(client.act(&game, 0, token, 1, &action).await.status, 500);
+    let e = server.event(json!({"class": "storage", "repeated": 7}));
+    assert_eq!(e["level"], "ERROR");
+}
