@@ -28,7 +28,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the browser game: hot-seat, against bots and online (http://127.0.0.1:8080 by default).
-    Serve(carcassonne_server::ServeArgs),
+    // Boxed: its many options would make every command as large.
+    Serve(Box<carcassonne_server::ServeArgs>),
     /// Make the bots' decisions for servers that share a PostgreSQL database (docs/deploy.md).
     BotWorker(carcassonne_server::WorkerArgs),
     /// Check a game record and play it to its last turn.

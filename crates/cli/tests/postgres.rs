@@ -3,6 +3,9 @@
 //! `carcassonne bot-worker`), on a throwaway PostgreSQL cluster: a
 //! temporary folder, a free port, removed afterwards (docs/deploy.md).
 //!
+//! The servers and workers connect as a role that owns its database and is
+//! no superuser, as deployments do (docs/deploy.md, Setting up PostgreSQL).
+//!
 //! The server binaries come from Debian's `postgresql` package:
 //! `CARCASSONNE_PG_BIN`, or the newest `/usr/lib/postgresql/*/bin`. Without
 //! them the test says so and passes, unless `CARCASSONNE_PG_REQUIRED` is
@@ -99,15 +102,94 @@ impl TempPostgres {
             .output()
             .unwrap();
         assert!(out.status.success(), "pg_ctl start: {}", String::from_utf8_lossy(&out.stdout));
-        let port = port.to_string();
-        let out =
-            pg.command("createdb").args(["-h", "127.0.0.1", "-p", &port, "-U", "postgres", "games"]).output().unwrap();
-        assert!(out.status.success(), "createdb: {}", String::from_utf8_lossy(&out.stderr));
+        // As docs/deploy.md says: a role of its own, owning its database.
+        pg.psql("postgres", "CREATE ROLE carcassonne LOGIN PASSWORD 'secret'");
+        pg.psql("postgres", "CREATE DATABASE games OWNER carcassonne");
         pg
     }
 
     fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/games", self.port)
+        format!("postgres://carcassonne:secret@127.0.0.1:{}/games", self.port)
+    }
+
+    /// Runs `sql` as the superuser on `db`; returns what it prints.
+    fn psql(&self, db: &str, sql: &str) -> String {
+        let port = self.port.to_string();
+        let out = self
+            .command("psql")
+            .args([
+                "-X",
+                "-q",
+                "-At",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                "postgres",
+                "-d",
+                db,
+            ])
+            .args(["-c", sql])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "psql {sql}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    fn pg_ctl(&self, args: &[&str]) {
+        let options = format!("-p {} -h 127.0.0.1 -k {} -c fsync=off", self.port, self.dir.path().display());
+        let out = self
+            .command("pg_ctl")
+            .args(["-w", "-D"])
+            .arg(self.dir.path().join("data"))
+            .args(["-o", &options, "-l"])
+            .arg(self.dir.path().join("log"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "pg_ctl {args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+
+    /// Stops the database at once, as a crash would.
+    fn crash(&self) {
+        assert!(self.crash_command().status().unwrap().success());
+    }
+
+    fn crash_command(&self) -> Command {
+        let mut c = self.command("pg_ctl");
+        c.args(["-m", "immediate", "-D"]).arg(self.dir.path().join("data")).arg("stop");
+        c.stdout(Stdio::null());
+        c
+    }
+
+    fn restart(&self) {
+        self.pg_ctl(&["start"]);
+    }
+
+    /// The postmaster and every process it started.
+    fn processes(&self) -> Vec<String> {
+        let pid = std::fs::read_to_string(self.dir.path().join("data/postmaster.pid")).unwrap();
+        let pid = pid.lines().next().unwrap().trim().to_string();
+        let mut all = vec![pid.clone()];
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+            // pid (comm) state ppid …
+            let after = stat.rsplit_once(") ").map(|(_, rest)| rest).unwrap_or("");
+            if after.split_whitespace().nth(1) == Some(pid.as_str()) {
+                all.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        all
+    }
+
+    /// Freezes (`STOP`) or thaws (`CONT`) the database's processes.
+    fn signal(&self, which: &str) {
+        for pid in self.processes() {
+            let _ = Command::new("kill").args([&format!("-{which}"), &pid]).status();
+        }
     }
 }
 
@@ -189,6 +271,19 @@ fn server_with(url: &str, dir: &Path, name: &str, more: &[&str]) -> (Proc, Strin
     let line = p.first_line();
     let addr = line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).expect("the address").to_string();
     (p, format!("http://{addr}"))
+}
+
+/// The log of `p` so far.
+fn log_of(p: &Proc) -> String {
+    std::fs::read_to_string(&p.log).unwrap_or_default()
+}
+
+async fn wait_for_log(p: &Proc, what: &str, limit: Duration) {
+    let start = Instant::now();
+    while !log_of(p).contains(what) {
+        assert!(start.elapsed() < limit, "no {what:?} in the log: {}", log_of(p));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 fn worker(url: &str, dir: &Path, name: &str) -> Proc {
@@ -351,6 +446,10 @@ async fn two_servers_and_two_workers_share_the_games_and_survive_kill_9() {
     })
     .await;
     assert!(killed.elapsed() >= Duration::from_millis(1500), "taken again only once the claim ran out");
+    // The worker that took it over says so: which job, from whom, how long it was held.
+    let takeover = format!("{}{}", log_of(&w2), log_of(&w3));
+    let line = takeover.lines().find(|l| l.contains("bot job taken over")).expect("the takeover is logged");
+    assert!(line.contains(&slow.id) && line.contains("from=w1/") && line.contains("held_secs="), "{line}");
 
     // Bots against bots, on the workers alone.
     let mut bots = Vec::new();
@@ -487,4 +586,176 @@ async fn the_bot_queue_is_fair_across_addresses() {
     // other address's (the flooder has one running), then the flooder's in turn.
     assert_eq!(taken, [flood[0].clone(), other, flood[1].clone(), flood[2].clone(), flood[3].clone()]);
     assert!(queue.take_job("test", lease).await.unwrap().is_none(), "every job is claimed");
+}
+
+/// What an operator lives with: a server started before its database waits
+/// for it; a role without rights is told what to do; a frozen database is
+/// answered `503` with `Retry-After` within a few seconds and its recovery
+/// logged once; a database killed during writes loses no acknowledged
+/// action, and an action answered 5xx, sent again at the same version, is
+/// applied once; the other server's watchers see writes again within a
+/// second or so of the database's return; a worker stopped by SIGTERM
+/// leaves no claim behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn outages_start_down_frozen_and_killed() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let quick = ["--db-statement-timeout", "1", "--db-pool-wait", "1"];
+
+    // A fresh database owned by someone else: PostgreSQL 15 lets no other
+    // role create tables in its schema public.
+    pg.psql("postgres", "CREATE ROLE visitor LOGIN");
+    pg.psql("postgres", "CREATE DATABASE elsewhere");
+    let refused = Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(format!("postgres://visitor@127.0.0.1:{}/elsewhere", pg.port))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(said.contains("permission denied") && said.contains("docs/deploy.md"), "{said}");
+
+    // Started while the database is down: it waits, says so, and starts
+    // once the database is back.
+    pg.crash();
+    let mut args = vec!["serve", "--db", &url, "--addr", "127.0.0.1:0", "--bot-workers", "0", "--db-start-wait", "30"];
+    args.extend_from_slice(&quick);
+    let mut early = Proc::spawn(&args, logs.join("early.log"));
+    wait_for_log(&early, "waiting for the database", Duration::from_secs(10)).await;
+    assert!(early.child.try_wait().unwrap().is_none(), "it waits rather than exits");
+    pg.restart();
+    let line = early.first_line();
+    let a = format!("http://{}", line.split("http://").nth(1).and_then(|r| r.split_whitespace().next()).unwrap());
+    wait_for_log(&early, "listening", Duration::from_secs(5)).await;
+    assert!(log_of(&early).contains("store=\"postgres\"") || log_of(&early).contains("store=postgres"));
+    let (_b_proc, b) = server_with(&url, &logs, "b", &[&["--bot-workers", "0"][..], &quick[..]].concat());
+    let (ca, cb) = (client(&a), client(&b));
+    let mut duel = Game::create(&ca, json!([{"type": "human"}, {"type": "human"}]), &[]).await;
+    let mut pick = Pick::new(3);
+    for _ in 0..4 {
+        assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200);
+    }
+
+    // Frozen: requests are answered 503 with Retry-After within a few
+    // seconds, and the probe says not ready.
+    pg.signal("STOP");
+    let asked = Instant::now();
+    let r = ca.http.get(format!("{a}/api/games/{}", duel.id)).send().await.unwrap();
+    let waited = asked.elapsed();
+    assert_eq!(r.status(), 503);
+    assert!(r.headers().get("retry-after").is_some());
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "unavailable", "{body}");
+    assert!(body["error"]["request"].is_string());
+    assert!(waited < Duration::from_secs(5), "answered within a few seconds: {waited:?}");
+    let ready = ca.http.get(format!("{a}/readyz")).send().await.unwrap();
+    assert_eq!(ready.status(), 503);
+    pg.signal("CONT");
+    wait_until("the game read again", Duration::from_secs(10), || async {
+        ca.http.get(format!("{a}/api/games/{}", duel.id)).send().await.is_ok_and(|r| r.status() == 200)
+    })
+    .await;
+    wait_for_log(&early, "database recovered", Duration::from_secs(5)).await;
+    assert_eq!(log_of(&early).matches("database recovered").count(), 1, "once: {}", log_of(&early));
+    assert!(log_of(&early).contains("outage_secs="));
+
+    // Killed in the middle of writes: every action answered 200 is stored;
+    // one answered 5xx, sent again at the same version once the database
+    // is back, is applied or told stale_version, never applied twice.
+    let ws = format!("{}/api/games/{}/ws", b.replace("http://", "ws://"), duel.id);
+    let (mut watcher, _) = tokio_tungstenite::connect_async(ws).await.expect("websocket");
+    for _ in 0..6 {
+        assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200);
+    }
+    let mut failed: Vec<(usize, u64, Value)> = Vec::new();
+    let view = ca.view(&duel.id).await;
+    // One action races the crash (stored or not, whatever it is told)…
+    let mut stopping = pg.crash_command().spawn().unwrap();
+    let (seat, version) = (view["to_act"].as_u64().unwrap() as usize, view["version"].as_u64().unwrap());
+    let action = pick.action(&view);
+    let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+    assert!(stopping.wait().unwrap().success());
+    let next = match r.status {
+        200 => {
+            duel.acknowledged.insert(version, action);
+            r.body["view"].clone()
+        }
+        500 | 503 => {
+            assert!(["storage", "unavailable"].contains(&r.code()), "{}", r.body);
+            failed.push((seat, version, action.clone()));
+            // As if it was not stored: the next one is made at the same version.
+            view
+        }
+        _ => panic!("{}", r.body),
+    };
+    // …and one is made while it is down.
+    if next["version"].as_u64() != Some(version) || failed.is_empty() {
+        let (seat, version) = (next["to_act"].as_u64().unwrap() as usize, next["version"].as_u64().unwrap());
+        let action = pick.action(&next);
+        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+        assert!(r.status == 500 || r.status == 503, "the database is down: {}", r.body);
+        assert!(r.body["error"]["request"].is_string(), "{}", r.body);
+        failed.push((seat, version, action));
+    }
+    pg.restart();
+    let back = Instant::now();
+    wait_until("the game read again", Duration::from_secs(15), || async {
+        ca.http.get(format!("{a}/api/games/{}", duel.id)).send().await.is_ok_and(|r| r.status() == 200)
+    })
+    .await;
+    for (seat, version, action) in failed {
+        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+        match (r.status, r.code()) {
+            (200, _) => {
+                duel.acknowledged.insert(version, action);
+            }
+            (409, "stale_version") => {
+                // Stored before the crash: the history holds it at that version.
+                let h = ca.get(&format!("/api/games/{}/actions", duel.id)).await;
+                let stored = &h.body["actions"][version as usize];
+                assert_eq!(stored["action"]["text"], action["text"], "{}", h.body);
+                duel.acknowledged.insert(version, action);
+            }
+            _ => panic!("sent again: {}", r.body),
+        }
+        // Sent once more, it is refused: never applied twice.
+        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &duel.acknowledged[&version]).await;
+        assert_eq!(r.code(), "stale_version", "{}", r.body);
+    }
+    duel.check_history(&ca).await;
+    duel.check_history(&cb).await;
+    // The other server listens again within a second of the database's
+    // return: its watcher catches up, and sees the next write at once.
+    tokio::time::sleep(Duration::from_millis(1200).saturating_sub(back.elapsed())).await;
+    assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200);
+    let version = ca.view(&duel.id).await["version"].as_u64().unwrap();
+    let sent = Instant::now();
+    let mut seen = 0;
+    while seen < version {
+        let msg = tokio::time::timeout(Duration::from_secs(1), watcher.next()).await;
+        let Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t)))) = msg else {
+            panic!("the other server's watcher saw {seen}, not {version}, {:?} after the write", sent.elapsed());
+        };
+        let v: Value = serde_json::from_str(t.as_str()).unwrap();
+        if v["type"] == "view" {
+            seen = v["view"]["version"].as_u64().unwrap();
+        }
+    }
+    drop(watcher);
+
+    // SIGTERM: a worker finishes the decision it makes, and leaves no claim.
+    let w = worker(&url, &logs, "term");
+    let slow = Game::create(&cb, json!([{"type": "bot", "level": "mcts:ms=1500"}, {"type": "human"}]), &[]).await;
+    wait_until("the job claimed", Duration::from_secs(10), || async {
+        pg.psql("games", "SELECT count(*) FROM bot_jobs WHERE taken_by LIKE 'term/%' AND taken_until >= now()") == "1"
+    })
+    .await;
+    let pid = w.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let mut w = w;
+    let status = w.child.wait().unwrap();
+    assert!(status.success(), "{status}: {}", log_of(&w));
+    assert_eq!(pg.psql("games", "SELECT count(*) FROM bot_jobs WHERE taken_by LIKE 'term/%'"), "0");
+    assert!(ca.view(&slow.id).await["version"].as_u64() > Some(1), "the decision in flight was played");
 }

@@ -2,6 +2,7 @@
 // buttons, keys) and the clickable overlays of the current step.
 import { el, T, ferryPath, meeple, tileHref, colourOf, inkOn, cornerPoint } from './tiles.js';
 import { t } from './i18n.js';
+import { spotWords } from './words.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
 
@@ -480,13 +481,3 @@ function figureTransform(figure, kind) {
   return `${kind === 'field' ? ' rotate(-90)' : ''} scale(1.05)`;
 }
 
-const SPOT_WORDS = {
-  normal: 'follower on {where}', big: 'big follower on {where}', mayor: 'mayor on {where}',
-  wagon: 'wagon on {where}', barn: 'barn on {where}', builder: 'builder on {where}', pig: 'pig on {where}',
-};
-
-/** A choice on the board in words: a figure on a feature, or a wagon's move. */
-function spotWords(s) {
-  if (s.pick === 'wagon') return t('move the wagon to {where} at {at}', { where: s.meeple, at: `(${s.x}, ${s.y})` });
-  return t(SPOT_WORDS[s.figure] || SPOT_WORDS.normal, { where: s.meeple });
-}

@@ -7,18 +7,8 @@ import { createAndOpen } from './lobby.js';
 import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
-import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, featureWords, figureCount, at } from './panels.js';
-
-const STEP_WORDS = {
-  place: 'place the tile',
-  deploy: 'deploy a follower, or not',
-  place_ferry: 'place the ferry',
-  move_ferries: 'move ferries, or finish',
-  abbey: 'place the abbey in a hole, or draw a tile',
-  move_wagon: 'move the wagon, or take it back',
-  end_turn: 'end the turn, or undo',
-  game_over: 'game over',
-};
+import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
+import { FIGURE_WORDS, featureWords, figureCount, stepWords } from './words.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -834,8 +824,6 @@ export class GamePage {
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
-/** What a step asks, in words. */
-function stepWords(step) { return STEP_WORDS[step] ? t(STEP_WORDS[step]) : step; }
 
 /** Whether the player asked for a notification when its turn comes (kept in this browser). */
 function notifyWanted() { try { return localStorage.getItem('carcassonne.notify') === '1'; } catch (_) { return false; } }
@@ -862,8 +850,6 @@ function newer(a, b) {
   if ((a.seq || 0) !== (b.seq || 0)) return (a.seq || 0) > (b.seq || 0);
   return a.version > b.version;
 }
-
-const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower', mayor: 'Mayor', wagon: 'Wagon', barn: 'Barn', builder: 'Builder', pig: 'Pig' };
 
 /** What a seat has in supply, in words: "5 followers, 1 big follower". */
 function supplyWords(v, seat) {

@@ -1,6 +1,7 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
 import { t, tn, tr } from './i18n.js';
+import { figureCount, featureWords, KIND_WORD } from './words.js';
 import { el, miniTile, goodIcon, FIGURE_PATHS, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
@@ -18,33 +19,7 @@ export function meepleIcon(seat, size = 16, faded = false, figure = 'normal') {
   return s;
 }
 
-/** How many of a figure, in words: "5 followers", "1 wagon". */
-export function figureCount(figure, n) {
-  switch (figure) {
-    case 'big': return tn(n, '{n} big follower', '{n} big followers');
-    case 'mayor': return tn(n, '{n} mayor', '{n} mayors');
-    case 'wagon': return tn(n, '{n} wagon', '{n} wagons');
-    case 'barn': return tn(n, '{n} barn', '{n} barns');
-    case 'builder': return tn(n, '{n} builder', '{n} builders');
-    case 'pig': return tn(n, '{n} pig', '{n} pigs');
-    default: return tn(n, '{n} follower', '{n} followers');
-  }
-}
-
 function dot(seat) { return h('span.pdot', { style: `background:${colour(seat)}` }); }
-
-const KIND_WORD = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
-const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', monastery: 'monk in the monastery', field: 'farmer in the field' };
-
-// Abbey & Mayor's figures on their features.
-const FIGURE_ROLE_WORD = {
-  mayor: { city: 'mayor in the city' },
-  wagon: { road: 'wagon on the road', city: 'wagon in the city', monastery: 'wagon at the monastery' },
-  barn: { corner: 'barn on the corner', field: 'barn in the field' },
-  // Traders & Builders'.
-  builder: { road: 'builder on the road', city: 'builder in the city' },
-  pig: { field: 'pig in the field' },
-};
 
 /** Traders & Builders' goods, in the order of the view's counts. */
 export const GOODS = ['wine', 'grain', 'cloth'];
@@ -54,16 +29,6 @@ export function goodSymbol(good, size = 14) {
   const s = el('svg', { viewBox: '-9 -9 18 18', width: size, height: size, class: 'good-icon', 'aria-hidden': 'true' });
   s.appendChild(goodIcon(good, [0, 0]));
   return s;
-}
-
-/** A follower's role on a feature, in words; `figure` big makes it a big one, a mayor, wagon or barn says so. */
-export function featureWords(feature, figure) {
-  if (!feature) return 'a feature';
-  const [kind, where] = feature.split(':');
-  const word = FIGURE_ROLE_WORD[figure]?.[kind] || ROLE_WORD[kind] || (kind === 'corner' ? 'barn on the corner' : null);
-  const role = word ? t(word) : kind;
-  const words = where === 'inner' || where === 'inner2' ? t('{role} (inside the tile)', { role }) : where ? `${role} (${where})` : role;
-  return figure === 'big' ? t('big {words}', { words }) : words;
 }
 
 export function at(p) { return p ? `(${p[0]}, ${p[1]})` : ''; }

@@ -8,6 +8,7 @@ import { openHelp } from './game.js';
 import { el, setSeatColours } from './tiles.js';
 import { Inspector } from './inspector.js';
 import { t } from './i18n.js';
+import { deployWords } from './words.js';
 
 // Player controls drawn as SVG: no emoji font is needed.
 function icon(d) {
@@ -190,11 +191,6 @@ export class ReplayPage {
   }
 
   describe(v) {
-    const DEPLOY_WORDS = {
-      normal: '{who} deploys a follower on {where}.', big: '{who} deploys a big follower on {where}.',
-      mayor: '{who} deploys the mayor on {where}.', wagon: '{who} deploys the wagon on {where}.', barn: '{who} deploys the barn on {where}.',
-      builder: '{who} deploys the builder on {where}.', pig: '{who} deploys the pig on {where}.',
-    };
     const a = this.history.find((x) => x.version === v);
     const view = this.view;
     if (!a) return v === 1 ? t('The start: the first tile is drawn.') : '';
@@ -204,7 +200,7 @@ export class ReplayPage {
       case 'draw': return t('{who} draws {tile}.', { who, tile: act.tile });
       case 'place': return t(act.rot ? '{who} places the tile at {at}, turned {rot}°.' : '{who} places the tile at {at}.', { who, at: at(act.at), rot: act.rot });
       case 'discard': return t('{who} discards the tile (it fits nowhere).', { who });
-      case 'deploy': return t(DEPLOY_WORDS[act.figure] || DEPLOY_WORDS.normal, { who, where: act.meeple });
+      case 'deploy': return deployWords(who, act.figure, act.meeple);
       case 'abbey': return t('{who} places the abbey at {at}.', { who, at: at(act.at) });
       case 'wagon': return t('{who} moves the wagon to {where} at {at}.', { who, where: act.to, at: at(act.at) });
       case 'pass': return t('{who} passes.', { who });

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::logging::LogFormat;
-use crate::{Database, Limits, ServeOptions};
+use crate::{Database, DbTimeouts, Limits, ServeOptions};
 
 /// A count of at least one.
 fn count() -> clap::builder::RangedU64ValueParser<usize> {
@@ -21,6 +21,34 @@ fn seconds(text: &str) -> Result<Duration, String> {
         return Err(format!("{s} s is not between 0.001 s and a day"));
     }
     Ok(Duration::from_secs_f64(s))
+}
+
+/// How long PostgreSQL may take, for servers and workers alike.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DbArgs {
+    /// With PostgreSQL: seconds a statement may run (`statement_timeout`;
+    /// the program stops waiting for an answer after it too). A database
+    /// that takes longer is answered `503 unavailable`.
+    #[arg(long, value_name = "SECS", default_value = "3", value_parser = seconds)]
+    pub db_statement_timeout: Duration,
+    /// With PostgreSQL: seconds a request waits for a free connection, or
+    /// for a new one to be made.
+    #[arg(long, value_name = "SECS", default_value = "2", value_parser = seconds)]
+    pub db_pool_wait: Duration,
+    /// With PostgreSQL: seconds to wait at start for a database that cannot
+    /// be reached (retrying with backoff) before giving up.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = seconds)]
+    pub db_start_wait: Duration,
+}
+
+impl DbArgs {
+    pub fn timeouts(&self) -> DbTimeouts {
+        DbTimeouts {
+            statement: self.db_statement_timeout,
+            pool_wait: self.db_pool_wait,
+            start_wait: self.db_start_wait,
+        }
+    }
 }
 
 /// Options of `carcassonne serve` (and of `carcassonne-server`).
@@ -50,6 +78,8 @@ pub struct ServeArgs {
     /// that dies holding one leaves it to another after this long.
     #[arg(long, value_name = "SECS", default_value = "30", value_parser = seconds)]
     pub job_timeout: Duration,
+    #[command(flatten)]
+    pub database: DbArgs,
     /// API requests a second one client address may make (bursts of three
     /// times as many). Behind a reverse proxy all clients share its address.
     #[arg(long, value_name = "N", default_value_t = Limits::default().requests_per_second,
@@ -142,6 +172,7 @@ impl ServeArgs {
             bot_threads: self.bot_threads,
             bot_workers: self.bot_workers,
             job_timeout: self.job_timeout,
+            db_timeouts: self.database.timeouts(),
             limits: Limits {
                 requests_per_second: self.requests_per_second,
                 games_per_minute: self.games_per_minute,
@@ -184,6 +215,8 @@ pub struct WorkerArgs {
     /// The name this worker's claims are made under (default: host-pid).
     #[arg(long)]
     pub name: Option<String>,
+    #[command(flatten)]
+    pub database: DbArgs,
     /// Seconds of bot thinking the games of one client address may use an
     /// hour (as the servers' option); past it their search bots play greedily.
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().bot_seconds_per_hour,
@@ -206,6 +239,7 @@ impl WorkerArgs {
         let threads = self.threads.unwrap_or_else(crate::cores);
         Ok(crate::WorkerRun {
             url: self.db.clone(),
+            db_timeouts: self.database.timeouts(),
             worker: crate::worker::WorkerOptions {
                 threads,
                 lease: self.job_timeout,
@@ -241,6 +275,15 @@ mod tests {
             (o.addr, o.db, o.assets, o.bot_threads, o.limits, o.bot_workers, o.job_timeout),
             (d.addr, d.db, d.assets, d.bot_threads, d.limits, d.bot_workers, d.job_timeout)
         );
+        assert_eq!(o.db_timeouts, d.db_timeouts);
+    }
+
+    #[test]
+    fn the_database_timeouts_are_options() {
+        let o = parse(&["--db-statement-timeout", "1.5", "--db-pool-wait", "0.5", "--db-start-wait", "9"]).unwrap();
+        let s = Duration::from_secs_f64;
+        assert_eq!(o.db_timeouts, DbTimeouts { statement: s(1.5), pool_wait: s(0.5), start_wait: s(9.0) });
+        assert!(parse(&["--db-pool-wait", "0"]).unwrap_err().contains("--db-pool-wait"));
     }
 
     #[test]

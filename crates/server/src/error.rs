@@ -1,14 +1,28 @@
-//! Typed refusals: every error a client can get, with its code and HTTP status.
+//! The game authority's refusals, typed and transport-free: every error a
+//! client can get from a game, with its stable code. The HTTP layer maps
+//! them to statuses (`crate::http::error`); the WebSocket sends the same
+//! codes.
+//!
+//! What an error displays is its public message, short and safe for an
+//! anonymous client; a failure's cause (the database's own words) is kept
+//! apart, for the log only ([`GameError::cause`]).
 
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use std::time::Duration;
+
 use carcassonne_engine::PlayError;
 use serde::Serialize;
 use thiserror::Error;
 
-/// Why a request was refused. A refused request changes nothing.
+use crate::store::StoreError;
+
+/// How long a client is asked to wait when the database does not answer.
+pub const RETRY_UNAVAILABLE: Duration = Duration::from_secs(2);
+
+/// Why the authority refused a request. A refused request changes nothing,
+/// but for a 5xx on a write, which may have been stored (see docs/api.md,
+/// Errors: sent again at the same version, it is then `stale_version`).
 #[derive(Debug, Error)]
-pub enum ApiError {
+pub enum GameError {
     #[error("{0}")]
     Malformed(String),
     #[error("{0}")]
@@ -37,121 +51,111 @@ pub enum ApiError {
     EndTurnFirst,
     #[error("{0}")]
     Illegal(#[from] PlayError),
-    #[error("this endpoint does not take that method")]
-    MethodNotAllowed,
-    #[error("the request body is larger than {0} bytes")]
-    TooLarge(usize),
-    #[error("the request body did not arrive within {} s", .0.as_secs_f64())]
-    Timeout(std::time::Duration),
     #[error("too many requests: try again in {} s", crate::limits::retry_seconds(*.retry_after))]
-    RateLimited { retry_after: std::time::Duration },
+    RateLimited { retry_after: Duration },
     #[error("{0}: try again later")]
     Busy(String),
-    #[error("the database failed, nothing was changed: {0}")]
-    Storage(String),
-    #[error("internal error: {0}")]
+    /// The database failed; the cause is for the log.
+    #[error("the database failed: try again (an action may have been stored: reload the view)")]
+    Storage { cause: String },
+    /// The database did not answer in time, or cannot be reached.
+    #[error("the database does not answer: try again in {} s", crate::limits::retry_seconds(*.retry_after))]
+    Unavailable { cause: String, retry_after: Duration },
+    #[error("internal error")]
     Internal(String),
 }
 
-impl ApiError {
+impl GameError {
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::Malformed(_) => "malformed",
-            ApiError::InvalidSetup(_) => "invalid_setup",
-            ApiError::BotBudget(_) => "bot_budget",
-            ApiError::NotFound(_) => "not_found",
-            ApiError::WrongToken(_) => "wrong_token",
-            ApiError::BotSeat(_) => "bot_seat",
-            ApiError::StaleVersion { .. } => "stale_version",
-            ApiError::NotYourTurn { .. } => "not_your_turn",
-            ApiError::GameOver => "game_over",
-            ApiError::NothingToUndo => "nothing_to_undo",
-            ApiError::InvalidRecord(_) => "invalid_record",
-            ApiError::TurnNotOver(_) => "turn_not_over",
-            ApiError::EndTurnFirst => "end_turn_first",
-            ApiError::Illegal(_) => "illegal_action",
-            ApiError::MethodNotAllowed => "method_not_allowed",
-            ApiError::TooLarge(_) => "too_large",
-            ApiError::Timeout(_) => "timeout",
-            ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::Busy(_) => "busy",
-            ApiError::Storage(_) => "storage",
-            ApiError::Internal(_) => "internal",
+            GameError::Malformed(_) => "malformed",
+            GameError::InvalidSetup(_) => "invalid_setup",
+            GameError::BotBudget(_) => "bot_budget",
+            GameError::NotFound(_) => "not_found",
+            GameError::WrongToken(_) => "wrong_token",
+            GameError::BotSeat(_) => "bot_seat",
+            GameError::StaleVersion { .. } => "stale_version",
+            GameError::NotYourTurn { .. } => "not_your_turn",
+            GameError::GameOver => "game_over",
+            GameError::NothingToUndo => "nothing_to_undo",
+            GameError::InvalidRecord(_) => "invalid_record",
+            GameError::TurnNotOver(_) => "turn_not_over",
+            GameError::EndTurnFirst => "end_turn_first",
+            GameError::Illegal(_) => "illegal_action",
+            GameError::RateLimited { .. } => "rate_limited",
+            GameError::Busy(_) => "busy",
+            GameError::Storage { .. } => "storage",
+            GameError::Unavailable { .. } => "unavailable",
+            GameError::Internal(_) => "internal",
         }
     }
 
-    pub fn status(&self) -> StatusCode {
+    /// A failure of the server rather than a refusal of the request.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, GameError::Storage { .. } | GameError::Unavailable { .. } | GameError::Internal(_))
+    }
+
+    /// What the log gets beside the public message.
+    pub fn cause(&self) -> Option<&str> {
         match self {
-            ApiError::Malformed(_) | ApiError::InvalidSetup(_) | ApiError::BotBudget(_) => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::WrongToken(_) | ApiError::BotSeat(_) => StatusCode::FORBIDDEN,
-            ApiError::StaleVersion { .. }
-            | ApiError::NotYourTurn { .. }
-            | ApiError::GameOver
-            | ApiError::NothingToUndo
-            | ApiError::TurnNotOver(_)
-            | ApiError::EndTurnFirst => StatusCode::CONFLICT,
-            ApiError::Illegal(_) | ApiError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Storage(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            GameError::Storage { cause } | GameError::Unavailable { cause, .. } | GameError::Internal(cause) => {
+                Some(cause)
+            }
+            _ => None,
         }
     }
 
-    pub fn no_game(id: &str) -> ApiError {
-        ApiError::NotFound(format!("there is no game '{}'", clip(id, 40)))
+    /// How long the client should wait before trying again, if it should.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            GameError::RateLimited { retry_after } | GameError::Unavailable { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        }
     }
 
-    /// The `{"code", "message", "version"?}` object.
+    pub fn no_game(id: &str) -> GameError {
+        GameError::NotFound(format!("there is no game '{}'", clip(id, 40)))
+    }
+
+    pub fn internal(e: impl std::fmt::Display) -> GameError {
+        GameError::Internal(e.to_string())
+    }
+
+    /// The `{"code", "message", "version"?}` object (`request` is added by
+    /// the transport that has one).
     pub fn body(&self) -> ErrorBody {
         ErrorBody {
             code: self.code(),
             message: self.to_string(),
             version: match self {
-                ApiError::StaleVersion { current, .. } => Some(*current),
+                GameError::StaleVersion { current, .. } => Some(*current),
                 _ => None,
             },
+            request: None,
+        }
+    }
+}
+
+impl From<StoreError> for GameError {
+    fn from(e: StoreError) -> GameError {
+        match e {
+            StoreError::Unavailable(cause) => GameError::Unavailable { cause, retry_after: RETRY_UNAVAILABLE },
+            StoreError::Damaged { .. } => GameError::Internal(e.to_string()),
+            e => GameError::Storage { cause: e.to_string() },
         }
     }
 }
 
 /// The inner object of an error response.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ErrorBody {
     pub code: &'static str,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct Envelope {
-    error: ErrorBody,
-}
-
-/// A refusal's code and message, on its response for the request log.
-#[derive(Clone, Debug)]
-pub struct Refused {
-    pub code: &'static str,
-    pub message: String,
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = self.body();
-        let refused = Refused { code: body.code, message: body.message.clone() };
-        let mut response = (self.status(), axum::Json(Envelope { error: body })).into_response();
-        response.extensions_mut().insert(refused);
-        if let ApiError::RateLimited { retry_after } = self {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(crate::limits::retry_seconds(retry_after)));
-        }
-        response
-    }
+    /// The request's id, which the log's line of a failure carries too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
 }
 
 /// At most `n` characters of client text, for messages.

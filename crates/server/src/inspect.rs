@@ -11,7 +11,7 @@ use carcassonne_engine::setup::MAX_PLAYERS;
 use carcassonne_engine::{Pos, State};
 use serde::Serialize;
 
-use crate::error::ApiError;
+use crate::error::GameError;
 use crate::wire::xy;
 
 /// What the inspector tells of one feature.
@@ -52,13 +52,13 @@ pub struct PieceAt {
 }
 
 /// The feature of piece `local` of the tile at `at`.
-pub fn inspect(s: &State, at: Pos, local: usize) -> Result<FeatureReport, ApiError> {
+pub fn inspect(s: &State, at: Pos, local: usize) -> Result<FeatureReport, GameError> {
     let tile =
-        s.board().tile_index(at).ok_or_else(|| ApiError::NotFound(format!("no tile at [{}, {}]", at.x, at.y)))?;
+        s.board().tile_index(at).ok_or_else(|| GameError::NotFound(format!("no tile at [{}, {}]", at.x, at.y)))?;
     let t = s.board().tile(tile);
     let count = t.kind.info().def.features.len();
     if local >= count {
-        return Err(ApiError::NotFound(format!(
+        return Err(GameError::NotFound(format!(
             "the tile at [{}, {}] has {count} features, not {}",
             at.x,
             at.y,

@@ -21,8 +21,8 @@ pub mod args;
 pub mod assets;
 pub mod bots;
 pub mod error;
+pub mod game;
 pub mod http;
-pub mod hub;
 pub mod inspect;
 pub mod limits;
 pub mod live;
@@ -33,7 +33,8 @@ pub mod records;
 pub mod store;
 pub mod view;
 pub mod wire;
-pub mod worker;
+
+pub use bots::worker;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -45,10 +46,14 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use args::{ServeArgs, WorkerArgs};
-pub use error::ApiError;
-pub use hub::Hub;
+pub use error::GameError;
+pub use game::Hub;
+pub use http::ApiError;
 pub use limits::Limits;
-pub use store::Database;
+pub use store::{Database, DbTimeouts};
+
+/// This program's version, for the logs.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// How to run the server.
 #[derive(Clone, Debug)]
@@ -70,6 +75,8 @@ pub struct ServeOptions {
     pub bot_workers: Option<usize>,
     /// With PostgreSQL: how long a claim on a bot decision lasts.
     pub job_timeout: Duration,
+    /// With PostgreSQL: how long the database may take.
+    pub db_timeouts: DbTimeouts,
 }
 
 impl Default for ServeOptions {
@@ -82,6 +89,7 @@ impl Default for ServeOptions {
             limits: Limits::default(),
             bot_workers: None,
             job_timeout: store::DEFAULT_JOB_TIMEOUT,
+            db_timeouts: DbTimeouts::default(),
         }
     }
 }
@@ -118,10 +126,10 @@ async fn open_sqlite(path: PathBuf) -> anyhow::Result<(store::DbLock, store::Sto
     opened.map_err(|e| anyhow::anyhow!("cannot open the database {}: {}", db.display(), e.reason_for(&db)))
 }
 
-/// Connects to PostgreSQL at `url` with up to `connections` connections,
-/// and migrates it.
-async fn open_postgres(url: &str, connections: usize) -> anyhow::Result<store::Store> {
-    let pg = store::postgres::Postgres::connect(url, connections)
+/// Connects to PostgreSQL at `url` with up to `connections` connections
+/// (waiting for it at start), and migrates it.
+async fn open_postgres(url: &str, connections: usize, timeouts: DbTimeouts) -> anyhow::Result<store::Store> {
+    let pg = store::postgres::Postgres::connect_with(url, connections, timeouts)
         .await
         .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", store::postgres::redact(url)))?;
     Ok(store::Store::Postgres(pg))
@@ -143,7 +151,9 @@ impl Server {
                 (Some(lock), store)
             }
             // Requests (each holds one for a statement), and the bot loops.
-            Database::Postgres(url) => (None, open_postgres(url, 16 + worker::loops(bot_workers)).await?),
+            Database::Postgres(url) => {
+                (None, open_postgres(url, 16 + worker::loops(bot_workers), options.db_timeouts).await?)
+            }
         };
         let shared = store.shared();
         let mut limits = options.limits;
@@ -157,7 +167,7 @@ impl Server {
         }
         let hub = Hub::open(store, bots::BotPool::new(threads, &limits))
             .await
-            .map_err(|e| anyhow::anyhow!("cannot resume the games: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot resume the games: {e}: {}", e.cause().unwrap_or("-")))?;
         let listener = tokio::net::TcpListener::bind(options.addr)
             .await
             .with_context(|| format!("cannot listen on {}", options.addr))?;
@@ -188,7 +198,8 @@ impl Server {
                 forget.abort();
             }
         });
-        tracing::info!(addr = %addr, db = %options.db.describe(), bot_threads = threads, "listening");
+        let kind = if shared { "postgres" } else { "sqlite" };
+        tracing::info!(addr = %addr, version = VERSION, store = kind, db = %options.db.describe(), bot_threads = threads, "listening");
         Ok(Server { addr, hub, stop, task: Some(task), _lock: lock, workers })
     }
 
@@ -258,6 +269,8 @@ pub fn run(options: ServeOptions) -> anyhow::Result<()> {
 pub struct WorkerRun {
     /// The PostgreSQL URL.
     pub url: String,
+    /// How long the database may take.
+    pub db_timeouts: DbTimeouts,
     pub worker: worker::WorkerOptions,
     /// The bots' limits (their bot seconds per hour, the budgets).
     pub limits: Limits,
@@ -266,10 +279,10 @@ pub struct WorkerRun {
 /// Runs bot loops on the queue in PostgreSQL until Ctrl-C (or SIGTERM),
 /// then lets each finish the decision it is making.
 pub async fn work(run: WorkerRun) -> anyhow::Result<()> {
-    let store = open_postgres(&run.url, worker::loops(run.worker.threads) + 4).await?;
+    let store = open_postgres(&run.url, worker::loops(run.worker.threads) + 4, run.db_timeouts).await?;
     let hub = Hub::open(store, bots::BotPool::new(run.worker.threads, &run.limits))
         .await
-        .map_err(|e| anyhow::anyhow!("cannot start: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("cannot start: {e}: {}", e.cause().unwrap_or("-")))?;
     let (stop, stopped) = watch::channel(false);
     let loops = tokio::spawn(worker::run(hub, run.worker.clone(), stopped));
     println!(

@@ -29,7 +29,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
-use crate::error::ApiError;
+use crate::error::GameError;
 
 /// The limits a server enforces; see the module documentation and
 /// docs/api.md (the table of limits) for what each means.
@@ -240,20 +240,20 @@ impl Guard {
         }
     }
 
-    fn check(table: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr) -> Result<(), ApiError> {
+    fn check(table: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr) -> Result<(), GameError> {
         table.check_key(&ip).map_err(refusal)
     }
 
     /// Room for one more spectator's WebSocket connection on `game` from
     /// `peer` (if known), held until the returned permit is dropped.
-    pub fn socket(self: &Arc<Self>, game: &str, peer: Option<IpAddr>) -> Result<SocketPermit, ApiError> {
+    pub fn socket(self: &Arc<Self>, game: &str, peer: Option<IpAddr>) -> Result<SocketPermit, GameError> {
         let all = self.sockets.clone().try_acquire_owned().map_err(|_| {
-            ApiError::Busy(format!("the server has its maximum of {} spectators' connections", self.limits.sockets))
+            GameError::Busy(format!("the server has its maximum of {} spectators' connections", self.limits.sockets))
         })?;
         let address = peer.map(client_key);
         if let Some(a) = &address {
             if !self.per_address.add(a, self.limits.sockets_per_address) {
-                return Err(ApiError::Busy(format!(
+                return Err(GameError::Busy(format!(
                     "this address has its maximum of {} spectators' connections",
                     self.limits.sockets_per_address
                 )));
@@ -263,7 +263,7 @@ impl Guard {
         let mut permit = SocketPermit { guard: self.clone(), game: None, address, _all: all };
         let game = game.to_string();
         if !self.per_game.add(&game, self.limits.sockets_per_game) {
-            return Err(ApiError::Busy(format!(
+            return Err(GameError::Busy(format!(
                 "this game has its maximum of {} spectators' connections (a seat's link always connects)",
                 self.limits.sockets_per_game
             )));
@@ -361,14 +361,14 @@ impl Drop for SeatPermit {
 pub struct MessageLimiter(DefaultDirectRateLimiter);
 
 impl MessageLimiter {
-    pub fn check(&self) -> Result<(), ApiError> {
+    pub fn check(&self) -> Result<(), GameError> {
         self.0.check().map_err(refusal)
     }
 }
 
 /// The refusal of a request over its rate, with the time until it conforms.
-fn refusal(not_until: NotUntil<<DefaultClock as Clock>::Instant>) -> ApiError {
-    ApiError::RateLimited { retry_after: not_until.wait_time_from(DefaultClock::default().now()) }
+fn refusal(not_until: NotUntil<<DefaultClock as Clock>::Instant>) -> GameError {
+    GameError::RateLimited { retry_after: not_until.wait_time_from(DefaultClock::default().now()) }
 }
 
 /// Middleware over the API: a request from an address over its allowance
@@ -454,7 +454,7 @@ mod tests {
         let guard = Guard::new(Limits { sockets: 3, sockets_per_game: 1, ..Limits::default() });
         let ip: IpAddr = "198.51.100.1".parse().unwrap();
         let held = guard.socket("g", Some(ip)).unwrap();
-        assert!(matches!(guard.socket("g", Some(ip)), Err(ApiError::Busy(_))));
+        assert!(matches!(guard.socket("g", Some(ip)), Err(GameError::Busy(_))));
         // The refusal released its place in the server's and the address's counts.
         assert_eq!(guard.sockets.available_permits(), 2);
         assert_eq!(guard.per_address.0.lock().unwrap().get(&ip), Some(&1));

@@ -12,8 +12,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
-use crate::wire::{xy, EventOut, LogEntry};
+use crate::error::GameError;
+use crate::wire::{xy, LogEntry};
 
 /// Stream of [`derive_seed`] for tile draws; bots use others.
 const DRAW_STREAM: u64 = 0xD4A3;
@@ -48,18 +48,18 @@ pub const COLOURS: [&str; 8] = ["red", "blue", "yellow", "black", "purple", "gre
 
 /// The seats' colours: those asked for (each one of [`COLOURS`], no two
 /// alike), the others the first ones left, in seat order.
-pub fn colours(asked: &[Option<String>]) -> Result<Vec<String>, ApiError> {
+pub fn colours(asked: &[Option<String>]) -> Result<Vec<String>, GameError> {
     let mut taken: Vec<&str> = Vec::new();
     for c in asked.iter().flatten() {
         let Some(known) = COLOURS.iter().find(|k| **k == c.as_str()) else {
-            return Err(ApiError::InvalidSetup(format!(
+            return Err(GameError::InvalidSetup(format!(
                 "colour '{}' is not one of {}",
                 crate::error::clip(c, 20),
                 COLOURS.join(", ")
             )));
         };
         if taken.contains(known) {
-            return Err(ApiError::InvalidSetup(format!("two seats cannot both be {known}")));
+            return Err(GameError::InvalidSetup(format!("two seats cannot both be {known}")));
         }
         taken.push(known);
     }
@@ -68,7 +68,7 @@ pub fn colours(asked: &[Option<String>]) -> Result<Vec<String>, ApiError> {
         .iter()
         .map(|c| match c {
             Some(c) => Ok(c.clone()),
-            None => free.next().map(|c| c.to_string()).ok_or_else(|| ApiError::InvalidSetup("no colour left".into())),
+            None => free.next().map(|c| c.to_string()).ok_or_else(|| GameError::InvalidSetup("no colour left".into())),
         })
         .collect()
 }
@@ -102,7 +102,7 @@ pub enum BotPlan {
 
 impl BotPlan {
     /// A named level (`random`, `easy`, `medium`, `hard`) or a bot spec, capped.
-    pub fn parse(level: &str) -> Result<BotPlan, ApiError> {
+    pub fn parse(level: &str) -> Result<BotPlan, GameError> {
         // Budgets per turn: `hard` is the bot measured against greedy in
         // docs/bots.md (one second a turn on one core).
         let mcts = |ms: u64| MctsConfig {
@@ -112,13 +112,13 @@ impl BotPlan {
             ..MctsConfig::default()
         };
         match level {
-            "random" | "greedy" => level.parse().map(BotPlan::Spec).map_err(|e| ApiError::InvalidSetup(e.to_string())),
-            "easy" => "greedy".parse().map(BotPlan::Spec).map_err(|e| ApiError::InvalidSetup(e.to_string())),
+            "random" | "greedy" => level.parse().map(BotPlan::Spec).map_err(|e| GameError::InvalidSetup(e.to_string())),
+            "easy" => "greedy".parse().map(BotPlan::Spec).map_err(|e| GameError::InvalidSetup(e.to_string())),
             "medium" => Ok(BotPlan::Mcts(mcts(300))),
             "hard" => Ok(BotPlan::Mcts(mcts(1000))),
             other => {
                 let spec: BotSpec = other.parse().map_err(|e: carcassonne_bots::SpecError| {
-                    ApiError::InvalidSetup(format!("bot level: {e} (or one of random, easy, medium, hard)"))
+                    GameError::InvalidSetup(format!("bot level: {e} (or one of random, easy, medium, hard)"))
                 })?;
                 match spec.mcts() {
                     None => Ok(BotPlan::Spec(spec)),
@@ -238,8 +238,8 @@ impl Applied {
 
 impl Live {
     /// A new game with its first tile drawn.
-    pub fn create(meta: Arc<Meta>, setup: Setup) -> Result<Live, ApiError> {
-        let game = Game::new(setup).map_err(|e| ApiError::InvalidSetup(e.to_string()))?;
+    pub fn create(meta: Arc<Meta>, setup: Setup) -> Result<Live, GameError> {
+        let game = Game::new(setup).map_err(|e| GameError::InvalidSetup(e.to_string()))?;
         let mut live =
             Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new(), pending: None };
         live.draw_if_due()?;
@@ -282,7 +282,7 @@ impl Live {
     }
 
     /// Plays one action, logging its events.
-    fn play(&mut self, action: Action) -> Result<(), ApiError> {
+    fn play(&mut self, action: Action) -> Result<(), GameError> {
         let turn = self.state().turns() + 1;
         let seat = self.to_act();
         let mut events: Vec<Event> = Vec::new();
@@ -298,7 +298,7 @@ impl Live {
                     seat: *player,
                 });
             }
-            let entry = LogEntry { version: self.version, turn, event: EventOut::of(e) };
+            let entry = LogEntry { version: self.version, turn, event: e.clone() };
             if let Ok(json) = serde_json::to_string(&entry) {
                 if !self.log.is_empty() {
                     self.log.push(',');
@@ -311,14 +311,14 @@ impl Live {
 
     /// Chance's move, when due: the k-th draw is sampled from the bag with a
     /// generator seeded from (seed, k).
-    pub(crate) fn draw_if_due(&mut self) -> Result<(), ApiError> {
+    pub(crate) fn draw_if_due(&mut self) -> Result<(), GameError> {
         if self.state().actor() != Some(Actor::Chance) {
             return Ok(());
         }
         let k = self.record().turns.len() as u64;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(derive_seed(self.meta.seed, DRAW_STREAM), k));
         let kind =
-            self.state().bag().sample(&mut rng).ok_or_else(|| ApiError::Internal("draw from an empty bag".into()))?;
+            self.state().bag().sample(&mut rng).ok_or_else(|| GameError::Internal("draw from an empty bag".into()))?;
         self.play(Action::Draw(kind))
     }
 
@@ -334,27 +334,27 @@ impl Live {
     }
 
     /// Whether `seat` may play `action` on this game at `version`.
-    fn check_act(&self, seat: usize, version: u64, action: Action) -> Result<(), ApiError> {
+    fn check_act(&self, seat: usize, version: u64, action: Action) -> Result<(), GameError> {
         if self.is_over() {
-            return Err(ApiError::GameOver);
+            return Err(GameError::GameOver);
         }
         if version != self.version {
-            return Err(ApiError::StaleVersion { current: self.version, sent: version });
+            return Err(GameError::StaleVersion { current: self.version, sent: version });
         }
         match self.to_act() {
             Some(p) if p == seat => {}
-            Some(p) => return Err(ApiError::NotYourTurn { seat, to_act: p }),
-            None => return Err(ApiError::Internal("no player is to act".into())),
+            Some(p) => return Err(GameError::NotYourTurn { seat, to_act: p }),
+            None => return Err(GameError::Internal("no player is to act".into())),
         }
         if matches!(action, Action::Draw(_)) {
-            return Err(ApiError::Malformed("tiles are drawn by the server".into()));
+            return Err(GameError::Malformed("tiles are drawn by the server".into()));
         }
         Ok(self.state().check(action)?)
     }
 
     /// Checks `action` of `seat` and plays it, with the draw that follows,
     /// on a copy; `self` is unchanged.
-    pub fn apply(&self, seat: usize, version: u64, action: Action) -> Result<Applied, ApiError> {
+    pub fn apply(&self, seat: usize, version: u64, action: Action) -> Result<Applied, GameError> {
         self.check_act(seat, version, action)?;
         let mut next = Live {
             meta: self.meta.clone(),
@@ -385,16 +385,16 @@ impl Live {
 
     /// Plays `action` of `seat` provisionally: after the seat's earlier
     /// provisional decisions of this turn, and without drawing after it.
-    pub fn decide(&mut self, seat: usize, version: u64, action: Action) -> Result<(), ApiError> {
+    pub fn decide(&mut self, seat: usize, version: u64, action: Action) -> Result<(), GameError> {
         // Another seat knows only the stored game, never the decisions.
         let mine = self.pending.as_deref().filter(|p| p.seat == seat);
         // A turn played out is ended before the seat's next one (a second
         // turn) is played: only `end_turn` and `undo` are taken then.
         if let Some(p) = mine.filter(|p| p.played_out() && p.next.to_act() == Some(seat)) {
             if version != p.next.version {
-                return Err(ApiError::StaleVersion { current: p.next.version, sent: version });
+                return Err(GameError::StaleVersion { current: p.next.version, sent: version });
             }
-            return Err(ApiError::EndTurnFirst);
+            return Err(GameError::EndTurnFirst);
         }
         let base = mine.map_or(&*self, |p| &p.next);
         base.check_act(seat, version, action)?;
@@ -427,20 +427,20 @@ impl Live {
     }
 
     /// The provisional decisions of `seat` at `version`, checked.
-    fn pending_of(&self, seat: usize, version: u64) -> Result<&Pending, ApiError> {
+    fn pending_of(&self, seat: usize, version: u64) -> Result<&Pending, GameError> {
         let p = self.pending.as_deref().filter(|p| p.seat == seat);
         match p {
             Some(p) if p.next.version != version => {
-                Err(ApiError::StaleVersion { current: p.next.version, sent: version })
+                Err(GameError::StaleVersion { current: p.next.version, sent: version })
             }
             Some(p) => Ok(p),
-            None if version != self.version => Err(ApiError::StaleVersion { current: self.version, sent: version }),
-            None => Err(ApiError::NothingToUndo),
+            None if version != self.version => Err(GameError::StaleVersion { current: self.version, sent: version }),
+            None => Err(GameError::NothingToUndo),
         }
     }
 
     /// Takes back the last provisional decision of `seat`.
-    pub fn undo(&mut self, seat: usize, version: u64) -> Result<(), ApiError> {
+    pub fn undo(&mut self, seat: usize, version: u64) -> Result<(), GameError> {
         let mut actions = self.pending_of(seat, version)?.actions.clone();
         actions.pop();
         if actions.is_empty() {
@@ -458,9 +458,9 @@ impl Live {
 
     /// The game once `seat` ends its turn: its provisional decisions and the
     /// draw that follows them, on a copy, to store; `self` is unchanged.
-    pub fn end_turn(&self, seat: usize, version: u64) -> Result<Live, ApiError> {
+    pub fn end_turn(&self, seat: usize, version: u64) -> Result<Live, GameError> {
         let p = self.pending_of(seat, version).map_err(|e| match e {
-            ApiError::NothingToUndo => ApiError::TurnNotOver("this seat has no decision of this turn to end".into()),
+            GameError::NothingToUndo => GameError::TurnNotOver("this seat has no decision of this turn to end".into()),
             e => e,
         })?;
         // Played out for this seat: a draw is due, the game is over,
@@ -468,7 +468,7 @@ impl Live {
         // second turn begins (with its abbey, before any draw).
         if !p.played_out() {
             let step = crate::view::step_name(p.next.state().step());
-            return Err(ApiError::TurnNotOver(format!("the turn goes on: the {step} step is to be played first")));
+            return Err(GameError::TurnNotOver(format!("the turn goes on: the {step} step is to be played first")));
         }
         let mut next = p.next.fork();
         next.draw_if_due()?;
@@ -642,7 +642,7 @@ mod tests {
                         assert!(p.next.state().is_second_turn());
                         abbey_first += 1;
                         let next_action = p.next.state().legal_action_list()[0];
-                        assert!(matches!(live.decide(seat, version, next_action), Err(ApiError::EndTurnFirst)));
+                        assert!(matches!(live.decide(seat, version, next_action), Err(GameError::EndTurnFirst)));
                     }
                     let next = live.end_turn(seat, version).unwrap();
                     second_turns += usize::from(next.state().is_second_turn() && next.state().current_player() == seat);

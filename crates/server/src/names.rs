@@ -12,7 +12,7 @@
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
-use crate::error::ApiError;
+use crate::error::GameError;
 
 /// Longest seat name, in characters.
 pub const MAX_NAME: usize = 32;
@@ -22,7 +22,7 @@ const MAX_MARKS: usize = 3;
 
 /// The name to show for a seat: `name` cleaned, or `default` if there is
 /// none (or only spaces).
-pub fn clean(name: Option<&str>, default: String) -> Result<String, ApiError> {
+pub fn clean(name: Option<&str>, default: String) -> Result<String, GameError> {
     let Some(name) = name else { return Ok(default) };
     let mut out = String::with_capacity(name.len());
     let mut marks = 0;
@@ -38,12 +38,12 @@ pub fn clean(name: Option<&str>, default: String) -> Result<String, ApiError> {
             _ => None,
         };
         if let Some(what) = refused {
-            return Err(ApiError::InvalidSetup(format!("a seat name may not hold {what} (found U+{:04X})", c as u32)));
+            return Err(GameError::InvalidSetup(format!("a seat name may not hold {what} (found U+{:04X})", c as u32)));
         }
         if c.general_category_group() == GeneralCategoryGroup::Mark {
             marks += 1;
             if marks > MAX_MARKS {
-                return Err(ApiError::InvalidSetup(format!(
+                return Err(GameError::InvalidSetup(format!(
                     "a seat name has at most {MAX_MARKS} combining marks on a letter"
                 )));
             }
@@ -63,18 +63,18 @@ pub fn clean(name: Option<&str>, default: String) -> Result<String, ApiError> {
         return Ok(default);
     }
     if out.chars().count() > MAX_NAME {
-        return Err(ApiError::InvalidSetup(format!("a seat name has at most {MAX_NAME} characters")));
+        return Err(GameError::InvalidSetup(format!("a seat name has at most {MAX_NAME} characters")));
     }
     Ok(out)
 }
 
 /// Refuses a game whose seats do not all have different names.
-pub fn check_distinct(names: &[String]) -> Result<(), ApiError> {
+pub fn check_distinct(names: &[String]) -> Result<(), GameError> {
     let key = |n: &str| n.nfkc().flat_map(char::to_lowercase).collect::<String>();
     let keys: Vec<String> = names.iter().map(|n| key(n)).collect();
     for (i, k) in keys.iter().enumerate() {
         if let Some(j) = keys[..i].iter().position(|other| other == k) {
-            return Err(ApiError::InvalidSetup(format!(
+            return Err(GameError::InvalidSetup(format!(
                 "seats {} and {} have the same name '{}': each seat needs its own",
                 j + 1,
                 i + 1,
@@ -95,7 +95,7 @@ mod tests {
 
     fn refused(name: &str) -> String {
         match clean(Some(name), "default".into()) {
-            Err(ApiError::InvalidSetup(m)) => m,
+            Err(GameError::InvalidSetup(m)) => m,
             other => panic!("{name:?} was not refused: {other:?}"),
         }
     }
@@ -142,7 +142,7 @@ mod tests {
         assert!(check_distinct(&names(&["Ann", "Bob", "Bot 3 (easy)"])).is_ok());
         for twins in [["Ann", "ann"], ["Ann", "Ａｎｎ"], ["Player 2", "player 2"]] {
             match check_distinct(&names(&["Zed", twins[0], twins[1]])) {
-                Err(ApiError::InvalidSetup(m)) => assert!(m.contains("seats 2 and 3"), "{m}"),
+                Err(GameError::InvalidSetup(m)) => assert!(m.contains("seats 2 and 3"), "{m}"),
                 other => panic!("{twins:?}: {other:?}"),
             }
         }

@@ -137,7 +137,8 @@ async fn connection(
     let mut stream = TimeoutStream::new(stream);
     stream.set_read_timeout(Some(limits.idle_timeout));
     stream.set_write_timeout(Some(limits.write_timeout));
-    let io = TokioIo::new(Box::pin(stream));
+    let begun = Arc::new(Begun::default());
+    let io = TokioIo::new(Box::pin(Watched { inner: Box::pin(stream), begun: begun.clone() }));
     let hold = ConnectionHold(Arc::new(permit));
     let service = tower::ServiceExt::map_request(app, move |mut request: Request<Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
@@ -159,16 +160,96 @@ async fn connection(
         }
     };
     if let Err(e) = result {
-        log_end(peer.ip(), &e);
+        log_end(peer.ip(), &e, begun.now());
+    }
+}
+
+/// Whether the client has sent anything since the server last answered:
+/// a request begun. (A header timeout on a connection that sent nothing
+/// since is an idle keep-alive connection closing, not an error.)
+#[derive(Default)]
+struct Begun {
+    read: std::sync::atomic::AtomicU64,
+    at_last_write: std::sync::atomic::AtomicU64,
+}
+
+impl Begun {
+    fn now(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.read.load(Relaxed) > self.at_last_write.load(Relaxed)
+    }
+}
+
+/// A stream that counts what it reads, and notes the count when it writes.
+struct Watched<S> {
+    inner: std::pin::Pin<Box<S>>,
+    begun: Arc<Begun>,
+}
+
+impl<S: tokio::io::AsyncRead> tokio::io::AsyncRead for Watched<S> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = self.inner.as_mut().poll_read(cx, buf);
+        let n = (buf.filled().len() - before) as u64;
+        if n > 0 {
+            self.begun.read.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        }
+        polled
+    }
+}
+
+impl<S: tokio::io::AsyncWrite> tokio::io::AsyncWrite for Watched<S> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<io::Result<usize>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.begun.at_last_write.store(self.begun.read.load(Relaxed), Relaxed);
+        self.inner.as_mut().poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> std::task::Poll<io::Result<usize>> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.begun.at_last_write.store(self.begun.read.load(Relaxed), Relaxed);
+        self.inner.as_mut().poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        self.inner.as_mut().poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        self.inner.as_mut().poll_shutdown(cx)
     }
 }
 
 /// Why a connection ended early, for the log.
-fn log_end(peer: IpAddr, e: &hyper::Error) {
+fn log_end(peer: IpAddr, e: &hyper::Error, begun: bool) {
     let timed_out = std::error::Error::source(e)
         .and_then(|s| s.downcast_ref::<io::Error>())
         .is_some_and(|io| io.kind() == io::ErrorKind::TimedOut);
-    if e.is_timeout() {
+    if e.is_timeout() && !begun {
+        tracing::debug!(peer = %peer, "connection closed: idle, no request begun within the header timeout");
+    } else if e.is_timeout() {
         tracing::info!(class = "header_timeout", peer = %peer, "connection closed: its request's headers did not arrive in time");
     } else if timed_out {
         tracing::info!(class = "idle_or_write_timeout", peer = %peer, "connection closed: it sent nothing, or read nothing, for too long");

@@ -10,7 +10,7 @@ use carcassonne_engine::record::Record;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::{clip, ApiError};
+use crate::error::{clip, GameError};
 use crate::live::{Live, Meta, SeatKind, SeatRow};
 
 /// Largest body of `POST /api/records/view`: a saved game of a long game
@@ -31,45 +31,45 @@ pub struct RecordRequest {
 }
 
 /// Reads a file's text: a record if it says so, else a JCloisterZone save.
-fn read_file(text: &str) -> Result<Record, ApiError> {
+fn read_file(text: &str) -> Result<Record, GameError> {
     let value: Value = serde_json::from_str(text)
-        .map_err(|e| ApiError::InvalidRecord(format!("the file is not JSON (a record or a .jcz saved game): {e}")))?;
+        .map_err(|e| GameError::InvalidRecord(format!("the file is not JSON (a record or a .jcz saved game): {e}")))?;
     let is_record = value.get("format").and_then(Value::as_str).is_some_and(|f| f.starts_with("carcassonne-record"));
     if is_record {
         return read_record(value);
     }
     if value.get("appVersion").is_none() && value.get("replay").is_none() {
-        return Err(ApiError::InvalidRecord(
+        return Err(GameError::InvalidRecord(
             "the file is neither a game record (its \"format\" is carcassonne-record/1 or /2) nor a JCloisterZone saved game"
                 .into(),
         ));
     }
-    carcassonne_jcz::import_record(text).map_err(|e| ApiError::InvalidRecord(format!("JCloisterZone saved game: {e}")))
+    carcassonne_jcz::import_record(text).map_err(|e| GameError::InvalidRecord(format!("JCloisterZone saved game: {e}")))
 }
 
-fn read_record(value: Value) -> Result<Record, ApiError> {
+fn read_record(value: Value) -> Result<Record, GameError> {
     let text = value.to_string();
-    Record::from_json(&text).map_err(|e| ApiError::InvalidRecord(format!("record: {e}")))
+    Record::from_json(&text).map_err(|e| GameError::InvalidRecord(format!("record: {e}")))
 }
 
 /// The answer: the version asked for (and, for a file, the record and its history).
-pub fn answer(req: RecordRequest) -> Result<String, ApiError> {
+pub fn answer(req: RecordRequest) -> Result<String, GameError> {
     let (record, first) = match (req.file, req.record) {
         (Some(text), _) => (read_file(&text)?, true),
         (None, Some(value)) => (read_record(value)?, false),
-        (None, None) => return Err(ApiError::Malformed("send a \"file\" or a \"record\"".into())),
+        (None, None) => return Err(GameError::Malformed("send a \"file\" or a \"record\"".into())),
     };
     // The engine replays it whole: every turn checked, or the first broken one named.
     let total: usize = record
         .actions()
-        .map_err(|e| ApiError::InvalidRecord(format!("record: {}", clip(&e.to_string(), 300))))?
+        .map_err(|e| GameError::InvalidRecord(format!("record: {}", clip(&e.to_string(), 300))))?
         .iter()
         .map(Vec::len)
         .sum();
     let total = total as u64;
     let version = req.version.unwrap_or(1);
     if version == 0 || version > total {
-        return Err(ApiError::NotFound(format!("versions of this record run from 1 to {total}, not {version}")));
+        return Err(GameError::NotFound(format!("versions of this record run from 1 to {total}, not {version}")));
     }
     let seats = record
         .setup
@@ -85,13 +85,13 @@ pub fn answer(req: RecordRequest) -> Result<String, ApiError> {
         })
         .collect();
     let meta = Arc::new(Meta { id: "record".into(), created: 0, seed: 0, seats });
-    let at = Live::rebuild(meta.clone(), &record, version).map_err(ApiError::InvalidRecord)?;
+    let at = Live::rebuild(meta.clone(), &record, version).map_err(GameError::InvalidRecord)?;
     let view = at.view_json(false);
     if !first {
         return Ok(format!("{{\"versions\":{total},\"view\":{view}}}"));
     }
     let end =
-        if version == total { at } else { Live::rebuild(meta, &record, total).map_err(ApiError::InvalidRecord)? };
+        if version == total { at } else { Live::rebuild(meta, &record, total).map_err(GameError::InvalidRecord)? };
     let history = end.history_json();
     Ok(format!("{{\"versions\":{total},\"record\":{},\"history\":{history},\"view\":{view}}}", record.to_json()))
 }

@@ -8,7 +8,7 @@ use carcassonne_engine::{Expansion, FeatureKind, FollowerKind, Location, RuleOpt
 use serde::Serialize;
 
 use crate::live::{LastPlaced, Live, SeatPublic};
-use crate::wire::{xy, ActionOut, ScoringOut};
+use crate::wire::{xy, ActionOut};
 
 /// Whose view is built: everyone's (with the legal actions or, for past
 /// versions, without), or a seat's own over its provisional decisions.
@@ -200,7 +200,7 @@ impl Live {
             before_end_scoring: s.scores().to_vec(),
             scores,
             by_kind,
-            scorings: scorings.iter().map(ScoringOut::of).collect(),
+            scorings: scorings.clone(),
         }
     }
 
@@ -373,7 +373,7 @@ struct FinalOut {
     /// Traders & Builders: each seat's points for the goods (10 a good it has the most of).
     #[serde(skip_serializing_if = "Option::is_none")]
     goods: Option<Vec<u32>>,
-    scorings: Vec<ScoringOut>,
+    scorings: Vec<carcassonne_engine::Scoring>,
 }
 
 /// A view serialized once per version, in the form a WebSocket sends it

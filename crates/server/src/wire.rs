@@ -5,11 +5,11 @@ use std::sync::LazyLock;
 use carcassonne_engine::tile::{catalogue, EdgeKind};
 use carcassonne_engine::{
     Action, Bag, Event, FeatureKind, FollowerKind, HalfEdge, JettyPair, Location, NotationError, Placement, Pos,
-    Rotation, Scoring, Side, State,
+    Rotation, Side, State,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
+use crate::error::GameError;
 
 /// An action as a client sends it: the engine's notation as a string
 /// (`"place at [1, 0] turned 90"`), or the same decision as fields
@@ -76,21 +76,21 @@ pub enum Command {
     EndTurn,
 }
 
-fn pos_of(at: [i64; 2]) -> Result<Pos, ApiError> {
+fn pos_of(at: [i64; 2]) -> Result<Pos, GameError> {
     match (i32::try_from(at[0]), i32::try_from(at[1])) {
         (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
-        _ => Err(ApiError::Malformed(format!("[{}, {}] is not a board position", at[0], at[1]))),
+        _ => Err(GameError::Malformed(format!("[{}, {}] is not a board position", at[0], at[1]))),
     }
 }
 
-fn malformed(e: NotationError) -> ApiError {
-    ApiError::Malformed(e.to_string())
+fn malformed(e: NotationError) -> GameError {
+    GameError::Malformed(e.to_string())
 }
 
 impl ActionIn {
     /// The command: `undo`, `end turn`, or an engine action (only the
     /// notation is checked here, the rules by the engine).
-    pub fn to_command(&self) -> Result<Command, ApiError> {
+    pub fn to_command(&self) -> Result<Command, GameError> {
         match self {
             ActionIn::Notation(text) if text.trim() == "undo" => Ok(Command::Undo),
             ActionIn::Notation(text) if text.trim() == "end turn" => Ok(Command::EndTurn),
@@ -101,7 +101,7 @@ impl ActionIn {
     }
 
     /// The engine's action; only the notation is checked here, the rules by the engine.
-    pub fn to_action(&self) -> Result<Action, ApiError> {
+    pub fn to_action(&self) -> Result<Action, GameError> {
         let fields = match self {
             ActionIn::Notation(text) => return text.parse().map_err(malformed),
             ActionIn::Fields(fields) => fields,
@@ -110,14 +110,14 @@ impl ActionIn {
             ActionFields::Place { at, rot } => Action::Place(Placement {
                 pos: pos_of(*at)?,
                 rot: Rotation::from_degrees(*rot)
-                    .ok_or_else(|| ApiError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
+                    .ok_or_else(|| GameError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
             }),
             ActionFields::Discard => Action::Discard,
             ActionFields::Deploy { meeple, figure } => {
                 let figure = match figure.as_deref() {
                     None => FollowerKind::Normal,
                     Some(name) => FollowerKind::parse(name)
-                        .ok_or_else(|| ApiError::Malformed(format!("'{name}' is not a figure")))?,
+                        .ok_or_else(|| GameError::Malformed(format!("'{name}' is not a figure")))?,
                 };
                 Action::Deploy(figure, meeple.parse::<Location>().map_err(malformed)?)
             }
@@ -131,7 +131,7 @@ impl ActionIn {
                 Action::MoveWagon { at: pos_of(*at)?, to: to.parse::<Location>().map_err(malformed)? }
             }
             ActionFields::Undo | ActionFields::EndTurn => {
-                return Err(ApiError::Malformed("undo and end_turn are not moves of the game".into()))
+                return Err(GameError::Malformed("undo and end_turn are not moves of the game".into()))
             }
         })
     }
@@ -278,143 +278,15 @@ fn road_through(state: &State, at: Pos, pair: JettyPair) -> Option<Vec<[i32; 2]>
     Some(tiles)
 }
 
-/// A scoring, as in the log and the end-of-game breakdown.
-#[derive(Clone, Debug, Serialize)]
-pub struct ScoringOut {
-    pub kind: &'static str,
-    pub completed: bool,
-    pub end_of_game: bool,
-    pub tiles: Vec<[i32; 2]>,
-    pub points: Vec<u32>,
-}
-
-impl ScoringOut {
-    pub fn of(s: &Scoring) -> ScoringOut {
-        ScoringOut {
-            kind: s.kind.name(),
-            completed: s.completed,
-            end_of_game: s.end_of_game,
-            tiles: s.tiles.iter().map(|p| xy(*p)).collect(),
-            points: s.points.clone(),
-        }
-    }
-}
-
-/// An event of the game log.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum EventOut {
-    TileDrawn {
-        tile: &'static str,
-    },
-    TilePlaced {
-        seat: usize,
-        tile: &'static str,
-        at: [i32; 2],
-        rot: u16,
-    },
-    TileDiscarded {
-        seat: usize,
-        tile: &'static str,
-    },
-    FollowerDeployed {
-        seat: usize,
-        at: [i32; 2],
-        feature: String,
-        /// The figure, when not the normal follower.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        figure: Option<&'static str>,
-    },
-    FerryPlaced {
-        seat: usize,
-        at: [i32; 2],
-        ferry: String,
-    },
-    FerryMoved {
-        seat: usize,
-        at: [i32; 2],
-        from: String,
-        to: String,
-    },
-    Scored(ScoringOut),
-    WagonMoved {
-        seat: usize,
-        from: [i32; 2],
-        from_feature: String,
-        at: [i32; 2],
-        feature: String,
-    },
-    FollowerReturned {
-        seat: usize,
-        at: [i32; 2],
-        feature: String,
-    },
-    GameEnded {
-        scores: Vec<u32>,
-    },
-    /// Traders & Builders: the player who completed a city took its goods.
-    GoodsTaken {
-        seat: usize,
-        wine: u8,
-        grain: u8,
-        cloth: u8,
-    },
-    /// Traders & Builders: the player plays a second turn (their builder).
-    SecondTurn {
-        seat: usize,
-    },
-}
-
-impl EventOut {
-    pub fn of(e: &Event) -> EventOut {
-        match e {
-            Event::TileDrawn { tile } => EventOut::TileDrawn { tile: tile.id() },
-            Event::TilePlaced { player, tile, placement } => EventOut::TilePlaced {
-                seat: *player,
-                tile: tile.id(),
-                at: xy(placement.pos),
-                rot: placement.rot.degrees(),
-            },
-            Event::TileDiscarded { player, tile } => EventOut::TileDiscarded { seat: *player, tile: tile.id() },
-            Event::FollowerDeployed { player, at, location, figure } => EventOut::FollowerDeployed {
-                seat: *player,
-                at: xy(*at),
-                feature: location.to_string(),
-                figure: (*figure != FollowerKind::Normal).then(|| figure.name()),
-            },
-            Event::FerryPlaced { player, at, ferry } => {
-                EventOut::FerryPlaced { seat: *player, at: xy(*at), ferry: ferry.to_string() }
-            }
-            Event::FerryMoved { player, at, from, to } => {
-                EventOut::FerryMoved { seat: *player, at: xy(*at), from: from.to_string(), to: to.to_string() }
-            }
-            Event::Scored(s) => EventOut::Scored(ScoringOut::of(s)),
-            Event::WagonMoved { player, from, from_location, at, location } => EventOut::WagonMoved {
-                seat: *player,
-                from: xy(*from),
-                from_feature: from_location.to_string(),
-                at: xy(*at),
-                feature: location.to_string(),
-            },
-            Event::FollowerReturned { player, at, location } => {
-                EventOut::FollowerReturned { seat: *player, at: xy(*at), feature: location.to_string() }
-            }
-            Event::GameEnded { scores } => EventOut::GameEnded { scores: scores.clone() },
-            Event::GoodsTaken { player, wine, grain, cloth } => {
-                EventOut::GoodsTaken { seat: *player, wine: *wine, grain: *grain, cloth: *cloth }
-            }
-            Event::SecondTurn { player } => EventOut::SecondTurn { seat: *player },
-        }
-    }
-}
-
 /// One entry of the game log.
 #[derive(Clone, Debug, Serialize)]
 pub struct LogEntry {
     pub version: u64,
     pub turn: u32,
+    /// The engine's event in its wire form (`carcassonne_engine::Event`'s
+    /// `Serialize`: a `type` and its fields, as docs/api.md lists them).
     #[serde(flatten)]
-    pub event: EventOut,
+    pub event: Event,
 }
 
 // ----- the catalogue ------------------------------------------------------
@@ -577,7 +449,7 @@ mod tests {
             r#""fly""#,
         ] {
             let a: ActionIn = serde_json::from_str(bad).unwrap();
-            assert!(matches!(a.to_action(), Err(ApiError::Malformed(_))), "{bad}");
+            assert!(matches!(a.to_action(), Err(GameError::Malformed(_))), "{bad}");
         }
         for unreadable in [r#"{"type":"fly"}"#, "17", "null"] {
             assert!(serde_json::from_str::<ActionIn>(unreadable).is_err(), "{unreadable}");

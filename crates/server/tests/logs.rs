@@ -148,3 +148,111 @@ async fn log_lines_are_text_by_default_at_the_level_rust_log_asks_for() {
     let lines = server.lines.lock().unwrap().clone();
     assert!(!lines.iter().any(|l| l.contains("listening")), "info lines are left out at warn: {lines:#?}");
 }
+
+/// A write that fails is answered with a short public message and the
+/// request's id; the cause is only in the log's line of that id. Sent
+/// again at the same version once the database is well, the action is
+/// applied, once (docs/api.md, Errors: the rule of a 5xx).
+#[tokio::test]
+async fn a_failed_write_names_its_request_and_sent_again_is_applied_once() {
+    let (_dir, db) = temp_db();
+    let server = Running::start(&db, &["--log-format", "json"], None);
+    let client = server.client("127.0.0.1");
+    let created = client.create(two_humans(&[])).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let token = &tokens(&created)[0];
+    let view = client.view(&game).await;
+    let action = view["legal"][0].clone();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TRIGGER broken BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;")
+        .unwrap();
+
+    let r = client.act(&game, 0, token, 1, &action).await;
+    assert_eq!((r.status, r.code()), (500, "storage"));
+    let message = r.body["error"]["message"].as_str().unwrap();
+    assert!(!message.contains("disk on fire"), "the cause stays out of the answer: {message}");
+    let request = r.body["error"]["request"].as_str().expect("the request's id").to_string();
+    assert_eq!(request.len(), 16);
+    let e = server.event(json!({"message": format!("request failed: {message}"), "request": request}));
+    assert!(e["cause"].as_str().unwrap().contains("disk on fire"), "{e}");
+    assert_eq!((e["class"].as_str(), e["game"].as_str()), (Some("storage"), Some(game.as_str())));
+
+    conn.execute_batch("DROP TRIGGER broken").unwrap();
+    let again = client.act(&game, 0, token, 1, &action).await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    let twice = client.act(&game, 0, token, 1, &action).await;
+    assert_eq!((twice.status, twice.code()), (409, "stale_version"));
+    let history = client.get(&format!("/api/games/{game}/actions")).await;
+    let played: Vec<&Value> = history.body["actions"].as_array().unwrap().iter().filter(|a| a["seat"] == 0).collect();
+    assert_eq!(played.len(), 1, "applied once: {}", history.body);
+    assert_eq!(played[0]["version"], 2);
+}
+
+/// Every API answer carries its request's id; the load balancer's probes
+/// answer without limits.
+#[tokio::test]
+async fn answers_carry_request_ids_and_the_probes_answer() {
+    let (_dir, db) = temp_db();
+    let server = Running::start(&db, &["--requests-per-second", "1"], None);
+    let http = reqwest::Client::new();
+    let r = http.get(format!("{}/api/tiles", server.base)).send().await.unwrap();
+    let id = r.headers().get("x-request-id").expect("an id").to_str().unwrap().to_string();
+    let r = http.get(format!("{}/api/games/0123456789abcdef", server.base)).send().await.unwrap();
+    let other = r.headers().get("x-request-id").unwrap().to_str().unwrap().to_string();
+    assert_ne!(id, other);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["request"].as_str(), Some(other.as_str()));
+    for _ in 0..10 {
+        for probe in ["/healthz", "/readyz"] {
+            let r = http.get(format!("{}{probe}", server.base)).send().await.unwrap();
+            assert_eq!(r.status(), 200, "{probe}");
+        }
+    }
+}
+
+/// `header_timeout` is logged for a request whose headers began and did not
+/// finish in time; a connection that sent nothing is only idle.
+#[tokio::test]
+async fn only_a_begun_request_times_out_its_headers() {
+    use tokio::io::AsyncWriteExt;
+    let (_dir, db) = temp_db();
+    let server = Running::start(&db, &["--log-format", "json", "--header-timeout", "0.3"], None);
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let idle = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let begun_lines = |lines: &[String]| lines.iter().filter(|l| l.contains("header_timeout")).count();
+    assert_eq!(begun_lines(&server.lines.lock().unwrap()), 0, "an idle connection is no header timeout");
+    let mut half = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    half.write_all(b"GET /api/tiles HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let e = server.event(json!({"class": "header_timeout"}));
+    assert_eq!(e["level"], "INFO");
+    drop((idle, half));
+}
+
+/// Failures that repeat are rate-limited in the log: five lines of a kind
+/// in ten seconds at most, and the next one says how many were left out.
+#[tokio::test]
+async fn repeated_failures_are_counted_not_written() {
+    let (_dir, db) = temp_db();
+    let server = Running::start(&db, &["--log-format", "json"], None);
+    let client = server.client("127.0.0.1");
+    let created = client.create(two_humans(&[])).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let token = &tokens(&created)[0];
+    let action = client.view(&game).await["legal"][0].clone();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("CREATE TRIGGER broken BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;")
+        .unwrap();
+    let started = Instant::now();
+    for _ in 0..12 {
+        assert_eq!(client.act(&game, 0, token, 1, &action).await.status, 500);
+    }
+    assert!(started.elapsed() < Duration::from_secs(9), "the burst fits in one window");
+    std::thread::sleep(Duration::from_millis(300));
+    let failed = |lines: &[String]| lines.iter().filter(|l| l.contains("request failed")).count();
+    assert_eq!(failed(&server.lines.lock().unwrap()), 5, "{:#?}", server.lines.lock().unwrap());
+    std::thread::sleep(Duration::from_secs(10).saturating_sub(started.elapsed()) + Duration::from_millis(200));
+    assert_eq!(client.act(&game, 0, token, 1, &action).await.status, 500);
+    let e = server.event(json!({"class": "storage", "repeated": 7}));
+    assert_eq!(e["level"], "ERROR");
+}

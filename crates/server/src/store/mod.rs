@@ -15,6 +15,7 @@
 //! the row, provisional decisions included.
 
 pub mod postgres;
+mod queue;
 pub mod sqlite;
 
 use std::net::IpAddr;
@@ -35,6 +36,10 @@ pub enum StoreError {
     Sql(rusqlite::Error),
     #[error("database: {0}")]
     Postgres(String),
+    /// The database cannot be reached or does not answer in time (a
+    /// write may have been stored all the same).
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     #[error("the database has schema version {found}, newer than this server's {known}")]
     TooNew { found: i64, known: i64 },
     #[error("game {0} changed under us (stored revision differs)")]
@@ -209,6 +214,29 @@ pub enum Store {
     Postgres(postgres::Postgres),
 }
 
+/// How long the database may take (PostgreSQL): a frozen or overloaded
+/// database is answered `503 unavailable` within about their sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DbTimeouts {
+    /// The longest a statement may run (PostgreSQL's `statement_timeout`;
+    /// the server also stops waiting for an answer after it).
+    pub statement: Duration,
+    /// The longest a request waits for a free connection, or for a new one.
+    pub pool_wait: Duration,
+    /// How long a server or worker waits for the database at start.
+    pub start_wait: Duration,
+}
+
+impl Default for DbTimeouts {
+    fn default() -> DbTimeouts {
+        DbTimeouts {
+            statement: Duration::from_secs(3),
+            pool_wait: Duration::from_secs(2),
+            start_wait: Duration::from_secs(60),
+        }
+    }
+}
+
 impl Store {
     /// Whether other processes write the same games (PostgreSQL): a game in
     /// memory is then checked against its row before each use.
@@ -220,7 +248,7 @@ impl Store {
     pub async fn insert(&self, row: GameRow) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(s) => s.insert(row).await,
-            Store::Postgres(p) => p.insert(&row).await,
+            Store::Postgres(p) => p.watch(p.insert(&row)).await,
         }
     }
 
@@ -229,7 +257,7 @@ impl Store {
     pub async fn save(&self, update: Update) -> Result<u64, StoreError> {
         match self {
             Store::Sqlite(s) => s.save(update).await,
-            Store::Postgres(p) => p.save(&update).await,
+            Store::Postgres(p) => p.watch(p.save(&update)).await,
         }
     }
 
@@ -238,7 +266,7 @@ impl Store {
     pub async fn save_pending(&self, id: &str, rev: u64, pending: Option<String>) -> Result<u64, StoreError> {
         match self {
             Store::Sqlite(s) => s.save_pending(id.to_string(), rev, pending).await,
-            Store::Postgres(p) => p.save_pending(id, rev, pending.as_deref()).await,
+            Store::Postgres(p) => p.watch(p.save_pending(id, rev, pending.as_deref())).await,
         }
     }
 
@@ -248,7 +276,7 @@ impl Store {
                 let (s, id) = (s.clone(), id.to_string());
                 blocking(move || s.load(&id)).await
             }
-            Store::Postgres(p) => p.load(id).await,
+            Store::Postgres(p) => p.watch(p.load(id)).await,
         }
     }
 
@@ -265,7 +293,7 @@ impl Store {
                 })
                 .await
             }
-            Store::Postgres(p) => p.load_newer(id, Some(known)).await,
+            Store::Postgres(p) => p.watch(p.load_newer(id, Some(known))).await,
         }
     }
 
@@ -276,7 +304,7 @@ impl Store {
                 let s = s.clone();
                 blocking(move || s.active_ids()).await
             }
-            Store::Postgres(p) => p.active_ids().await,
+            Store::Postgres(p) => p.watch(p.active_ids()).await,
         }
     }
 
@@ -287,7 +315,7 @@ impl Store {
                 let s = s.clone();
                 blocking(move || s.list(filter, limit, offset)).await
             }
-            Store::Postgres(p) => p.list(filter, limit, offset).await,
+            Store::Postgres(p) => p.watch(p.list(filter, limit, offset)).await,
         }
     }
 
@@ -296,7 +324,7 @@ impl Store {
     pub async fn bot_usage(&self, owner: Option<IpAddr>, per_hour: f64) -> Result<f64, StoreError> {
         match self {
             Store::Sqlite(_) => Ok(0.0),
-            Store::Postgres(p) => p.bot_usage(owner, per_hour).await,
+            Store::Postgres(p) => p.watch(p.bot_usage(owner, per_hour)).await,
         }
     }
 
@@ -304,7 +332,18 @@ impl Store {
     pub async fn bot_queue(&self, owner: Option<IpAddr>) -> Result<(usize, usize), StoreError> {
         match self {
             Store::Sqlite(_) => Ok((0, 0)),
-            Store::Postgres(p) => p.queued(owner).await,
+            Store::Postgres(p) => p.watch(p.queued(owner)).await,
+        }
+    }
+
+    /// Whether the database answers (for `/readyz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || s.rev("").map(|_| ())).await
+            }
+            Store::Postgres(p) => p.watch(p.ping()).await,
         }
     }
 }

@@ -17,14 +17,15 @@
 //!   so that servers starting together run them once.
 
 use std::net::IpAddr;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-use super::{status, Filter, GameRow, Listed, StoreError, Summary, Update};
+use super::{status, DbTimeouts, Filter, GameRow, Listed, StoreError, Summary, Update};
 
 /// The channel of game writes.
 pub const GAMES_CHANNEL: &str = "carcassonne_games";
@@ -70,6 +71,9 @@ const MIGRATIONS: &[&str] = &[
         seconds DOUBLE PRECISION NOT NULL,
         at      TIMESTAMPTZ NOT NULL
     );",
+    // 2: when a claim was made, so that the worker taking it over can say
+    // how long it was held.
+    "ALTER TABLE bot_jobs ADD COLUMN taken_at TIMESTAMPTZ;",
 ];
 
 /// A pool of connections to one PostgreSQL database.
@@ -77,12 +81,41 @@ const MIGRATIONS: &[&str] = &[
 pub struct Postgres {
     pool: Pool,
     /// For the listening connection.
-    config: std::sync::Arc<tokio_postgres::Config>,
+    config: Arc<tokio_postgres::Config>,
+    timeouts: DbTimeouts,
+    health: Arc<Health>,
 }
 
-/// The error with its causes (the pool's errors say only what failed, their
-/// sources why: "connection refused").
-fn pg(e: impl std::error::Error) -> StoreError {
+/// Whether the database answers, to log an outage once when it begins and
+/// once when it ends, with its length.
+#[derive(Default)]
+struct Health {
+    down_since: Mutex<Option<Instant>>,
+}
+
+impl Health {
+    fn observe<T>(&self, result: &Result<T, StoreError>) {
+        let mut down = self.down_since.lock().unwrap_or_else(|e| e.into_inner());
+        match (result, *down) {
+            (Err(StoreError::Unavailable(cause)), None) => {
+                tracing::error!(error = %cause, "database unavailable: requests are answered 503 until it is back");
+                *down = Some(Instant::now());
+            }
+            (Err(StoreError::Unavailable(_)), Some(_)) => {}
+            (_, Some(since)) => {
+                tracing::info!(outage_secs = since.elapsed().as_secs_f64(), "database recovered");
+                *down = None;
+            }
+            (_, None) => {}
+        }
+    }
+}
+
+/// The error with its causes, on one line (the pool's errors say only what
+/// failed, their sources why: "connection refused"; PostgreSQL's `DETAIL`
+/// comes on lines of its own). One that says the database cannot be
+/// reached or did not answer in time is [`StoreError::Unavailable`].
+pub(super) fn pg<E: std::error::Error + 'static>(e: E) -> StoreError {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
@@ -92,7 +125,72 @@ fn pg(e: impl std::error::Error) -> StoreError {
         }
         cause = c.source();
     }
-    StoreError::Postgres(text)
+    let text = crate::logging::one_line(&text);
+    if let Some(hint) = hint(&e) {
+        return StoreError::Postgres(format!("{text} ({hint})"));
+    }
+    if unreachable(&e) {
+        StoreError::Unavailable(text)
+    } else {
+        StoreError::Postgres(text)
+    }
+}
+
+fn sql_state<'a>(e: &'a (dyn std::error::Error + 'static)) -> Option<&'a tokio_postgres::error::SqlState> {
+    let mut cur = Some(e);
+    while let Some(c) = cur {
+        if let Some(code) = c.downcast_ref::<tokio_postgres::Error>().and_then(|p| p.code()) {
+            return Some(code);
+        }
+        cur = c.source();
+    }
+    None
+}
+
+/// What an operator does about a refusal of rights.
+fn hint(e: &(dyn std::error::Error + 'static)) -> Option<&'static str> {
+    use tokio_postgres::error::SqlState;
+    match sql_state(e)? {
+        c if *c == SqlState::INSUFFICIENT_PRIVILEGE => Some(
+            "the role may not create or use the tables: make it the database's owner, \
+             see docs/deploy.md, Setting up PostgreSQL",
+        ),
+        c if *c == SqlState::INVALID_PASSWORD || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION => {
+            Some("check the role and password in the URL, and pg_hba.conf")
+        }
+        c if *c == SqlState::INVALID_CATALOG_NAME => Some("create the database first: see docs/deploy.md"),
+        _ => None,
+    }
+}
+
+/// Whether `e` says the database is out of reach for now (down, starting,
+/// frozen, cut off) rather than refusing the request.
+fn unreachable(e: &(dyn std::error::Error + 'static)) -> bool {
+    use tokio_postgres::error::SqlState;
+    let transient = [
+        SqlState::QUERY_CANCELED,
+        SqlState::ADMIN_SHUTDOWN,
+        SqlState::CRASH_SHUTDOWN,
+        SqlState::CANNOT_CONNECT_NOW,
+        SqlState::TOO_MANY_CONNECTIONS,
+    ];
+    if sql_state(e).is_some_and(|c| transient.contains(c)) {
+        return true;
+    }
+    let mut cur = Some(e);
+    while let Some(c) = cur {
+        if matches!(c.downcast_ref::<deadpool_postgres::PoolError>(), Some(deadpool_postgres::PoolError::Timeout(_))) {
+            return true;
+        }
+        if c.downcast_ref::<tokio_postgres::Error>().is_some_and(|p| p.is_closed()) {
+            return true;
+        }
+        if c.downcast_ref::<std::io::Error>().is_some() {
+            return true;
+        }
+        cur = c.source();
+    }
+    false
 }
 
 /// `url` without its password (in the user part or a `password=`
@@ -123,7 +221,7 @@ pub fn redact(url: &str) -> String {
 }
 
 /// The owner key of a job or usage row: the address, or "" when unknown.
-fn owner_key(owner: Option<IpAddr>) -> String {
+pub(super) fn owner_key(owner: Option<IpAddr>) -> String {
     owner.map(|o| o.to_string()).unwrap_or_default()
 }
 
@@ -137,6 +235,17 @@ pub struct Job {
     /// Claims so far, this one included: above one, a worker died on it
     /// or gave up.
     pub attempts: i32,
+    /// The claim this one took over, if one ran out before.
+    pub taken_over: Option<TakenOver>,
+}
+
+/// A claim that ran out without an answer.
+#[derive(Clone, Debug)]
+pub struct TakenOver {
+    /// The worker (loop) that held it.
+    pub by: String,
+    /// How long it was held, from its claim to now.
+    pub held: Duration,
 }
 
 /// What the listening connection hears.
@@ -152,25 +261,82 @@ pub enum Notice {
 }
 
 impl Postgres {
-    /// Connects (`max` connections at most) and runs the migrations not run yet.
+    /// Connects (`max` connections at most) and runs the migrations not
+    /// run yet, with the default timeouts.
     pub async fn connect(url: &str, max: usize) -> Result<Postgres, StoreError> {
-        let config: tokio_postgres::Config = url.parse().map_err(|e| StoreError::Postgres(format!("bad URL: {e}")))?;
+        Postgres::connect_with(url, max, DbTimeouts::default()).await
+    }
+
+    /// Connects and migrates; waits for a database that cannot be reached
+    /// yet, retrying with backoff (logged) for up to `timeouts.start_wait`.
+    pub async fn connect_with(url: &str, max: usize, timeouts: DbTimeouts) -> Result<Postgres, StoreError> {
+        let mut config: tokio_postgres::Config =
+            url.parse().map_err(|e| StoreError::Postgres(format!("bad URL: {e}")))?;
+        let ms = timeouts.statement.as_millis().max(1);
+        config.options(format!("-c statement_timeout={ms}"));
+        config.connect_timeout(timeouts.pool_wait.max(Duration::from_millis(100)));
         let manager =
             Manager::from_config(config.clone(), NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
         let pool = Pool::builder(manager)
             .max_size(max.max(2))
             .runtime(deadpool_postgres::Runtime::Tokio1)
-            .wait_timeout(Some(Duration::from_secs(10)))
-            .create_timeout(Some(Duration::from_secs(10)))
+            .wait_timeout(Some(timeouts.pool_wait))
+            .create_timeout(Some(timeouts.pool_wait))
+            .recycle_timeout(Some(timeouts.pool_wait))
             .build()
-            .map_err(pg)?;
-        let store = Postgres { pool, config: config.into() };
-        store.migrate().await?;
-        Ok(store)
+            .map_err(|e| StoreError::Postgres(e.to_string()))?;
+        let store = Postgres { pool, config: config.into(), timeouts, health: Default::default() };
+        let started = Instant::now();
+        let mut wait = Duration::from_millis(250);
+        loop {
+            // Not watched for outages: a database not up yet at start is
+            // no outage (the log says it waits).
+            match store.deadline(store.migrate()).await {
+                Err(StoreError::Unavailable(e)) if started.elapsed() + wait < timeouts.start_wait => {
+                    tracing::warn!(error = %e, retry_in = ?wait, waited_secs = started.elapsed().as_secs_f64(),
+                        limit_secs = timeouts.start_wait.as_secs_f64(), "waiting for the database");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+                Err(StoreError::Unavailable(e)) => {
+                    return Err(StoreError::Unavailable(format!(
+                        "{e} (waited {:.0} s, --db-start-wait)",
+                        started.elapsed().as_secs_f64()
+                    )))
+                }
+                other => return other.map(|()| store),
+            }
+        }
     }
 
-    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+    /// `op`, given up on after the timeouts (a frozen database answers
+    /// nothing), and watched for outages.
+    pub(crate) async fn watch<T>(
+        &self,
+        op: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        let result = self.deadline(op).await;
+        self.health.observe(&result);
+        result
+    }
+
+    /// `op`, given up on after the statement timeout and the pool's wait.
+    async fn deadline<T>(&self, op: impl std::future::Future<Output = Result<T, StoreError>>) -> Result<T, StoreError> {
+        let limit = self.timeouts.statement + self.timeouts.pool_wait;
+        match tokio::time::timeout(limit, op).await {
+            Ok(r) => r,
+            Err(_) => Err(StoreError::Unavailable(format!("no answer within {} s", limit.as_secs_f64()))),
+        }
+    }
+
+    pub(super) async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool.get().await.map_err(pg)
+    }
+
+    /// One round trip.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.client().await?.simple_query("SELECT 1").await.map_err(pg)?;
+        Ok(())
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -363,120 +529,6 @@ impl Postgres {
         Ok(out)
     }
 
-    /// Claims the next bot decision for `worker` for `lease`: among the
-    /// jobs nobody holds (or whose claim ran out), one of the address with
-    /// the fewest decisions being made now, the longest waiting first.
-    pub async fn take_job(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
-        let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(
-                "UPDATE bot_jobs SET taken_by = $1, taken_until = now() + make_interval(secs => $2),
-                                     attempts = attempts + 1
-                 WHERE game = (
-                    WITH running AS (
-                        SELECT owner, count(*) AS n FROM bot_jobs WHERE taken_until >= now() GROUP BY owner)
-                    SELECT j.game FROM bot_jobs j LEFT JOIN running r ON r.owner = j.owner
-                    WHERE j.taken_until IS NULL OR j.taken_until < now()
-                    ORDER BY COALESCE(r.n, 0), j.queued
-                    LIMIT 1
-                    FOR UPDATE OF j SKIP LOCKED)
-                 RETURNING game, version, owner, attempts",
-            )
-            .await
-            .map_err(pg)?;
-        let row = client.query_opt(&stmt, &[&worker, &lease.as_secs_f64()]).await.map_err(pg)?;
-        Ok(row.map(|r| Job {
-            game: r.get(0),
-            version: r.get::<_, i64>(1) as u64,
-            owner: r.get::<_, &str>(2).parse().ok(),
-            attempts: r.get(3),
-        }))
-    }
-
-    /// Removes a job that is done with (if it is still the same decision).
-    pub async fn drop_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute("DELETE FROM bot_jobs WHERE game = $1 AND version = $2", &[&game, &(version as i64)])
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// Extends `worker`'s claim on a job by `lease` from now (a search that
-    /// waited for a thread).
-    pub async fn renew_job(&self, game: &str, version: u64, worker: &str, lease: Duration) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "UPDATE bot_jobs SET taken_until = now() + make_interval(secs => $4)
-                 WHERE game = $1 AND version = $2 AND taken_by = $3",
-                &[&game, &(version as i64), &worker, &lease.as_secs_f64()],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// Gives a claimed job back at once, for any worker to take again.
-    pub async fn release_job(&self, game: &str, version: u64) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "UPDATE bot_jobs SET taken_by = NULL, taken_until = NULL WHERE game = $1 AND version = $2",
-                &[&game, &(version as i64)],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// The bot seconds `owner` has used, leaking away at `per_hour` an hour.
-    pub async fn bot_usage(&self, owner: Option<IpAddr>, per_hour: f64) -> Result<f64, StoreError> {
-        let client = self.client().await?;
-        let row = client
-            .query_opt(
-                "SELECT GREATEST(seconds - EXTRACT(EPOCH FROM now() - at)::DOUBLE PRECISION * $2 / 3600.0, 0)
-                 FROM bot_usage WHERE owner = $1",
-                &[&owner_key(owner), &per_hour],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(row.map_or(0.0, |r| r.get(0)))
-    }
-
-    /// Charges `spent` to `owner`'s bot time.
-    pub async fn charge(&self, owner: Option<IpAddr>, spent: Duration, per_hour: f64) -> Result<(), StoreError> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "INSERT INTO bot_usage (owner, seconds, at) VALUES ($1, $2, now())
-                 ON CONFLICT (owner) DO UPDATE SET
-                    seconds = GREATEST(bot_usage.seconds
-                        - EXTRACT(EPOCH FROM now() - bot_usage.at)::DOUBLE PRECISION * $3 / 3600.0, 0)
-                        + excluded.seconds,
-                    at = now()",
-                &[&owner_key(owner), &spent.as_secs_f64(), &per_hour],
-            )
-            .await
-            .map_err(pg)?;
-        Ok(())
-    }
-
-    /// Jobs waiting (not claimed), in all and of `owner`'s games.
-    pub async fn queued(&self, owner: Option<IpAddr>) -> Result<(usize, usize), StoreError> {
-        let client = self.client().await?;
-        let row = client
-            .query_one(
-                "SELECT count(*), count(*) FILTER (WHERE owner = $1) FROM bot_jobs
-                 WHERE taken_until IS NULL OR taken_until < now()",
-                &[&owner_key(owner)],
-            )
-            .await
-            .map_err(pg)?;
-        Ok((row.get::<_, i64>(0) as usize, row.get::<_, i64>(1) as usize))
-    }
-
     /// Listens on `channels` on a connection of its own, reconnecting when
     /// it is lost (then [`Notice::Listening`] again: notices may have been
     /// missed meanwhile). Stops when the receiver is dropped.
@@ -484,32 +536,48 @@ impl Postgres {
         let (tx, rx) = mpsc::unbounded_channel();
         let config = self.config.clone();
         tokio::spawn(async move {
+            // Retried every half second at most: the watchers here see
+            // other servers' writes again within a second of the database's
+            // return.
             let mut wait = Duration::from_millis(100);
+            let mut lost: Option<Instant> = None;
             loop {
                 tokio::select! {
                     () = tx.closed() => return,
-                    heard = listen_once(&config, channels, &tx) => match heard {
+                    heard = listen_once(&config, channels, &tx, &mut lost) => match heard {
                         Ok(()) => wait = Duration::from_millis(100),
-                        Err(e) => tracing::warn!(error = %e, "database notifications: connection failed"),
+                        Err(e) => crate::logging::warn_throttled(
+                            "listen",
+                            "database notifications: cannot listen, retrying",
+                            "-",
+                            Some(&e.to_string()),
+                        ),
                     },
                 }
                 if tx.is_closed() {
                     return;
                 }
-                tracing::warn!(retry_in = ?wait, "database notifications: connection lost, reconnecting");
+                if lost.is_none() {
+                    tracing::warn!("database notifications: connection lost, reconnecting");
+                    lost = Some(Instant::now());
+                }
                 tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(Duration::from_secs(5));
+                wait = (wait * 2).min(LISTEN_RETRY);
             }
         });
         rx
     }
 }
 
+/// The longest wait between two tries to listen again.
+const LISTEN_RETRY: Duration = Duration::from_millis(500);
+
 /// One listening connection, until it ends.
 async fn listen_once(
     config: &tokio_postgres::Config,
     channels: &[&str],
     tx: &mpsc::UnboundedSender<Notice>,
+    lost: &mut Option<Instant>,
 ) -> Result<(), StoreError> {
     let (client, mut connection) = config.connect(NoTls).await.map_err(pg)?;
     let (heard, mut notices) = mpsc::unbounded_channel();
@@ -524,7 +592,13 @@ async fn listen_once(
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    tracing::warn!(error = %e, "database notifications: connection error");
+                    let e = pg(e);
+                    crate::logging::warn_throttled(
+                        "listen",
+                        "database notifications: connection error",
+                        "-",
+                        Some(&e.to_string()),
+                    );
                     return;
                 }
             }
@@ -532,6 +606,9 @@ async fn listen_once(
     });
     for channel in channels {
         client.batch_execute(&format!("LISTEN {channel}")).await.map_err(pg)?;
+    }
+    if let Some(since) = lost.take() {
+        tracing::info!(outage_secs = since.elapsed().as_secs_f64(), "database notifications: listening again");
     }
     if tx.send(Notice::Listening).is_err() {
         return Ok(());

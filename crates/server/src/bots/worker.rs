@@ -16,15 +16,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use carcassonne_bots::Bot;
 use tokio::sync::{watch, Semaphore};
 
-use crate::error::ApiError;
-use crate::hub::{Hub, Who};
-use crate::live::BotPlan;
+use super::turn::{self, Due, Fallback, Guard, Kept, Lender, Outcome};
+use crate::error::GameError;
+use crate::game::Hub;
 use crate::store::postgres::{Job, Postgres};
 use crate::store::Store;
-use crate::wire::Command;
 
 /// Claims of one decision after which it is played greedily; two more, and
 /// it is the first legal action.
@@ -71,8 +69,17 @@ pub async fn run(hub: Arc<Hub>, options: WorkerOptions, stop: watch::Receiver<bo
             Worker { hub: hub.clone(), pg: pg.clone(), name, lease: options.lease, searches: searches.clone() };
         tasks.spawn(worker.work(stop.clone()));
     }
-    tracing::info!(threads = options.threads, name = %options.name, lease = ?options.lease, "bot worker started");
+    tracing::info!(version = crate::VERSION, threads = options.threads, name = %options.name, lease = ?options.lease, "bot worker started");
     while tasks.join_next().await.is_some() {}
+    // Each loop finished its decision; a claim still held (a game that
+    // could not be read) goes back to the queue at once.
+    match pg.release_claims(&options.name).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(released = n, name = %options.name, "bot claims released"),
+        Err(e) => {
+            tracing::warn!(error = %e, name = %options.name, "bot claims not released: they run out by themselves")
+        }
+    }
 }
 
 /// One loop taking jobs.
@@ -85,13 +92,48 @@ struct Worker {
     searches: Arc<Semaphore>,
 }
 
-/// The bot that decided last, kept for its game and seat's next decision:
-/// a search with a turn budget carries its tree across the turn.
-type Kept = Option<(String, usize, Box<dyn Bot>)>;
+/// What a worker lends one job's decision: a search thread (the claim
+/// renewed if it waited for one), and the database's count of the
+/// address's bot time.
+struct Claim<'a> {
+    worker: &'a Worker,
+    job: &'a Job,
+}
+
+impl Lender for Claim<'_> {
+    async fn search(&mut self) -> Result<Guard, String> {
+        let (w, job) = (self.worker, self.job);
+        let per_hour = w.hub.bots().seconds_per_hour();
+        if let Ok(used) = w.pg.bot_usage(job.owner, per_hour).await {
+            if used >= per_hour {
+                let why = crate::bots::Why::OverAllowance.describe();
+                tracing::warn!(game = %job.game, owner = ?job.owner, "a bot plays greedily this time: {why}");
+                return Err(why.to_string());
+            }
+        }
+        let waited = Instant::now();
+        let permit = w.searches.clone().acquire_owned().await.ok();
+        if waited.elapsed() > Duration::from_millis(100) {
+            log_failure(&job.game, w.pg.renew_job(&job.game, job.version, &w.name, w.lease).await);
+        }
+        Ok(permit.map(|p| Box::new(p) as Box<dyn Send>))
+    }
+
+    async fn instant(&mut self) -> Guard {
+        None
+    }
+
+    async fn charge(&mut self, spent: Duration, searched: bool) {
+        let (w, job) = (self.worker, self.job);
+        if searched {
+            log_failure(&job.game, w.pg.charge(job.owner, spent, w.hub.bots().seconds_per_hour()).await);
+        }
+    }
+}
 
 impl Worker {
     async fn work(self, mut stop: watch::Receiver<bool>) {
-        let mut kept: Kept = None;
+        let mut kept: Option<Kept> = None;
         while !*stop.borrow() {
             // Registered before looking, so that a job queued meanwhile wakes it.
             let wake = self.hub.bot_jobs.notified();
@@ -108,7 +150,12 @@ impl Worker {
                     }
                 }
                 Err(e) => {
-                    tracing::warn!(worker = %self.name, error = %e, "bot worker: cannot take a job, trying again in 1 s");
+                    crate::logging::warn_throttled(
+                        "take_job",
+                        format_args!("bot worker: cannot take a job, trying again in 1 s"),
+                        "-",
+                        Some(&e.to_string()),
+                    );
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }
@@ -116,123 +163,82 @@ impl Worker {
     }
 
     /// Makes the decision of `job` and plays it.
-    async fn decide(&self, job: Job, kept: &mut Kept) {
+    async fn decide(&self, job: Job, kept: &mut Option<Kept>) {
         let (hub, pg) = (&self.hub, &self.pg);
         let game = job.game.clone();
         let done = |why: &str| {
             tracing::debug!(game = %game, version = job.version, "bot job dropped: {why}");
             pg.drop_job(&job.game, job.version)
         };
+        if let Some(taken) = &job.taken_over {
+            tracing::warn!(
+                game = %game,
+                version = job.version,
+                from = %taken.by,
+                held_secs = taken.held.as_secs_f64(),
+                attempts = job.attempts,
+                "bot job taken over: its claim ran out without an answer"
+            );
+        }
         let slot = match hub.slot(&job.game).await {
             Ok(slot) => slot,
-            Err(ApiError::NotFound(_)) => return log_failure(&game, done("no such game").await),
+            Err(GameError::NotFound(_)) => return log_failure(&game, done("no such game").await),
             // Taken again once the claim runs out: a game that cannot be
             // read does not keep every loop busy meanwhile.
             Err(e) => {
-                tracing::warn!(game = %game, error = %e, "bot job: cannot load the game, trying again after the claim");
+                tracing::warn!(game = %game, error = %e, cause = e.cause(), "bot job: cannot load the game, trying again after the claim");
                 return;
             }
         };
-        let (seat, plan, state, seed) = {
+        let due = {
             let live = slot.live().await;
             match live.bot_to_act() {
-                Some((seat, plan)) if live.version == job.version => {
-                    (seat, plan, live.state().clone(), live.bot_seed())
-                }
+                Some((seat, plan)) if live.version == job.version => Due {
+                    game: game.clone(),
+                    seat,
+                    version: live.version,
+                    plan,
+                    state: live.state().clone(),
+                    seed: live.bot_seed(),
+                },
                 _ => return log_failure(&game, done("the game has moved on").await),
             }
         };
-        let legal = state.legal_action_list();
-        let Some(&first) = legal.first() else {
-            tracing::error!(game = %game, seat, "bot failure: no legal action");
-            return;
-        };
-        let searches = matches!(plan, BotPlan::Mcts(_)) && legal.len() > 1;
-        // Any bot that keeps failing, instant ones too (say, an action refused).
-        let greedy = if job.attempts > GIVE_UP_SEARCHING {
-            Some(format!("claimed {} times without an answer", job.attempts - 1))
-        } else if !searches {
-            None
+        let seat = due.seat;
+        // Any bot that keeps failing, instant ones too (a worker died on it,
+        // or its action was refused).
+        let fallback = if job.attempts > GIVE_UP_SEARCHING + 2 {
+            Fallback::FirstLegal
+        } else if job.attempts > GIVE_UP_SEARCHING {
+            tracing::warn!(game = %game, owner = ?job.owner, "a bot plays greedily this time: claimed {} times without an answer", job.attempts - 1);
+            Fallback::Greedy
         } else {
-            let per_hour = hub.bots().seconds_per_hour();
-            match pg.bot_usage(job.owner, per_hour).await {
-                Ok(used) if used >= per_hour => Some(crate::bots::Why::OverAllowance.describe().to_string()),
-                _ => None,
-            }
+            Fallback::AsPlanned
         };
-        if let Some(why) = &greedy {
-            tracing::warn!(game = %game, owner = ?job.owner, "a bot plays greedily this time: {why}");
-        }
-        let action = if legal.len() == 1 || job.attempts > GIVE_UP_SEARCHING + 2 {
-            if legal.len() > 1 {
-                tracing::warn!(game = %game, seat, attempts = job.attempts, "a bot plays its first legal action: its decision kept failing");
-            }
-            *kept = None;
-            first
-        } else {
-            let mut bot: Box<dyn Bot> = match kept.take() {
-                _ if greedy.is_some() => Box::new(carcassonne_bots::GreedyBot::new(seed)),
-                Some((g, s, bot)) if g == game && s == seat => bot,
-                _ => plan.build(seed),
-            };
-            // A search waits for a search thread; instant bots go at once.
-            let permit = if searches && greedy.is_none() {
-                let waited = Instant::now();
-                let permit = self.searches.clone().acquire_owned().await.ok();
-                if waited.elapsed() > Duration::from_millis(100) {
-                    let renewed = pg.renew_job(&job.game, job.version, &self.name, self.lease).await;
-                    log_failure(&game, renewed);
-                }
-                permit
-            } else {
-                None
-            };
-            let chosen = tokio::task::spawn_blocking(move || {
-                let started = Instant::now();
-                let action = bot.choose(&state);
-                (bot, action, started.elapsed())
-            })
-            .await;
-            drop(permit);
-            let (bot, action, spent) = match chosen {
-                Ok(c) => c,
-                Err(e) => {
-                    tracing::error!(game = %game, seat, error = %e, "bot failure: the bot's thread failed");
-                    return;
-                }
-            };
-            if searches && greedy.is_none() {
-                log_failure(&game, pg.charge(job.owner, spent, hub.bots().seconds_per_hour()).await);
-                *kept = Some((game.clone(), seat, bot));
-            }
-            match action {
-                Some(a) => a,
-                None => {
-                    tracing::error!(game = %game, seat, "bot failure: the bot found no action");
-                    first
-                }
-            }
-        };
-        match hub.submit(&game, Who::Bot { seat }, job.version, Command::Play(action)).await {
+        let mut claim = Claim { worker: self, job: &job };
+        match turn::play(hub, due, fallback, kept, &mut claim).await {
             // The write replaced or removed the job.
-            Ok(_) => {}
-            Err(ApiError::StaleVersion { .. }) => log_failure(&game, done("another action came first").await),
-            Err(ApiError::Storage(e)) => {
-                tracing::warn!(game = %game, seat, error = %e, "bot failure: its action was not stored, trying again in 1 s");
+            Outcome::Played => {}
+            Outcome::MovedOn => log_failure(&game, done("another action came first").await),
+            Outcome::NotStored(e) => {
+                tracing::warn!(game = %game, seat, error = %e, cause = e.cause(), "bot failure: its action was not stored, trying again in 1 s");
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 log_failure(&game, pg.release_job(&job.game, job.version).await);
             }
-            // A bug: tried again once the claim runs out, greedily, then
-            // with the first legal action.
-            Err(e) => {
-                tracing::error!(game = %game, seat, action = %action, error = %e, "bot failure: its action was refused");
-            }
+            // A bug: tried again once the claim runs out, with the first
+            // legal action.
+            Outcome::Failed => {}
         }
     }
 }
 
 fn log_failure(game: &str, result: Result<(), crate::store::StoreError>) {
     if let Err(e) = result {
-        tracing::warn!(game = %game, error = %e, "bot job: the queue could not be updated");
+        crate::logging::warn_throttled(
+            "queue",
+            format_args!("bot job: the queue could not be updated"),
+            game,
+            Some(&e.to_string()),
+        );
     }
 }

@@ -15,6 +15,13 @@
 //! A search can not be interrupted, so the longest a decision waits for a
 //! free thread is one search budget: budgets are capped (a game asking for
 //! more is refused with `bot_budget`).
+//!
+//! The decisions themselves: [`turn`] (one decision, the same on both
+//! stores), scheduled by [`local`] (SQLite) or [`worker`] (PostgreSQL).
+
+pub mod local;
+pub mod turn;
+pub mod worker;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -23,9 +30,9 @@ use std::time::{Duration, Instant};
 
 use carcassonne_bots::mcts::Budget;
 use carcassonne_bots::BotSpec;
-use tokio::sync::{oneshot, Semaphore, SemaphorePermit};
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 
-use crate::error::ApiError;
+use crate::error::GameError;
 use crate::limits::Limits;
 use crate::live::BotPlan;
 
@@ -45,7 +52,7 @@ pub struct BotPool {
     state: Mutex<PoolState>,
     /// The instant bots' threads: a decision takes a millisecond or so, but
     /// two hundred at once would crowd out the server's own threads.
-    instant: Semaphore,
+    instant: Arc<Semaphore>,
 }
 
 #[derive(Default)]
@@ -155,14 +162,14 @@ impl BotPool {
             max_iterations: limits.bot_iterations,
             per_hour: f64::from(limits.bot_seconds_per_hour.max(1)),
             state: Mutex::new(PoolState::default()),
-            instant: Semaphore::new(threads),
+            instant: Arc::new(Semaphore::new(threads)),
         })
     }
 
     /// A thread for an instant bot's decision, held until dropped (`None`
     /// once the pool is closed).
-    pub async fn instant(&self) -> Option<SemaphorePermit<'_>> {
-        self.instant.acquire().await.ok()
+    pub async fn instant_owned(&self) -> Option<OwnedSemaphorePermit> {
+        self.instant.clone().acquire_owned().await.ok()
     }
 
     fn lock(&self) -> MutexGuard<'_, PoolState> {
@@ -171,7 +178,7 @@ impl BotPool {
 
     /// A bot level a new game may have: known, and within the budgets.
     /// Returns whether it searches (and so uses the bot threads).
-    pub fn check_level(&self, level: &str) -> Result<bool, ApiError> {
+    pub fn check_level(&self, level: &str) -> Result<bool, GameError> {
         let plan = BotPlan::parse(level)?;
         let BotPlan::Mcts(planned) = plan else { return Ok(false) };
         // A spec's budget as asked (the plan holds it capped, for games
@@ -180,7 +187,7 @@ impl BotPool {
         let asked = spec.as_ref().and_then(|s| s.mcts()).map_or(planned.budget, |c| c.budget);
         match asked {
             Budget::Time(t) if t > Duration::from_millis(self.max_ms) => {
-                return Err(ApiError::BotBudget(format!(
+                return Err(GameError::BotBudget(format!(
                     "bot level '{}': this server lets a bot search at most {} ms, not {} ms",
                     crate::error::clip(level, 40),
                     self.max_ms,
@@ -188,7 +195,7 @@ impl BotPool {
                 )))
             }
             Budget::Iterations(n) if n > self.max_iterations => {
-                return Err(ApiError::BotBudget(format!(
+                return Err(GameError::BotBudget(format!(
                     "bot level '{}': this server lets a bot search at most {} iterations, not {n}",
                     crate::error::clip(level, 40),
                     self.max_iterations
@@ -198,7 +205,7 @@ impl BotPool {
         }
         let trees = level.split(':').filter_map(|o| o.strip_prefix("trees=")).any(|n| n.trim() != "1");
         if trees {
-            return Err(ApiError::BotBudget(format!(
+            return Err(GameError::BotBudget(format!(
                 "bot level '{}': a bot searches one tree on this server (trees=1)",
                 crate::error::clip(level, 40)
             )));
@@ -209,7 +216,7 @@ impl BotPool {
     /// Whether the games of `owner` may have one more game with search
     /// bots: refused while the address is past its allowance, or while
     /// the queue is full.
-    pub fn admit(&self, owner: Owner) -> Result<(), ApiError> {
+    pub fn admit(&self, owner: Owner) -> Result<(), GameError> {
         let (used, queued) = {
             let st = self.lock();
             (st.usage(owner, self.per_hour, Instant::now()), st.waiting(owner))
@@ -219,16 +226,18 @@ impl BotPool {
 
     /// As [`admit`](Self::admit), for an address that has used `used` bot
     /// seconds lately, with `(all, mine)` decisions waiting.
-    pub fn admit_with(&self, used: f64, (all, mine): (usize, usize)) -> Result<(), ApiError> {
+    pub fn admit_with(&self, used: f64, (all, mine): (usize, usize)) -> Result<(), GameError> {
         if used >= self.per_hour {
             let wait = (used - self.per_hour) * 3600.0 / self.per_hour;
-            return Err(ApiError::RateLimited { retry_after: Duration::from_secs_f64(wait.max(1.0)) });
+            return Err(GameError::RateLimited { retry_after: Duration::from_secs_f64(wait.max(1.0)) });
         }
         if all >= self.queue {
-            return Err(ApiError::Busy(format!("the bots have {all} decisions waiting: no game with search bots now")));
+            return Err(GameError::Busy(format!(
+                "the bots have {all} decisions waiting: no game with search bots now"
+            )));
         }
         if mine >= self.queue_per_owner {
-            return Err(ApiError::Busy(format!(
+            return Err(GameError::Busy(format!(
                 "this address's games have {mine} bot decisions waiting: no game with search bots now"
             )));
         }
@@ -366,7 +375,7 @@ mod tests {
         let p = pool(1, Limits { bot_seconds_per_hour: 10, bot_queue_per_address: 1, ..Limits::default() });
         p.charge(ip(1), Duration::from_secs(11));
         assert!(matches!(p.search(ip(1), Duration::ZERO).await, Turn::Greedy(Why::OverAllowance)));
-        assert!(matches!(p.admit(ip(1)), Err(ApiError::RateLimited { .. })));
+        assert!(matches!(p.admit(ip(1)), Err(GameError::RateLimited { .. })));
         assert!(p.admit(ip(2)).is_ok());
         let busy = held(p.search(ip(2), Duration::ZERO).await);
         let queued = tokio::spawn({
@@ -375,7 +384,7 @@ mod tests {
         });
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert!(matches!(p.search(ip(3), Duration::ZERO).await, Turn::Greedy(Why::QueueFull)));
-        assert!(matches!(p.admit(ip(3)), Err(ApiError::Busy(_))));
+        assert!(matches!(p.admit(ip(3)), Err(GameError::Busy(_))));
         drop(busy);
         drop(queued.await.unwrap());
     }
@@ -403,10 +412,10 @@ mod tests {
         assert!(p.check_level("hard").unwrap());
         assert!(p.check_level("mcts:ms=1000").unwrap());
         for level in ["mcts:ms=99999999", "mcts:ms=1001:per=turn", "mcts:iters=501", "mcts:ms=10:trees=8"] {
-            assert!(matches!(p.check_level(level), Err(ApiError::BotBudget(_))), "{level}");
+            assert!(matches!(p.check_level(level), Err(GameError::BotBudget(_))), "{level}");
         }
         let strict = pool(1, Limits { bot_ms: 500, ..Limits::default() });
-        assert!(matches!(strict.check_level("hard"), Err(ApiError::BotBudget(_))));
-        assert!(matches!(p.check_level("alphago"), Err(ApiError::InvalidSetup(_))));
+        assert!(matches!(strict.check_level("hard"), Err(GameError::BotBudget(_))));
+        assert!(matches!(p.check_level("alphago"), Err(GameError::InvalidSetup(_))));
     }
 }

@@ -1,0 +1,83 @@
+// The UI's words for figures and steps, in one place: the names of the
+// figures, their counts, their roles on features, the spots the board
+// offers, the replay's sentences of deployments, and what each step asks.
+// Every string here is an English key of i18n.js; adding a figure or a
+// step means adding its words here (and their translations there).
+import { t, tn } from './i18n.js';
+
+/** Each figure's name, as on the deploy step's buttons. */
+export const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower', mayor: 'Mayor', wagon: 'Wagon', barn: 'Barn', builder: 'Builder', pig: 'Pig' };
+
+/** How many of a figure, in words: "5 followers", "1 wagon". */
+export function figureCount(figure, n) {
+  switch (figure) {
+    case 'big': return tn(n, '{n} big follower', '{n} big followers');
+    case 'mayor': return tn(n, '{n} mayor', '{n} mayors');
+    case 'wagon': return tn(n, '{n} wagon', '{n} wagons');
+    case 'barn': return tn(n, '{n} barn', '{n} barns');
+    case 'builder': return tn(n, '{n} builder', '{n} builders');
+    case 'pig': return tn(n, '{n} pig', '{n} pigs');
+    default: return tn(n, '{n} follower', '{n} followers');
+  }
+}
+
+/** A feature kind's name. */
+export const KIND_WORD = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
+
+const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', monastery: 'monk in the monastery', field: 'farmer in the field' };
+
+// Abbey & Mayor's figures on their features.
+const FIGURE_ROLE_WORD = {
+  mayor: { city: 'mayor in the city' },
+  wagon: { road: 'wagon on the road', city: 'wagon in the city', monastery: 'wagon at the monastery' },
+  barn: { corner: 'barn on the corner', field: 'barn in the field' },
+  // Traders & Builders'.
+  builder: { road: 'builder on the road', city: 'builder in the city' },
+  pig: { field: 'pig in the field' },
+};
+
+/** A follower's role on a feature, in words; `figure` big makes it a big one, a mayor, wagon or barn says so. */
+export function featureWords(feature, figure) {
+  if (!feature) return 'a feature';
+  const [kind, where] = feature.split(':');
+  const word = FIGURE_ROLE_WORD[figure]?.[kind] || ROLE_WORD[kind] || (kind === 'corner' ? 'barn on the corner' : null);
+  const role = word ? t(word) : kind;
+  const words = where === 'inner' || where === 'inner2' ? t('{role} (inside the tile)', { role }) : where ? `${role} (${where})` : role;
+  return figure === 'big' ? t('big {words}', { words }) : words;
+}
+
+const SPOT_WORDS = {
+  normal: 'follower on {where}', big: 'big follower on {where}', mayor: 'mayor on {where}',
+  wagon: 'wagon on {where}', barn: 'barn on {where}', builder: 'builder on {where}', pig: 'pig on {where}',
+};
+
+/** A choice on the board in words: a figure on a feature, or a wagon's move. */
+export function spotWords(s) {
+  if (s.pick === 'wagon') return t('move the wagon to {where} at {at}', { where: s.meeple, at: `(${s.x}, ${s.y})` });
+  return t(SPOT_WORDS[s.figure] || SPOT_WORDS.normal, { where: s.meeple });
+}
+
+const DEPLOY_WORDS = {
+  normal: '{who} deploys a follower on {where}.', big: '{who} deploys a big follower on {where}.',
+  mayor: '{who} deploys the mayor on {where}.', wagon: '{who} deploys the wagon on {where}.', barn: '{who} deploys the barn on {where}.',
+  builder: '{who} deploys the builder on {where}.', pig: '{who} deploys the pig on {where}.',
+};
+
+/** A deployment told as a sentence (the replay's). */
+export function deployWords(who, figure, where) {
+  return t(DEPLOY_WORDS[figure] || DEPLOY_WORDS.normal, { who, where });
+}
+
+const STEP_WORDS = {
+  place: 'place the tile',
+  deploy: 'deploy a follower, or not',
+  place_ferry: 'place the ferry',
+  move_ferries: 'move ferries, or finish',
+  abbey: 'place the abbey in a hole, or draw a tile',
+  move_wagon: 'move the wagon, or take it back',
+  end_turn: 'end the turn, or undo',
+  game_over: 'game over',
+};
+
+/** What a step asks, in words. */
+export function stepWords(step) { return STEP_WORDS[step] ? t(STEP_WORDS[step]) : step; }

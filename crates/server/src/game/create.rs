@@ -1,0 +1,189 @@
+//! New games: the setup checked (seats, expansions, edition, rule variants,
+//! bot levels within the server's budgets, names and colours), the secrets
+//! drawn, the row stored, and the bots started.
+
+use std::sync::Arc;
+
+use carcassonne_engine::record::Setup;
+use carcassonne_engine::{Edition, Expansion, RuleOptions, Rules, SetupError};
+use rand::Rng;
+
+use super::{now, storage_of, summary_of, Hub, Slot};
+use crate::bots::Owner;
+use crate::error::{clip, GameError};
+use crate::live::{Live, Meta, SeatKind, SeatPublic, SeatRow};
+use crate::store::GameRow;
+
+/// A game to create, as its creator asks for it.
+#[derive(Clone, Debug, Default)]
+pub struct NewGame {
+    pub seats: Vec<NewSeat>,
+    pub expansions: Vec<String>,
+    pub edition: Option<String>,
+    /// Rule variants, as a record's `setup.rules`.
+    pub rules: RuleOptions,
+    /// Listed in the game list (otherwise only its links find it).
+    pub public: bool,
+    /// The human seats' decisions of a turn stay provisional, seen by that
+    /// seat alone and undoable, until it ends the turn.
+    pub undo: bool,
+}
+
+/// A seat of a game to create.
+#[derive(Clone, Debug)]
+pub enum NewSeat {
+    Human { name: Option<String>, colour: Option<String> },
+    Bot { level: Option<String>, name: Option<String>, colour: Option<String> },
+}
+
+/// A game created.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub id: String,
+    pub version: u64,
+    /// Each seat as everyone may see it, with its secret token (human seats).
+    pub seats: Vec<(SeatPublic, Option<String>)>,
+    pub public: bool,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Hub {
+    /// Creates a game for `owner` (the creator's address key, which the
+    /// bots' time is charged to). Runs to its end even if the caller goes
+    /// away: a game stored must also be in memory, its bots started.
+    pub async fn create(self: &Arc<Self>, req: NewGame, owner: Owner) -> Result<Created, GameError> {
+        let hub = self.clone();
+        tokio::spawn(async move { hub.create_now(req, owner).await }).await.map_err(GameError::internal)?
+    }
+
+    async fn create_now(self: &Arc<Self>, req: NewGame, owner: Owner) -> Result<Created, GameError> {
+        let n = req.seats.len();
+        let (expansions, edition) = check_setup(&req)?;
+        let mut searches = false;
+        for s in &req.seats {
+            if let NewSeat::Bot { level, .. } = s {
+                searches |= self.bots().check_level(level.as_deref().unwrap_or("easy"))?;
+            }
+        }
+        let asked: Vec<Option<String>> = req
+            .seats
+            .iter()
+            .map(|s| match s {
+                NewSeat::Human { colour, .. } | NewSeat::Bot { colour, .. } => colour.clone(),
+            })
+            .collect();
+        let mut colours = crate::live::colours(&asked)?.into_iter();
+        // ThreadRng is not Send: draw every secret before the first await.
+        let (id, seed, seats) = {
+            let mut rng = rand::rng();
+            let id = hex(&rng.random::<[u8; 8]>());
+            let seed: u64 = rng.random();
+            let mut seats = Vec::with_capacity(n);
+            for (i, s) in req.seats.into_iter().enumerate() {
+                seats.push(match s {
+                    NewSeat::Human { name, .. } => SeatRow {
+                        name: crate::names::clean(name.as_deref(), format!("Player {}", i + 1))?,
+                        kind: SeatKind::Human,
+                        level: None,
+                        token: Some(hex(&rng.random::<[u8; 16]>())),
+                        undo: req.undo,
+                        colour: colours.next(),
+                    },
+                    NewSeat::Bot { level, name, .. } => {
+                        let level = level.unwrap_or_else(|| "easy".to_string());
+                        SeatRow {
+                            name: crate::names::clean(name.as_deref(), format!("Bot {} ({level})", i + 1))?,
+                            kind: SeatKind::Bot,
+                            level: Some(level),
+                            token: None,
+                            undo: false,
+                            colour: colours.next(),
+                        }
+                    }
+                });
+            }
+            (id, seed, seats)
+        };
+        crate::names::check_distinct(&seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>())?;
+        if searches {
+            self.admit(owner).await?;
+        }
+        let setup = Setup {
+            players: seats.iter().map(|s| s.name.clone()).collect(),
+            expansions,
+            edition,
+            seed: None,
+            rules: req.rules,
+        };
+        let created = now();
+        let meta = Arc::new(Meta { id: id.clone(), created, seed, seats });
+        let live = Live::create(meta.clone(), setup)?;
+        let row = GameRow {
+            id: id.clone(),
+            created,
+            updated: created,
+            seed,
+            seats: serde_json::to_string(&meta.seats).map_err(GameError::internal)?,
+            record: live.record().to_json(),
+            version: live.version,
+            finished: live.is_over(),
+            summary: summary_of(&live),
+            public: req.public,
+            owner: owner.map(|o| o.to_string()),
+            rev: 0,
+            pending: None,
+            bot_due: live.bot_to_act().is_some(),
+        };
+        self.store.insert(row).await.map_err(|e| storage_of(&id, e))?;
+        tracing::info!(game = %id, public = req.public, seats = n, "game created");
+        let version = live.version;
+        // A bot loop here may have read the game already (PostgreSQL).
+        let slot = self.cache.insert(&id, || Slot::new(live, owner, 0));
+        self.kick_bots(slot);
+        let seats = meta.public_seats().into_iter().zip(meta.seats.iter().map(|s| s.token.clone())).collect();
+        Ok(Created { id, version, seats, public: req.public })
+    }
+}
+
+/// The seats, expansions, edition and rule variants: known, and playable
+/// together.
+fn check_setup(req: &NewGame) -> Result<(Vec<Expansion>, Option<Edition>), GameError> {
+    let n = req.seats.len();
+    if n > carcassonne_engine::setup::MAX_PLAYERS {
+        return Err(GameError::InvalidSetup(format!(
+            "a game has at most {} seats, not {n}",
+            carcassonne_engine::setup::MAX_PLAYERS
+        )));
+    }
+    let mut expansions = Vec::with_capacity(req.expansions.len());
+    for e in &req.expansions {
+        let x = Expansion::parse(e)
+            .ok_or_else(|| GameError::InvalidSetup(SetupError::UnknownExpansion(clip(e, 20)).to_string()))?;
+        expansions.push(x);
+    }
+    // The engine says how many seats these rules take (six with Inns & Cathedrals).
+    Rules::new(n, &expansions, Edition::default()).map_err(|e| {
+        GameError::InvalidSetup(match e {
+            SetupError::PlayerCount { min, max, .. } => {
+                format!("a game with these expansions has {min} to {max} seats, not {n}")
+            }
+            e => e.to_string(),
+        })
+    })?;
+    let edition = match &req.edition {
+        None => None,
+        Some(e) => Some(
+            Edition::parse(e)
+                .ok_or_else(|| GameError::InvalidSetup(format!("unknown edition '{}' (c3 or c2)", clip(e, 20))))?,
+        ),
+    };
+    if let Some(n) = req.rules.tiny_city_scoring {
+        Rules::base(2)
+            .and_then(|r| r.with_tiny_city_scoring(n))
+            .map_err(|e| GameError::InvalidSetup(format!("rules: {e}")))?;
+    }
+    Ok((expansions, edition))
+}

@@ -1,0 +1,307 @@
+//! HTTP and WebSocket transport over the game authority, [`Hub`] (see
+//! docs/api.md): the routes, the request and answer shapes ([`shapes`]),
+//! the error mapping ([`error`]), the WebSockets ([`ws`]), and the load
+//! balancer's probes (`/healthz`, `/readyz`).
+
+pub mod error;
+pub mod shapes;
+mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use axum::{middleware, Extension, Router};
+use serde::de::DeserializeOwned;
+use tokio::sync::watch;
+
+pub use self::error::ApiError;
+use self::error::Refused;
+use self::shapes::{ActRequest, CreateRequest, CreateResponse, FeatureRequest, JoinRequest, ListQuery, VersionQuery};
+use crate::error::GameError;
+use crate::game::{Hub, Who};
+use crate::limits::{client_key, limit_requests, Guard};
+use crate::store::Filter;
+use crate::wire::catalogue_json;
+
+/// Largest request body.
+pub const MAX_BODY: usize = 64 * 1024;
+/// Largest WebSocket message from a client.
+pub const MAX_WS_MESSAGE: usize = 16 * 1024;
+/// The WebSocket subprotocol; a seat's token comes beside it as
+/// `token.<token>` (see docs/api.md).
+pub const WS_PROTOCOL: &str = "carcassonne";
+
+#[derive(Clone)]
+struct AppState {
+    hub: Arc<Hub>,
+    assets: Option<Arc<PathBuf>>,
+    guard: Arc<Guard>,
+    /// Turns true when the server stops: WebSockets close.
+    stop: watch::Receiver<bool>,
+}
+
+/// The whole application: the API under `/api/`, the UI everywhere else.
+/// Serve it with the peers' addresses (`ConnectInfo<SocketAddr>` in each
+/// request's extensions, as [`crate::net`] does) for the per-address
+/// limits of `guard` to apply.
+pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: watch::Receiver<bool>) -> Router {
+    let state = AppState { hub, assets: assets.map(Arc::new), guard: guard.clone(), stop };
+    let api = Router::new()
+        .route("/api/tiles", get(tiles))
+        .route("/api/games", get(list).post(create))
+        .route("/api/games/{id}", get(view))
+        .route("/api/games/{id}/view", get(view_at))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/actions", get(history).post(act))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/feature", post(feature))
+        .route("/api/records/view", post(record_view).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api", any(api_not_found))
+        .route("/api/{*rest}", any(api_not_found))
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn_with_state(guard, limit_requests))
+        .layer(middleware::from_fn(log_refusals));
+    // The probes are outside the API's limits: a load balancer asks often.
+    api.route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .fallback(static_files)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+fn json(status: StatusCode, body: String) -> Response {
+    json_bytes(status, Bytes::from(body))
+}
+
+fn json_bytes(status: StatusCode, body: Bytes) -> Response {
+    let mut r = (status, body).into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+fn ok_json<T: serde::Serialize>(status: StatusCode, value: &T) -> Response {
+    match serde_json::to_string(value) {
+        Ok(s) => json(status, s),
+        Err(e) => GameError::internal(e).into_response(),
+    }
+}
+
+/// A request's body, read whole within the body timeout.
+struct Body(Bytes);
+
+impl FromRequest<AppState> for Body {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, st: &AppState) -> Result<Body, ApiError> {
+        let wait = st.guard.limits().body_timeout;
+        // Records opened in the browser may be larger than other bodies.
+        let limit =
+            if request.uri().path() == "/api/records/view" { crate::records::MAX_RECORD_BODY } else { MAX_BODY };
+        match tokio::time::timeout(wait, Bytes::from_request(request, st)).await {
+            Err(_) => Err(ApiError::Timeout(wait)),
+            Ok(Ok(bytes)) => Ok(Body(bytes)),
+            Ok(Err(r)) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::TooLarge(limit)),
+            Ok(Err(r)) => Err(GameError::Malformed(r.body_text()).into()),
+        }
+    }
+}
+
+fn parse<T: DeserializeOwned>(body: Body) -> Result<T, GameError> {
+    serde_json::from_slice(&body.0).map_err(|e| GameError::Malformed(format!("the body is not the JSON expected: {e}")))
+}
+
+/// The header that carries a request's id.
+static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Gives every API request an id (the `X-Request-Id` header of its
+/// answer, and the `request` of a refusal's body) and logs every refused
+/// one: its class (the error code), the client's address, the game if
+/// any, and a failure's cause, which stays out of the answer.
+async fn log_refusals(request: Request, next: Next) -> Response {
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let id = self::error::request_id();
+    let mut response = next.run(request).await;
+    if let Some(refused) = response.extensions().get::<Refused>().cloned() {
+        response = refused.response(&id);
+        let status = refused.status.as_u16();
+        let peer = peer.map_or_else(|| "-".to_string(), |p| p.to_string());
+        let game = path
+            .strip_prefix("/api/games/")
+            .and_then(|rest| rest.split('/').next())
+            .filter(|id| crate::game::valid_id(id));
+        let game = game.unwrap_or("-");
+        let path = crate::error::clip(&path, 80);
+        let (class, message, cause) = (refused.body.code, &refused.body.message, refused.cause.as_deref());
+        match status {
+            408 | 413 | 429 | 503 => {
+                tracing::warn!(class, status, %method, %path, %peer, %game, request = %id, cause, "request refused: {message}")
+            }
+            500.. => {
+                crate::logging::request_failed(class, status, method.as_str(), &path, &peer, game, &id, cause, message)
+            }
+            _ => {
+                tracing::info!(class, status, %method, %path, %peer, %game, request = %id, "request refused: {message}")
+            }
+        }
+    }
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert(REQUEST_ID.clone(), v);
+    }
+    response
+}
+
+/// `/healthz`: the process answers.
+async fn healthz() -> Response {
+    (StatusCode::OK, "ok\n").into_response()
+}
+
+/// `/readyz`: the store answers (within the database's timeouts); 503
+/// with `Retry-After` otherwise, so that a load balancer sends requests
+/// elsewhere meanwhile.
+async fn readyz(State(st): State<AppState>) -> Response {
+    match st.hub.store().ping().await {
+        Ok(()) => (StatusCode::OK, "ready\n").into_response(),
+        Err(e) => {
+            let e = GameError::from(e);
+            crate::logging::warn_throttled("readyz", format_args!("not ready: {e}"), "-", e.cause());
+            let mut r = (StatusCode::SERVICE_UNAVAILABLE, "the database does not answer\n").into_response();
+            let wait = crate::limits::retry_seconds(e.retry_after().unwrap_or(crate::error::RETRY_UNAVAILABLE));
+            r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait));
+            r
+        }
+    }
+}
+
+async fn api_not_found(uri: Uri) -> GameError {
+    GameError::NotFound(format!("no API endpoint {}", crate::error::clip(uri.path(), 80)))
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+async fn static_files(State(st): State<AppState>, method: Method, uri: Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    crate::assets::serve(st.assets.as_deref().map(|p| p.as_path()), uri.path())
+}
+
+async fn tiles() -> Response {
+    json(StatusCode::OK, catalogue_json().to_string())
+}
+
+async fn list(State(st): State<AppState>, q: Result<Query<ListQuery>, QueryRejection>) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|r| GameError::Malformed(r.body_text()))?;
+    let filter = match q.status.as_deref() {
+        None | Some("all") => Filter::All,
+        Some("active") => Filter::Active,
+        Some("finished") => Filter::Finished,
+        Some(other) => {
+            return Err(GameError::Malformed(format!(
+                "status '{}' is not one of all, active, finished",
+                crate::error::clip(other, 20)
+            ))
+            .into())
+        }
+    };
+    let games = st.hub.list(filter, q.limit.unwrap_or(50).min(200), q.offset.unwrap_or(0)).await?;
+    Ok(ok_json(StatusCode::OK, &serde_json::json!({ "games": games })))
+}
+
+async fn create(
+    State(st): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let req: CreateRequest = parse(body)?;
+    let owner = peer.map(|p| client_key(p.0 .0.ip()));
+    let created = st.hub.create(req.into(), owner).await?;
+    Ok(ok_json(StatusCode::CREATED, &CreateResponse::from(created)))
+}
+
+async fn view(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let slot = st.hub.slot(&id).await?;
+    Ok(json_bytes(StatusCode::OK, slot.view().view()))
+}
+
+async fn view_at(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    q: Result<Query<VersionQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|r| GameError::Malformed(r.body_text()))?;
+    match q.version {
+        None => view(State(st), Path(id)).await,
+        Some(v) => Ok(json(StatusCode::OK, st.hub.view_at(&id, v).await?)),
+    }
+}
+
+async fn join(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+    let req: JoinRequest = parse(body)?;
+    let (seated, view) = st.hub.join_view(&id, &req.token).await?;
+    // {"game", "seat", "name", "view"}: the view as that seat sees it.
+    let head = serde_json::to_string(&shapes::Joined::new(&id, &seated)).map_err(GameError::internal)?;
+    let view = view.view();
+    let mut body = Vec::with_capacity(head.len() + view.len() + 16);
+    body.extend_from_slice(&head.as_bytes()[..head.len() - 1]);
+    body.extend_from_slice(b",\"view\":");
+    body.extend_from_slice(&view);
+    body.push(b'}');
+    Ok(json_bytes(StatusCode::OK, Bytes::from(body)))
+}
+
+async fn act(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+    let req: ActRequest = parse(body)?;
+    let command = req.action.to_command()?;
+    let (version, view) =
+        st.hub.submit(&id, Who::Human { seat: req.seat, token: &req.token }, req.version, command).await?;
+    let view = view.view();
+    let mut body = Vec::with_capacity(view.len() + 32);
+    body.extend_from_slice(format!("{{\"version\":{version},\"view\":").as_bytes());
+    body.extend_from_slice(&view);
+    body.push(b'}');
+    Ok(json_bytes(StatusCode::OK, Bytes::from(body)))
+}
+
+async fn feature(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+    let req: FeatureRequest = parse(body)?;
+    let at = match (i32::try_from(req.at[0]), i32::try_from(req.at[1])) {
+        (Ok(x), Ok(y)) => carcassonne_engine::Pos::new(x, y),
+        _ => return Err(GameError::Malformed("not a board position".into()).into()),
+    };
+    let report = st.hub.inspect(&id, at, req.piece, req.version, req.token.as_deref()).await?;
+    Ok(ok_json(StatusCode::OK, &report))
+}
+
+async fn record_view(body: Body) -> Result<Response, ApiError> {
+    let req: crate::records::RecordRequest = parse(body)?;
+    let text =
+        tokio::task::spawn_blocking(move || crate::records::answer(req)).await.map_err(GameError::internal)??;
+    Ok(json(StatusCode::OK, text))
+}
+
+async fn history(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(json(StatusCode::OK, st.hub.history(&id).await?))
+}
+
+async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let record = st.hub.record(&id).await?;
+    let mut r = json(StatusCode::OK, record.to_json_pretty());
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"carcassonne-{id}.json\"")) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
+}

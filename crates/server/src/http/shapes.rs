@@ -1,0 +1,163 @@
+//! The JSON shapes of the API's requests and answers (docs/api.md), and
+//! the browser links of a game: the authority knows neither.
+
+use carcassonne_engine::RuleOptions;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Created, NewGame, NewSeat, Seated};
+use crate::live::SeatPublic;
+use crate::wire::ActionIn;
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+pub struct CreateRequest {
+    pub seats: Vec<SeatRequest>,
+    #[serde(default)]
+    pub expansions: Vec<String>,
+    #[serde(default)]
+    pub edition: Option<String>,
+    /// Rule variants, as a record's `setup.rules`; an unknown name is
+    /// refused as malformed.
+    #[serde(default)]
+    pub rules: RuleOptions,
+    /// Listed in `GET /api/games` (otherwise only its links find it).
+    #[serde(default)]
+    pub public: bool,
+    /// The human seats' decisions of a turn stay provisional, seen by that
+    /// seat alone and undoable, until it ends the turn (`end_turn`).
+    #[serde(default)]
+    pub undo: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum SeatRequest {
+    Human {
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        colour: Option<String>,
+    },
+    Bot {
+        #[serde(default)]
+        level: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        colour: Option<String>,
+    },
+}
+
+impl From<CreateRequest> for NewGame {
+    fn from(r: CreateRequest) -> NewGame {
+        let seats = r
+            .seats
+            .into_iter()
+            .map(|s| match s {
+                SeatRequest::Human { name, colour } => NewSeat::Human { name, colour },
+                SeatRequest::Bot { level, name, colour } => NewSeat::Bot { level, name, colour },
+            })
+            .collect();
+        NewGame { seats, expansions: r.expansions, edition: r.edition, rules: r.rules, public: r.public, undo: r.undo }
+    }
+}
+
+/// The answer to `POST /api/games`.
+#[derive(Debug, Serialize)]
+pub struct CreateResponse {
+    pub game: String,
+    pub version: u64,
+    pub seats: Vec<CreatedSeat>,
+    pub spectate: String,
+    pub public: bool,
+}
+
+/// A seat as everyone may see it, plus its secret join link for its creator.
+#[derive(Debug, Serialize)]
+pub struct CreatedSeat {
+    #[serde(flatten)]
+    pub public: SeatPublic,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+/// The browser's link to play seat `token` of game `id`: the token stays in
+/// the fragment, out of every server's logs.
+pub fn play_link(id: &str, token: &str) -> String {
+    format!("/#game={id}&token={token}")
+}
+
+/// The browser's link to watch game `id`.
+pub fn spectate_link(id: &str) -> String {
+    format!("/#game={id}")
+}
+
+impl From<Created> for CreateResponse {
+    fn from(c: Created) -> CreateResponse {
+        let seats = c
+            .seats
+            .into_iter()
+            .map(|(public, token)| CreatedSeat { public, link: token.as_deref().map(|t| play_link(&c.id, t)), token })
+            .collect();
+        CreateResponse { spectate: spectate_link(&c.id), game: c.id, version: c.version, seats, public: c.public }
+    }
+}
+
+/// The head of `POST /join`'s answer (the view follows it).
+#[derive(Debug, Serialize)]
+pub struct Joined<'a> {
+    pub game: &'a str,
+    pub seat: usize,
+    pub name: &'a str,
+}
+
+impl<'a> Joined<'a> {
+    pub fn new(game: &'a str, seated: &'a Seated) -> Joined<'a> {
+        Joined { game, seat: seated.seat, name: &seated.name }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    pub status: Option<String>,
+    pub limit: Option<u32>,
+    pub offset: Option<u32>,
+}
+
+#[derive(Deserialize)]
+pub struct VersionQuery {
+    pub version: Option<u64>,
+}
+
+#[derive(Deserialize)]
+pub struct JoinRequest {
+    pub token: String,
+}
+
+#[derive(Deserialize)]
+pub struct ActRequest {
+    pub seat: usize,
+    pub token: String,
+    pub version: u64,
+    pub action: ActionIn,
+}
+
+#[derive(Deserialize)]
+pub struct FeatureRequest {
+    pub at: [i64; 2],
+    pub piece: usize,
+    #[serde(default)]
+    pub version: Option<u64>,
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+/// A WebSocket client's message.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    Act { seat: usize, token: String, version: u64, action: ActionIn },
+    Ping,
+}

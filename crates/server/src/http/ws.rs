@@ -1,0 +1,276 @@
+//! The WebSocket of a game (`GET /api/games/{id}/ws`, docs/api.md): the
+//! views pushed as they change, actions taken as over HTTP, pings both
+//! ways, and the connection's place in the counts.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{header, HeaderMap};
+use axum::response::Response;
+use axum::Extension;
+use serde_json::Value;
+use tokio::sync::watch;
+
+use super::shapes::ClientMessage;
+use super::{ApiError, AppState, MAX_WS_MESSAGE, WS_PROTOCOL};
+use crate::error::GameError;
+use crate::game::{Hub, Slot, Who};
+use crate::limits::{MessageLimiter, SeatPermit, SocketPermit};
+use crate::net::ConnectionHold;
+
+/// The seat tokens a client offers beside the subprotocol (a hot-seat
+/// browser offers each of its seats'), at most [`MAX_WS_TOKENS`].
+fn offered_tokens(headers: &HeaderMap) -> Vec<&str> {
+    headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|p| p.trim().strip_prefix("token."))
+        .take(MAX_WS_TOKENS)
+        .collect()
+}
+
+/// Most seat tokens one WebSocket may offer (the most seats of a game).
+const MAX_WS_TOKENS: usize = carcassonne_engine::setup::MAX_PLAYERS;
+
+/// A WebSocket's place in the counts: a seat's, or a spectator's.
+enum Place {
+    Seat(SeatPermit),
+    Spectator(#[allow(dead_code)] SocketPermit),
+}
+
+pub(super) async fn upgrade(
+    State(st): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    hold: Option<Extension<ConnectionHold>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let slot = st.hub.slot(&id).await?;
+    let upgrade = upgrade.map_err(|r| GameError::Malformed(r.body_text()))?;
+    // A seat's own connections are never refused for room; spectators
+    // share capped places.
+    let tokens = offered_tokens(&headers);
+    let mut seats = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        seats.push(st.hub.join(&id, token).await?.seat);
+    }
+    let place = match seats.first() {
+        Some(&seat) => Place::Seat(st.guard.seat_socket(&id, seat)),
+        None => Place::Spectator(st.guard.socket(&id, peer.map(|p| p.0 .0.ip()))?),
+    };
+    let session = Session {
+        seats,
+        hub: st.hub.clone(),
+        id,
+        slot,
+        limiter: st.guard.messages(),
+        place,
+        _hold: hold.map(|h| h.0),
+        ping_interval: st.guard.limits().ping_interval,
+        pong_timeout: st.guard.limits().pong_timeout,
+        stop: st.stop.clone(),
+    };
+    Ok(upgrade
+        .protocols([WS_PROTOCOL])
+        .read_buffer_size(4 * 1024)
+        .max_message_size(MAX_WS_MESSAGE)
+        .max_frame_size(MAX_WS_MESSAGE)
+        .on_upgrade(move |socket| session.run(socket)))
+}
+
+fn view_message(view: &crate::view::ViewText) -> Option<Message> {
+    axum::extract::ws::Utf8Bytes::try_from(view.message()).ok().map(Message::Text)
+}
+
+/// One client's connection to a game; `place` and `_hold` keep its places
+/// in the counts until it ends.
+struct Session {
+    /// The seats whose tokens the client offered: their own views (over
+    /// their provisional decisions) come to this connection.
+    seats: Vec<usize>,
+    hub: Arc<Hub>,
+    id: String,
+    slot: Arc<Slot>,
+    limiter: MessageLimiter,
+    place: Place,
+    _hold: Option<ConnectionHold>,
+    ping_interval: std::time::Duration,
+    pong_timeout: std::time::Duration,
+    stop: watch::Receiver<bool>,
+}
+
+impl Session {
+    /// The view this client sees now: its seat's own while that seat has
+    /// provisional decisions, the public one otherwise.
+    fn current(&self) -> crate::view::ViewText {
+        for &seat in &self.seats {
+            if let Some(v) = self.slot.private_of(seat) {
+                return v;
+            }
+        }
+        self.slot.view()
+    }
+
+    async fn run(mut self, mut socket: WebSocket) {
+        let mut views = self.slot.subscribe();
+        let mut private = self.slot.subscribe_private();
+        // Followed from now on: the hub keeps this copy and refreshes it on
+        // other servers' writes; one made before is caught by a check now.
+        let kept = self.hub.keep(&self.id, &self.slot);
+        if !Arc::ptr_eq(&kept, &self.slot) {
+            self.slot = kept;
+            views = self.slot.subscribe();
+            private = self.slot.subscribe_private();
+        }
+        self.hub.check(&self.slot).await;
+        views.borrow_and_update();
+        private.borrow_and_update();
+        let Some(first) = view_message(&self.current()) else { return };
+        if socket.send(first).await.is_err() {
+            return;
+        }
+        let start = tokio::time::Instant::now() + self.ping_interval;
+        let mut ping = tokio::time::interval_at(start, self.ping_interval);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // When the unanswered ping's answer is due.
+        let mut pong_due: Option<tokio::time::Instant> = None;
+        let replaced = async {
+            match &self.place {
+                Place::Seat(permit) => permit.replaced().await,
+                Place::Spectator(_) => std::future::pending().await,
+            }
+        };
+        tokio::pin!(replaced);
+        let close = |code: u16, reason: &'static str| Some(CloseFrame { code, reason: reason.into() });
+        let end = loop {
+            tokio::select! {
+                _ = crate::net::stopping(&mut self.stop) => break close(1001, "the server is stopping"),
+                _ = &mut replaced => break close(4001, "replaced by a newer connection of this seat"),
+                _ = tokio::time::sleep_until(pong_due.unwrap_or(start)), if pong_due.is_some() => {
+                    tracing::info!(class = "pong_timeout", game = %self.id, "WebSocket closed: no answer to a ping");
+                    break None;
+                }
+                _ = ping.tick() => {
+                    pong_due.get_or_insert_with(|| tokio::time::Instant::now() + self.pong_timeout);
+                    if socket.send(Message::Ping(Bytes::new())).await.is_err() {
+                        break None;
+                    }
+                }
+                changed = views.changed() => {
+                    if changed.is_err() {
+                        break None;
+                    }
+                    views.borrow_and_update();
+                    let Some(message) = view_message(&self.current()) else { break None };
+                    if socket.send(message).await.is_err() {
+                        break None;
+                    }
+                }
+                changed = private.changed(), if !self.seats.is_empty() => {
+                    if changed.is_err() {
+                        break None;
+                    }
+                    let mine = private.borrow_and_update().as_ref().map(|sv| sv.seat);
+                    // Another seat's provisional decisions are not this client's to see.
+                    if mine.is_some_and(|s| !self.seats.contains(&s)) {
+                        continue;
+                    }
+                    let Some(message) = view_message(&self.current()) else { break None };
+                    if socket.send(message).await.is_err() {
+                        break None;
+                    }
+                }
+                msg = socket.recv() => {
+                    let reply = match msg {
+                        None | Some(Ok(Message::Close(_))) => break None,
+                        Some(Err(e)) => {
+                            let text = e.to_string();
+                            if text.contains("too long") || text.contains("limit") {
+                                tracing::info!(class = "too_large", game = %self.id, "WebSocket closed: message too large");
+                                break close(1009, "message too large");
+                            }
+                            break None;
+                        }
+                        Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => match (self.limiter.check(), m) {
+                            (Err(e), _) => {
+                                tracing::info!(class = "rate_limited", game = %self.id, "WebSocket message refused: {e}");
+                                Some(error_message(Value::Null, &e))
+                            }
+                            (Ok(()), Message::Text(t)) => handle(&self.hub, &self.id, t.as_str()).await,
+                            (Ok(()), _) => {
+                                Some(error_message(Value::Null, &GameError::Malformed("send JSON text frames".into())))
+                            }
+                        },
+                        Some(Ok(Message::Pong(_))) => {
+                            pong_due = None;
+                            None
+                        }
+                        Some(Ok(Message::Ping(_))) => None,
+                    };
+                    if let Some(r) = reply {
+                        if socket.send(Message::Text(r.into())).await.is_err() {
+                            break None;
+                        }
+                    }
+                }
+            }
+        };
+        if let Some(frame) = end {
+            let _ = socket.send(Message::Close(Some(frame))).await;
+        }
+    }
+}
+
+fn error_message(id: Value, e: &GameError) -> String {
+    serde_json::json!({ "type": "error", "id": id, "error": e.body() }).to_string()
+}
+
+/// Answers one client message.
+async fn handle(hub: &Arc<Hub>, game: &str, text: &str) -> Option<String> {
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Some(error_message(Value::Null, &GameError::Malformed(format!("not JSON: {e}")))),
+    };
+    let id = value.get("id").cloned().unwrap_or(Value::Null);
+    let msg: ClientMessage = match serde_json::from_value(value) {
+        Ok(m) => m,
+        Err(e) => return Some(error_message(id, &GameError::Malformed(format!("not a message of this API: {e}")))),
+    };
+    match msg {
+        ClientMessage::Ping => Some(r#"{"type":"pong"}"#.to_string()),
+        ClientMessage::Act { seat, token, version, action } => {
+            let result = match action.to_command() {
+                Ok(c) => hub.submit(game, Who::Human { seat, token: &token }, version, c).await,
+                Err(e) => Err(e),
+            };
+            Some(match result {
+                Ok((version, _)) => serde_json::json!({ "type": "ack", "id": id, "version": version }).to_string(),
+                Err(e) if e.is_failure() => {
+                    // The cause goes to the log, under an id the client is told.
+                    let request = super::error::request_id();
+                    crate::logging::request_failed(
+                        e.code(),
+                        0,
+                        "WS",
+                        "act",
+                        "-",
+                        game,
+                        &request,
+                        e.cause(),
+                        &e.to_string(),
+                    );
+                    let mut body = e.body();
+                    body.request = Some(request);
+                    serde_json::json!({ "type": "error", "id": id, "error": body }).to_string()
+                }
+                Err(e) => error_message(id, &e),
+            })
+        }
+    }
+}
