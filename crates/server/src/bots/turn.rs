@@ -300,8 +300,9 @@ mod tests {
             let outcome = play(&hub, due, Fallback::AsPlanned, &mut kept, &mut Free).await;
             assert!(matches!(outcome, Outcome::Played), "{outcome:?}");
             assert!(kept.is_none(), "the greedy bot is not kept for the seat");
+            // Stored; the bots may have played on since.
             let stored = hub.store().load(&game).await.unwrap().unwrap();
-            assert_eq!(stored.version, before + 1);
+            assert!(stored.version > before, "{} after {before}", stored.version);
         }
     }
 
