@@ -331,7 +331,8 @@ impl TurnError {
 impl Record {
     /// Parses a record from JSON text (structure only; see [`Game::replay`]).
     pub fn from_json(text: &str) -> Result<Record, RecordError> {
-        let record: Record = serde_json::from_str(text).map_err(|e| RecordError::Malformed(e.to_string()))?;
+        let record: Record = serde_json::from_str(text)
+            .map_err(|e| setup_error(text).unwrap_or_else(|| RecordError::Malformed(e.to_string())))?;
         record.version()?;
         Ok(record)
     }
@@ -400,6 +401,25 @@ impl Record {
     /// actions in the notation, with the player whose turn it is.
     pub fn to_v2(&self) -> Result<Record, RecordError> {
         Ok(Game::replay(self)?.rewritten_v2())
+    }
+}
+
+/// A record refused for an unknown expansion or edition in its setup, with
+/// the setup's own error (its kind kept), rather than as malformed JSON.
+#[cold]
+fn setup_error(text: &str) -> Option<RecordError> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let setup = value.get("setup")?;
+    let names = setup.get("expansions").and_then(|e| e.as_array()).into_iter().flatten();
+    let sets = setup.pointer("/rules/tile-sets").and_then(|e| e.as_array()).into_iter().flatten();
+    for name in names.chain(sets).filter_map(|n| n.as_str()) {
+        if let Err(e) = name.parse::<Expansion>() {
+            return Some(RecordError::Setup(e));
+        }
+    }
+    match setup.get("edition").and_then(|e| e.as_str()).map(str::parse::<Edition>) {
+        Some(Err(e)) => Some(RecordError::Setup(e)),
+        _ => None,
     }
 }
 
