@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 . scripts/packages.sh
 
 # PostgreSQL's server programs, for the test of several servers and bot
-# workers on one database (crates/cli/tests/postgres.rs, which starts a
+# workers on one database (crates/cli/tests/suite/postgres.rs, which starts a
 # throwaway cluster of its own): Debian's package, installed if missing.
 # Set CARCASSONNE_PG_BIN to use others.
 if [ -z "${CARCASSONNE_PG_BIN:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then

@@ -1,12 +1,10 @@
 //! `carcassonne play` driven through standard input: whole games, undo,
 //! save and load, bad input and the end of input.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{carcassonne, run_with_input};
+use crate::common::{carcassonne, run_with_input};
 
 use serde_json::Value;
 

@@ -1,8 +1,6 @@
 //! Each seat's colour, chosen at creation, shown to everyone.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test]

@@ -2,11 +2,9 @@
 //! seen by that seat alone and may be taken back until it ends the turn;
 //! nothing another seat or a spectator saw is ever undone.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;

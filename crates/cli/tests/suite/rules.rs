@@ -1,17 +1,15 @@
 //! `--rules tiny-city-scoring=2` on `play` and `simulate`: the variant
 //! reaches the game, its records and `replay`; bad values are named.
 
-mod common;
-
 use std::path::Path;
 use std::process::Output;
 
-use common::run_with_input;
+use crate::common::run_with_input;
 
 use serde_json::Value;
 
 fn carcassonne(args: &[&str], input: &str) -> Output {
-    run_with_input(common::carcassonne().args(args).env("NO_COLOR", "1"), input)
+    run_with_input(crate::common::carcassonne().args(args).env("NO_COLOR", "1"), input)
 }
 
 fn ok(out: &Output) -> String {

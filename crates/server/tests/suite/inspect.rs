@@ -1,8 +1,6 @@
 //! The feature inspector (`POST /api/games/{id}/feature`) against a real server.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test]

@@ -1,12 +1,10 @@
 //! Per-client limits: a client over its allowance is refused with a typed
 //! error, the refusal changes nothing, and the others go on being served.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::*;
 use carcassonne_server::Limits;
-use common::*;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;

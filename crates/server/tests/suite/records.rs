@@ -1,13 +1,11 @@
 //! Records and JCloisterZone saved games opened in the browser
 //! (`POST /api/records/view`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
-const RECORD: &str = include_str!("../../../docs/examples/ferries-mcts-vs-greedy.json");
-const JCZ: &str = include_str!("../../../tests/data/jcz/basic-502-0001.jcz");
+const RECORD: &str = include_str!("../../../../docs/examples/ferries-mcts-vs-greedy.json");
+const JCZ: &str = include_str!("../../../../tests/data/jcz/basic-502-0001.jcz");
 
 #[tokio::test]
 async fn a_record_or_a_saved_game_opens_step_by_step() {

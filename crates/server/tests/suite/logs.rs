@@ -2,15 +2,13 @@
 //! requests, storage errors and bot failures with their game, stop; as
 //! JSON with `--log-format json`, at the level `RUST_LOG` asks for.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 struct Running {

@@ -3,7 +3,7 @@
 //! it with
 //!
 //! ```text
-//! cargo test --release -p carcassonne-bots --test draws_speed -- --ignored --nocapture
+//! cargo test --release -p carcassonne-bots --test suite draws_speed:: -- --ignored --nocapture
 //! ```
 
 use std::time::{Duration, Instant};

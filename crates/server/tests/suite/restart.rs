@@ -1,12 +1,10 @@
 //! Killing the server mid-game and resuming from the same database file.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 /// Plays until the seat to act has placed a tile and must now decide on a

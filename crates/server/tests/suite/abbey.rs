@@ -4,10 +4,8 @@
 //! The deals are random (the server keeps its seeds), so the tests steer
 //! their seats with the engine towards what they check.
 
-mod common;
-
+use crate::common::*;
 use carcassonne_engine::{Action, Actor, FeatureKind, FollowerKind, Location, State, Step};
-use common::*;
 use serde_json::{json, Value};
 
 /// How many holes the board has (empty cells with a tile on each side).

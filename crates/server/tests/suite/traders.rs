@@ -6,10 +6,8 @@
 //! are random (the server keeps its seeds), so the tests steer their seats
 //! with the engine towards what they check.
 
-mod common;
-
+use crate::common::*;
 use carcassonne_engine::{Action, Step};
-use common::*;
 use serde_json::{json, Value};
 
 fn log_of(view: &Value) -> &Vec<Value> {

@@ -11,16 +11,13 @@
 //! them the test says so and passes, unless `CARCASSONNE_PG_REQUIRED` is
 //! set (as `scripts/test.sh` does, after installing the package).
 
-#[path = "../../server/tests/common/mod.rs"]
-mod common;
-
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{tokens, Client, Pick, Reply};
+use crate::server_common::{tokens, Client, Pick, Reply};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 

@@ -3,15 +3,13 @@
 //! WebSockets that answer no ping. Clients come from several loopback
 //! addresses (127.0.0.x), which the server counts apart.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use crate::common::*;
 use carcassonne_server::Limits;
-use common::*;
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -1,9 +1,7 @@
 //! The HTTP API against a real server on loopback with a real SQLite file.
 
-mod common;
-
+use crate::common::*;
 use carcassonne_engine::Game;
-use common::*;
 use serde_json::{json, Value};
 
 #[tokio::test]

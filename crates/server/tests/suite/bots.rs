@@ -3,12 +3,10 @@
 //! seconds for the hour has its search bots play greedily, and the queue
 //! of bot decisions is bounded.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
+use crate::common::*;
 use carcassonne_server::Limits;
-use common::*;
 use serde_json::{json, Value};
 
 fn human_and_bot(level: &str) -> Value {

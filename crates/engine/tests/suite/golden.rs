@@ -9,7 +9,7 @@
 //! and draw by weight from the bag's kinds sorted by id, so the transcripts
 //! depend only on the rules, not on the order the engine lists things in.
 //!
-//! `GOLDEN_BLESS=1 cargo test --release -p carcassonne-engine --test golden`
+//! `GOLDEN_BLESS=1 cargo test --release -p carcassonne-engine --test suite golden::`
 //! writes the files anew (only for a deliberate change of the rules).
 
 use std::fmt::Write as _;

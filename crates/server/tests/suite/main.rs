@@ -1,0 +1,20 @@
+//! The server's tests: a real server on loopback with a real SQLite file,
+//! through HTTP and WebSockets. One test program, linked once.
+//!
+//! Run one file's tests by its module name, for example
+//! `cargo test --release -p carcassonne-server --test suite abbey::`.
+
+mod abbey;
+mod api;
+mod bots;
+mod colours;
+mod common;
+mod connections;
+mod inspect;
+mod limits;
+mod logs;
+mod records;
+mod restart;
+mod traders;
+mod undo;
+mod ws;
