@@ -1,4 +1,5 @@
-//! Playing whole games between bots, with a record of each.
+//! Playing whole games between bots; the record of each is written from
+//! its actions when asked, so that a game costs the rules alone.
 //!
 //! Chance draws from a generator seeded per deal, so the tile order is a
 //! function of the deal's seed alone: the bag's contents change only by
@@ -8,8 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use carcassonne_engine::record::Setup;
-use carcassonne_engine::{Action, Actor, Game, PlayError, RecordError, Rules, Step};
+use carcassonne_engine::record::{Record, Setup};
+use carcassonne_engine::{Action, Actor, Game, PlayError, RecordError, Rules, State, Step};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use thiserror::Error;
@@ -45,16 +46,40 @@ pub struct SeatStats {
     pub iterations: u64,
 }
 
-/// A finished game: the game with its record, and per-seat statistics.
+/// A finished game: its setup, the actions played (draws included) and
+/// the final position, and per-seat statistics.
 pub struct Played {
-    pub game: Game,
+    pub setup: Setup,
+    pub actions: Vec<Action>,
+    pub state: State,
     pub seats: Vec<SeatStats>,
 }
 
 impl Played {
     /// Final scores, by seat.
     pub fn scores(&self) -> Vec<u32> {
-        self.game.state().final_scores()
+        self.state.final_scores()
+    }
+
+    /// The game with its record, played again from its actions: only
+    /// what asks for a record pays for writing one.
+    pub fn game(&self) -> Result<Game, ArenaError> {
+        let mut game = Game::new(self.setup.clone())?;
+        for (i, &action) in self.actions.iter().enumerate() {
+            let turn = game.state().turns() + 1;
+            game.play(action).map_err(|error| ArenaError::Illegal {
+                bot: format!("action {i}"),
+                turn,
+                action,
+                error,
+            })?;
+        }
+        Ok(game)
+    }
+
+    /// The game's record (see [`game`](Self::game)).
+    pub fn record(&self) -> Result<Record, ArenaError> {
+        Ok(self.game()?.record().clone())
     }
 }
 
@@ -80,22 +105,25 @@ pub fn play_game(
     if names.len() != bots.len() || bots.len() != rules.players() {
         return Err(ArenaError::Seats { names: names.len(), players: bots.len() });
     }
-    let mut game = Game::new(setup(&rules, names))?;
+    let setup = setup(&rules, names);
+    let mut state = State::new(rules);
+    // About three decisions and a draw a tile: one allocation a game.
+    let mut actions = Vec::with_capacity(4 * state.bag().total() as usize + 16);
     let mut chance = Xoshiro256PlusPlus::seed_from_u64(deal_seed);
     let mut seats = vec![SeatStats::default(); bots.len()];
-    while let Some(actor) = game.state().actor() {
-        let turn = game.state().turns() + 1;
+    while let Some(actor) = state.actor() {
+        let turn = state.turns() + 1;
         let action = match actor {
-            Actor::Chance => match game.state().bag().sample(&mut chance) {
+            Actor::Chance => match state.bag().sample(&mut chance) {
                 Some(kind) => Action::Draw(kind),
                 None => break,
             },
             Actor::Player(p) => {
                 let started = Instant::now();
-                let action = bots[p].choose(game.state());
+                let action = bots[p].choose(&state);
                 let s = &mut seats[p];
                 s.decisions += 1;
-                s.turns += u64::from(game.state().step() == Step::Place);
+                s.turns += u64::from(state.step() == Step::Place);
                 s.thinking += started.elapsed();
                 if let Some(search) = bots[p].last_search() {
                     if search.iterations > 0 {
@@ -106,18 +134,19 @@ pub fn play_game(
                 action.ok_or_else(|| ArenaError::NoAction { bot: names[p].clone(), turn })?
             }
         };
-        game.play(action).map_err(|error| {
+        state.play(action).map_err(|error| {
             let bot = match actor {
                 Actor::Player(p) => names[p].clone(),
                 Actor::Chance => "chance".into(),
             };
             ArenaError::Illegal { bot, turn, action, error }
         })?;
+        actions.push(action);
         for bot in bots.iter_mut() {
-            bot.observe(game.state(), action);
+            bot.observe(&state, action);
         }
     }
-    Ok(Played { game, seats })
+    Ok(Played { setup, actions, state, seats })
 }
 
 #[cfg(test)]
@@ -126,7 +155,7 @@ mod tests {
     use crate::RandomBot;
 
     fn draws(played: &Played) -> Vec<String> {
-        played.game.record().turns.iter().map(|t| t.tile.clone()).collect()
+        played.record().unwrap().turns.iter().map(|t| t.tile.clone()).collect()
     }
 
     #[test]
@@ -137,10 +166,10 @@ mod tests {
         let mut two: Vec<Box<dyn Bot>> = vec![Box::new(RandomBot::new(3)), Box::new(RandomBot::new(4))];
         let a = play_game(rules, &names, &mut one, 99).unwrap();
         let b = play_game(rules, &names, &mut two, 99).unwrap();
-        assert!(a.game.state().is_over() && b.game.state().is_over());
+        assert!(a.state.is_over() && b.state.is_over());
         // A discarded tile was drawn too, so the draws match one for one.
         assert_eq!(draws(&a), draws(&b));
-        assert_ne!(a.game.record(), b.game.record());
+        assert_ne!(a.record().unwrap(), b.record().unwrap());
     }
 
     #[test]
@@ -149,7 +178,7 @@ mod tests {
         let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
         let mut bots: Vec<Box<dyn Bot>> = (0..3).map(|i| Box::new(RandomBot::new(i)) as Box<dyn Bot>).collect();
         let played = play_game(rules, &names, &mut bots, 5).unwrap();
-        let record = played.game.record();
+        let record = played.record().unwrap();
         // A turn of the record is one tile drawn, placed or discarded.
         assert_eq!(played.seats.iter().map(|s| s.turns).sum::<u64>(), record.turns.len() as u64);
         for (seat, s) in played.seats.iter().enumerate() {

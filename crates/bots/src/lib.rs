@@ -14,7 +14,7 @@
 //! let mut bots: Vec<_> = specs.iter().enumerate().map(|(i, s)| s.build(i as u64)).collect();
 //! let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
 //! let played = arena::play_game(Rules::base(2).unwrap(), &names, &mut bots, 7).unwrap();
-//! assert!(played.game.state().is_over());
+//! assert!(played.state.is_over());
 //! ```
 
 pub mod arena;

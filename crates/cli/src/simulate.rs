@@ -272,14 +272,9 @@ pub fn run(args: &Args) -> Result<()> {
         let played = arena::play_game(rules, &names, &mut bots, deal_seed)
             .with_context(|| format!("deal {deal}, seating {seating}"))?;
         if let Some(dir) = &args.records {
-            write_record(dir, deal, seating, &played.game.record().to_json_pretty())?;
+            write_record(dir, deal, seating, &played.record()?.to_json_pretty())?;
         }
-        Ok(Outcome {
-            bots: bots_by_seat,
-            scores: played.scores(),
-            turns: played.game.state().turns(),
-            seats: played.seats,
-        })
+        Ok(Outcome { bots: bots_by_seat, scores: played.scores(), turns: played.state.turns(), seats: played.seats })
     };
     let todo: Vec<u64> = (0..total).filter(|g| !done.contains_key(g)).collect();
     let decided = |done: &BTreeMap<u64, Outcome>| sprt.and_then(|t| t.first_decision(&deal_scores(done, n)));

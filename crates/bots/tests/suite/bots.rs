@@ -165,8 +165,8 @@ fn six_seats_of_inns_and_cathedrals_with_ferries_play_legally_and_greedy_beats_r
     // Greedy in three seats, random in three: greedy's seats score far more.
     let specs = ["greedy", "random", "greedy", "random", "greedy", "random"];
     let played = play(&specs, rules_with(6, true, true, false), 3);
-    assert!(played.game.state().is_over());
-    let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
+    assert!(played.state.is_over());
+    let replayed = carcassonne_engine::Game::replay(&played.record().unwrap()).unwrap();
     assert_eq!(replayed.state().final_scores(), played.scores());
     // One seat of one six-player game varies a lot (a greedy seat may
     // trail a lucky random one), the seats together do not.
@@ -181,8 +181,8 @@ fn whole_games_with_ferries_and_three_players_are_legal() {
     for options in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]) {
         let spec = format!("mcts:iters=16:{options}");
         let played = play(&[&spec, "greedy", "random"], rules(3, true, false), 5);
-        assert!(played.game.state().is_over());
-        let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
+        assert!(played.state.is_over());
+        let replayed = carcassonne_engine::Game::replay(&played.record().unwrap()).unwrap();
         assert_eq!(replayed.state().final_scores(), played.scores(), "{spec}");
     }
 }
@@ -194,9 +194,9 @@ fn the_same_seed_and_iteration_budget_give_the_same_game() {
         let specs = [spec.as_str(), "greedy"];
         let a = play(&specs, rules(2, true, false), 11);
         let b = play(&specs, rules(2, true, false), 11);
-        assert_eq!(a.game.record(), b.game.record(), "{spec}");
+        assert_eq!(a.record().unwrap(), b.record().unwrap(), "{spec}");
         let c = play(&specs, rules(2, true, false), 12);
-        assert_ne!(a.game.record(), c.game.record(), "{spec}");
+        assert_ne!(a.record().unwrap(), c.record().unwrap(), "{spec}");
     }
 }
 
@@ -378,10 +378,10 @@ fn whole_abbey_and_mayor_games_with_ferries_are_legal() {
     for (i, options) in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]).enumerate() {
         let spec = format!("mcts:iters=16:{options}");
         let played = play(&[&spec, "greedy", "random"], abbey_rules(3, true), 11 + i as u64);
-        assert!(played.game.state().is_over());
-        let replayed = carcassonne_engine::Game::replay(played.game.record()).unwrap();
+        assert!(played.state.is_over());
+        let replayed = carcassonne_engine::Game::replay(&played.record().unwrap()).unwrap();
         assert_eq!(replayed.state().final_scores(), played.scores());
-        abbeys += played.game.state().abbeys().iter().filter(|a| **a == 0).count();
+        abbeys += played.state.abbeys().iter().filter(|a| **a == 0).count();
     }
     assert!(abbeys > 0, "no abbey placed in three games");
 }
@@ -416,10 +416,10 @@ fn whole_traders_and_builders_games_with_second_turns_are_legal() {
     for (i, options) in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]).enumerate() {
         let spec = format!("mcts:iters=16:{options}");
         let played = play(&[&spec, "greedy", "random"], expansion_rules(3, true, false, true), 21 + i as u64);
-        assert!(played.game.state().is_over());
-        let record = played.game.record();
+        assert!(played.state.is_over());
+        let record = played.record().unwrap();
         second_turns += record.turns.iter().filter(|t| t.second == Some(true)).count();
-        let replayed = carcassonne_engine::Game::replay(record).unwrap();
+        let replayed = carcassonne_engine::Game::replay(&record).unwrap();
         assert_eq!(replayed.state().final_scores(), played.scores());
     }
     assert!(second_turns > 0, "no second turn in three games");
