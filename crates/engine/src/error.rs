@@ -83,6 +83,10 @@ pub enum PlayError {
     NoFollowerInSupply,
     #[error("no {} is left in supply", .0.noun())]
     NoFigureInSupply(FollowerKind),
+    /// A figure this game has none of: its expansion is not in play (or
+    /// the rules in play give none).
+    #[error("{}", not_in_game(*.figure, *.expansion))]
+    FigureNotInGame { figure: FollowerKind, expansion: Option<Expansion> },
     #[error("the tile just placed has no {0}")]
     NoSuchFeature(Location),
     #[error("the feature at {0} already holds a follower, counting every tile it spans")]
@@ -127,6 +131,7 @@ impl PlayError {
             PlayError::MustPlace(_) => "must-place",
             PlayError::NoFollowerInSupply => "no-follower-in-supply",
             PlayError::NoFigureInSupply(_) => "no-figure-in-supply",
+            PlayError::FigureNotInGame { .. } => "figure-not-in-game",
             PlayError::NoSuchFeature(_) => "no-such-feature",
             PlayError::FeatureOccupied(_) => "feature-occupied",
             PlayError::NotJetties(_) => "not-jetties",
@@ -170,5 +175,12 @@ impl PlayError {
             PlayError::NotJettiesOf { .. } | PlayError::SameJetties { .. } => Some("F8"),
             _ => None,
         }
+    }
+}
+
+fn not_in_game(figure: FollowerKind, expansion: Option<Expansion>) -> String {
+    match expansion {
+        Some(e) => format!("this game has no {}: it comes with {}, which is not in play", figure.noun(), e.title()),
+        None => format!("this game has no {}: the rules in play give none", figure.noun()),
     }
 }

@@ -32,6 +32,16 @@ pub enum Expansion {
 
 impl Expansion {
     pub const ALL: [Expansion; 4] = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders];
+
+    /// The name on the box.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Expansion::Ferries => "The Ferries",
+            Expansion::Inns => "Inns & Cathedrals",
+            Expansion::Abbey => "Abbey & Mayor",
+            Expansion::Traders => "Traders & Builders",
+        }
+    }
 }
 
 written_names!(Expansion { Ferries => "ferries", Inns => "inns", Abbey => "abbey", Traders => "traders" });

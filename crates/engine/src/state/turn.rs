@@ -94,6 +94,10 @@ impl State {
                 if self.supply[kind as usize][self.acting as usize] == 0 {
                     return Err(match kind {
                         FollowerKind::Normal => PlayError::NoFollowerInSupply,
+                        kind if self.rules.figure_count(kind) == 0 => PlayError::FigureNotInGame {
+                            figure: kind,
+                            expansion: rules::expansion_of(kind).filter(|e| !self.rules.has(*e)),
+                        },
                         kind => PlayError::NoFigureInSupply(kind),
                     });
                 }

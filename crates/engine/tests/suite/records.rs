@@ -138,11 +138,19 @@ fn version_1_fields_in_version_2_and_back_are_refused() {
 #[test]
 fn a_figure_the_rules_in_play_do_not_give_is_refused_by_name() {
     // The base game and The Ferries give only the normal follower: a big
-    // follower (Inns & Cathedrals) has no supply.
+    // follower (Inns & Cathedrals) is not in the game, which is not the
+    // same as none left.
     let r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0", "deploy big on road:E"]}]"#);
     let (turn, e) = refusal(&r);
-    assert_eq!((turn, e.kind()), (1, "no-figure-in-supply"));
-    assert_eq!(e.to_string(), "no big follower is left in supply");
+    assert_eq!((turn, e.kind()), (1, "figure-not-in-game"));
+    assert_eq!(e.to_string(), "this game has no big follower: it comes with Inns & Cathedrals, which is not in play");
+    // Its expansion in play, with the rules giving none of it (barn=0).
+    let mut r = v2_with(r#"[{"tile": "U", "actions": ["place at [1, 0] turned 0", "deploy barn on field:NNE"]}]"#);
+    r.setup.expansions = vec![carcassonne_engine::Expansion::Abbey];
+    r.setup.rules.figures.insert("barn".into(), 0);
+    let (turn, e) = refusal(&r);
+    assert_eq!((turn, e.kind()), (1, "figure-not-in-game"), "{e}");
+    assert_eq!(e.to_string(), "this game has no barn: the rules in play give none");
 }
 
 #[test]
