@@ -75,13 +75,15 @@ fn rules_from(players: usize, expansions: &[String], edition: &str, tiny_city_sc
     let mut list = Vec::new();
     let known: Vec<&str> = SUPPORTED.iter().map(|e| e.name()).collect();
     for e in expansions {
-        let expansion = Expansion::parse(e)
+        // The engine's names; this package plays only some of them.
+        let expansion = e
+            .parse::<Expansion>()
+            .ok()
             .filter(|x| SUPPORTED.contains(x))
             .ok_or_else(|| SetupError::new_err(format!("unknown expansion '{e}' (known: {})", known.join(", "))))?;
         list.push(expansion);
     }
-    let edition = Edition::parse(edition)
-        .ok_or_else(|| SetupError::new_err(format!("unknown edition '{edition}' (c3 or c2)")))?;
+    let edition = edition.parse::<Edition>().map_err(|e| SetupError::new_err(e.to_string()))?;
     Rules::new(players, &list, edition)
         .and_then(|r| r.with_tiny_city_scoring(tiny_city_scoring))
         .map_err(|e| SetupError::new_err(e.to_string()))

@@ -10,7 +10,7 @@ use rand::Rng;
 
 use super::{now, storage_of, summary_of, Hub, Slot};
 use crate::bots::Owner;
-use crate::error::{clip, GameError};
+use crate::error::GameError;
 use crate::live::{Live, Meta, SeatKind, SeatPublic, SeatRow};
 use crate::store::GameRow;
 
@@ -158,12 +158,13 @@ fn check_setup(req: &NewGame) -> Result<(Vec<Expansion>, Option<Edition>), GameE
             carcassonne_engine::setup::MAX_PLAYERS
         )));
     }
-    let mut expansions = Vec::with_capacity(req.expansions.len());
-    for e in &req.expansions {
-        let x = Expansion::parse(e)
-            .ok_or_else(|| GameError::InvalidSetup(SetupError::UnknownExpansion(clip(e, 20)).to_string()))?;
-        expansions.push(x);
-    }
+    // The engine's names (`FromStr`), as a record's setup reads them.
+    let expansions = req
+        .expansions
+        .iter()
+        .map(|e| e.parse::<Expansion>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| GameError::InvalidSetup(e.to_string()))?;
     // The engine says how many seats these rules take (six with Inns & Cathedrals).
     Rules::new(n, &expansions, Edition::default()).map_err(|e| {
         GameError::InvalidSetup(match e {
@@ -173,13 +174,12 @@ fn check_setup(req: &NewGame) -> Result<(Vec<Expansion>, Option<Edition>), GameE
             e => e.to_string(),
         })
     })?;
-    let edition = match &req.edition {
-        None => None,
-        Some(e) => Some(
-            Edition::parse(e)
-                .ok_or_else(|| GameError::InvalidSetup(format!("unknown edition '{}' (c3 or c2)", clip(e, 20))))?,
-        ),
-    };
+    let edition = req
+        .edition
+        .as_deref()
+        .map(str::parse::<Edition>)
+        .transpose()
+        .map_err(|e| GameError::InvalidSetup(e.to_string()))?;
     if let Some(n) = req.rules.tiny_city_scoring {
         Rules::base(2)
             .and_then(|r| r.with_tiny_city_scoring(n))
