@@ -4,67 +4,40 @@ use std::sync::LazyLock;
 
 use carcassonne_engine::tile::{catalogue, EdgeKind};
 use carcassonne_engine::{
-    Action, Bag, Event, FeatureKind, FollowerKind, HalfEdge, JettyPair, Location, NotationError, Placement, Pos,
-    Rotation, Side, State,
+    Action, ActionFields, Bag, Event, FeatureKind, HalfEdge, JettyPair, Location, NotationError, Pos, Side, State,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::error::GameError;
 
 /// An action as a client sends it: the engine's notation as a string
-/// (`"place at [1, 0] turned 90"`), or the same decision as fields
-/// (`{"type": "place", "at": [1, 0], "rot": 90}`).
+/// (`"place at [1, 0] turned 90"`), or the same decision as the engine's
+/// fields (`{"type": "place", "at": [1, 0], "rot": 90}`), or one of the
+/// server's own commands, `undo` and `end_turn` (in either form).
 #[derive(Clone, Debug)]
 pub enum ActionIn {
     Notation(String),
     Fields(ActionFields),
+    Undo,
+    EndTurn,
 }
 
 impl<'de> Deserialize<'de> for ActionIn {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ActionIn, D::Error> {
         // Read as a JSON value first, so that each form keeps its own error
         // message (an untagged enum would only say that neither matched).
-        match serde_json::Value::deserialize(d)? {
-            serde_json::Value::String(text) => Ok(ActionIn::Notation(text)),
-            value => ActionFields::deserialize(value).map(ActionIn::Fields).map_err(serde::de::Error::custom),
+        let value = serde_json::Value::deserialize(d)?;
+        match &value {
+            serde_json::Value::String(text) => return Ok(ActionIn::Notation(text.clone())),
+            serde_json::Value::Object(o) => match o.get("type").and_then(|t| t.as_str()) {
+                Some("undo") => return Ok(ActionIn::Undo),
+                Some("end_turn") => return Ok(ActionIn::EndTurn),
+                _ => {}
+            },
+            _ => {}
         }
+        ActionFields::deserialize(value).map(ActionIn::Fields).map_err(serde::de::Error::custom)
     }
-}
-
-/// An action as named fields.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum ActionFields {
-    Place {
-        at: [i64; 2],
-        rot: i64,
-    },
-    Discard,
-    Deploy {
-        meeple: String,
-        /// The figure, when not the normal follower (`big`, `builder`, ...).
-        #[serde(default)]
-        figure: Option<String>,
-    },
-    Pass,
-    Ferry {
-        ferry: String,
-    },
-    Move {
-        at: [i64; 2],
-        ferry: String,
-    },
-    Abbey {
-        at: [i64; 2],
-    },
-    Wagon {
-        at: [i64; 2],
-        to: String,
-    },
-    /// Takes back the seat's last provisional decision of this turn.
-    Undo,
-    /// Ends the turn: its provisional decisions become final and the next tile is drawn.
-    EndTurn,
 }
 
 /// What a seat asks for: an engine action, or (games created with `undo`)
@@ -74,13 +47,6 @@ pub enum Command {
     Play(Action),
     Undo,
     EndTurn,
-}
-
-fn pos_of(at: [i64; 2]) -> Result<Pos, GameError> {
-    match (i32::try_from(at[0]), i32::try_from(at[1])) {
-        (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
-        _ => Err(GameError::Malformed(format!("[{}, {}] is not a board position", at[0], at[1]))),
-    }
 }
 
 fn malformed(e: NotationError) -> GameError {
@@ -94,106 +60,63 @@ impl ActionIn {
         match self {
             ActionIn::Notation(text) if text.trim() == "undo" => Ok(Command::Undo),
             ActionIn::Notation(text) if text.trim() == "end turn" => Ok(Command::EndTurn),
-            ActionIn::Fields(ActionFields::Undo) => Ok(Command::Undo),
-            ActionIn::Fields(ActionFields::EndTurn) => Ok(Command::EndTurn),
+            ActionIn::Undo => Ok(Command::Undo),
+            ActionIn::EndTurn => Ok(Command::EndTurn),
             _ => self.to_action().map(Command::Play),
         }
     }
 
     /// The engine's action; only the notation is checked here, the rules by the engine.
     pub fn to_action(&self) -> Result<Action, GameError> {
-        let fields = match self {
-            ActionIn::Notation(text) => return text.parse().map_err(malformed),
-            ActionIn::Fields(fields) => fields,
-        };
-        Ok(match fields {
-            ActionFields::Place { at, rot } => Action::Place(Placement {
-                pos: pos_of(*at)?,
-                rot: Rotation::from_degrees(*rot)
-                    .ok_or_else(|| GameError::Malformed(format!("rotation {rot} is not one of 0, 90, 180, 270")))?,
-            }),
-            ActionFields::Discard => Action::Discard,
-            ActionFields::Deploy { meeple, figure } => {
-                let figure = match figure.as_deref() {
-                    None => FollowerKind::Normal,
-                    Some(name) => FollowerKind::parse(name)
-                        .ok_or_else(|| GameError::Malformed(format!("'{name}' is not a figure")))?,
-                };
-                Action::Deploy(figure, meeple.parse::<Location>().map_err(malformed)?)
+        match self {
+            ActionIn::Notation(text) => text.parse().map_err(malformed),
+            ActionIn::Fields(fields) => Action::try_from(fields).map_err(malformed),
+            ActionIn::Undo | ActionIn::EndTurn => {
+                Err(GameError::Malformed("undo and end_turn are not moves of the game".into()))
             }
-            ActionFields::Pass => Action::Pass,
-            ActionFields::Ferry { ferry } => Action::PlaceFerry(ferry.parse::<JettyPair>().map_err(malformed)?),
-            ActionFields::Move { at, ferry } => {
-                Action::MoveFerry { at: pos_of(*at)?, ferry: ferry.parse::<JettyPair>().map_err(malformed)? }
-            }
-            ActionFields::Abbey { at } => Action::PlaceAbbey(pos_of(*at)?),
-            ActionFields::Wagon { at, to } => {
-                Action::MoveWagon { at: pos_of(*at)?, to: to.parse::<Location>().map_err(malformed)? }
-            }
-            ActionFields::Undo | ActionFields::EndTurn => {
-                return Err(GameError::Malformed("undo and end_turn are not moves of the game".into()))
-            }
-        })
+        }
     }
 }
 
-/// An action as the server shows it (legal actions, history): its fields,
-/// and `text`, the engine's notation of it.
+/// An action as the server shows it (legal actions, history): the engine's
+/// fields, hints for the UI on legal actions, and `text`, the engine's
+/// notation of it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionOut {
     #[serde(flatten)]
     pub fields: FieldsOut,
+    #[serde(flatten)]
+    pub hints: Hints,
     pub text: String,
+}
+
+/// The fields of an action, or the end of a turn whose decisions are
+/// provisional (games created with `undo`), which is the server's own.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum FieldsOut {
+    Action(ActionFields),
+    Command(CommandOut),
 }
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum FieldsOut {
-    Draw {
-        tile: &'static str,
-    },
-    Place {
-        at: [i32; 2],
-        rot: u16,
-    },
-    Discard,
-    Deploy {
-        meeple: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        figure: Option<&'static str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        piece: Option<u8>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        kind: Option<&'static str>,
-    },
-    Pass,
-    Ferry {
-        ferry: String,
-        /// The road this ferry makes (legal actions only): its tiles.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        road: Option<Vec<[i32; 2]>>,
-    },
-    Move {
-        at: [i32; 2],
-        ferry: String,
-        /// The road this crossing makes (legal actions only): its tiles.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        road: Option<Vec<[i32; 2]>>,
-    },
-    Abbey {
-        at: [i32; 2],
-    },
-    Wagon {
-        at: [i32; 2],
-        to: String,
-        /// Where the wagon would stand (legal actions only), as for a deployment.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        piece: Option<u8>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        kind: Option<&'static str>,
-    },
-    /// Ends a turn whose decisions are provisional (games created with `undo`).
+pub enum CommandOut {
     EndTurn,
+}
+
+/// What a legal action does on the board, for the UI.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Hints {
+    /// The piece of its tile that a deployment or a wagon goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub piece: Option<u8>,
+    /// The kind of that feature (`road`, `city`, `field`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
+    /// The road a ferry's placement or move makes: its tiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub road: Option<Vec<[i32; 2]>>,
 }
 
 pub fn xy(p: Pos) -> [i32; 2] {
@@ -203,47 +126,26 @@ pub fn xy(p: Pos) -> [i32; 2] {
 impl ActionOut {
     /// The plain form of `a` (no hints).
     pub fn of(a: Action) -> ActionOut {
-        let fields = match a {
-            Action::Draw(k) => FieldsOut::Draw { tile: k.id() },
-            Action::Place(p) => FieldsOut::Place { at: xy(p.pos), rot: p.rot.degrees() },
-            Action::Discard => FieldsOut::Discard,
-            Action::Deploy(figure, l) => FieldsOut::Deploy {
-                meeple: l.to_string(),
-                figure: (figure != FollowerKind::Normal).then(|| figure.name()),
-                piece: None,
-                kind: None,
-            },
-            Action::Pass => FieldsOut::Pass,
-            Action::PlaceFerry(f) => FieldsOut::Ferry { ferry: f.to_string(), road: None },
-            Action::MoveFerry { at, ferry } => FieldsOut::Move { at: xy(at), ferry: ferry.to_string(), road: None },
-            Action::PlaceAbbey(at) => FieldsOut::Abbey { at: xy(at) },
-            Action::MoveWagon { at, to } => {
-                FieldsOut::Wagon { at: xy(at), to: to.to_string(), piece: None, kind: None }
-            }
-        };
-        ActionOut { fields, text: a.to_string() }
+        ActionOut { fields: FieldsOut::Action(a.into()), hints: Hints::default(), text: a.to_string() }
     }
 
     /// The end of a turn whose decisions are provisional.
     pub fn end_turn() -> ActionOut {
-        ActionOut { fields: FieldsOut::EndTurn, text: "end turn".to_string() }
+        ActionOut { fields: FieldsOut::Command(CommandOut::EndTurn), hints: Hints::default(), text: "end turn".into() }
     }
 
-    /// A legal action of `state`, with the piece a deployment goes on.
+    /// A legal action of `state`, with the piece a deployment or a wagon
+    /// goes on, and the road a ferry makes.
     pub fn legal(state: &State, a: Action) -> ActionOut {
         let mut out = ActionOut::of(a);
-        if let (Action::Deploy(_, l), FieldsOut::Deploy { piece, kind, .. }) = (a, &mut out.fields) {
-            *piece = state
-                .placed_tile()
-                .and_then(|t| state.board().tile_index(t.pos))
-                .and_then(|i| state.resolve(i, l))
-                .map(|p| state.features().info(p).local);
-            *kind = Some(l.kind().name());
-        }
-        if let (Action::MoveWagon { at, to }, FieldsOut::Wagon { piece, kind, .. }) = (a, &mut out.fields) {
-            *piece =
-                state.board().tile_index(at).and_then(|i| state.resolve(i, to)).map(|p| state.features().info(p).local);
-            *kind = Some(to.kind().name());
+        let on = match a {
+            Action::Deploy(_, l) => state.placed_tile().and_then(|t| state.board().tile_index(t.pos)).map(|i| (i, l)),
+            Action::MoveWagon { at, to } => state.board().tile_index(at).map(|i| (i, to)),
+            _ => None,
+        };
+        if let Some((tile, l)) = on {
+            out.hints.piece = state.resolve(tile, l).map(|p| state.features().info(p).local);
+            out.hints.kind = Some(l.kind().name());
         }
         // A ferry's choices show the road each crossing makes: play it on a
         // copy and take the tiles of the road through the ferry.
@@ -254,10 +156,7 @@ impl ActionOut {
         };
         if let Some((at, pair)) = lake {
             let mut next = state.clone();
-            let tiles = next.play(a).ok().and_then(|()| road_through(&next, at, pair));
-            if let FieldsOut::Ferry { road, .. } | FieldsOut::Move { road, .. } = &mut out.fields {
-                *road = tiles;
-            }
+            out.hints.road = next.play(a).ok().and_then(|()| road_through(&next, at, pair));
         }
         out
     }
@@ -436,7 +335,7 @@ mod tests {
         assert_eq!(notation.to_action().unwrap(), action);
         let big: ActionIn = serde_json::from_str(r#"{"type":"deploy","meeple":"city:N","figure":"big"}"#).unwrap();
         let big = big.to_action().unwrap();
-        assert_eq!(big, Action::Deploy(FollowerKind::Big, Location::City(Side::N)));
+        assert_eq!(big, Action::Deploy(carcassonne_engine::FollowerKind::Big, Location::City(Side::N)));
         assert_eq!(
             serde_json::to_string(&ActionOut::of(big)).unwrap(),
             r#"{"type":"deploy","meeple":"city:N","figure":"big","text":"deploy big on city:N"}"#
