@@ -3,9 +3,10 @@
 
 use rand::Rng;
 
-use crate::base_tiles::START_TILE;
+use crate::catalogue::catalogue;
+use crate::rules::base::tiles::START_TILE;
 use crate::setup::Rules;
-use crate::tile::{catalogue, TileKind};
+use crate::tile::TileKind;
 
 /// Room for every kind of the catalogue.
 const MAX_KINDS: usize = 96;

@@ -3,9 +3,9 @@
 use thiserror::Error;
 
 use crate::action::{JettyPair, Location, Step};
+use crate::expansion::Expansion;
 use crate::figure::FollowerKind;
 use crate::geometry::{Pos, Rotation, Side};
-use crate::setup::Expansion;
 use crate::tile::TileKind;
 
 /// A game cannot be set up this way.

@@ -5,6 +5,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::SetupError;
+pub use crate::expansion::{Edition, Expansion};
 use crate::figure::FollowerKind;
 use crate::names::written_names;
 
@@ -14,38 +15,6 @@ pub const MIN_PLAYERS: usize = 2;
 /// the rules in play may allow fewer ([`Rules::max_players`]).
 pub const MAX_PLAYERS: usize = 6;
 
-/// An expansion that can be played besides the base game. Written and read
-/// by its name (`ferries`, `inns`, `abbey`, `traders`), in records as
-/// everywhere: [`FromStr`] and serde refuse an unknown name with
-/// [`SetupError::UnknownExpansion`]'s words.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub enum Expansion {
-    /// The Ferries (mini expansion #3): lake tiles and ferries.
-    Ferries,
-    /// Inns & Cathedrals: inns, cathedrals, the big follower, a sixth player.
-    Inns,
-    /// Abbey & Mayor: abbeys, the mayor, the wagon and the barn.
-    Abbey,
-    /// Traders & Builders: trade goods, the builder and its second turn, the pig.
-    Traders,
-}
-
-impl Expansion {
-    pub const ALL: [Expansion; 4] = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders];
-
-    /// The name on the box.
-    pub const fn title(self) -> &'static str {
-        match self {
-            Expansion::Ferries => "The Ferries",
-            Expansion::Inns => "Inns & Cathedrals",
-            Expansion::Abbey => "Abbey & Mayor",
-            Expansion::Traders => "Traders & Builders",
-        }
-    }
-}
-
-written_names!(Expansion { Ferries => "ferries", Inns => "inns", Abbey => "abbey", Traders => "traders" });
-
 impl FromStr for Expansion {
     type Err = SetupError;
 
@@ -53,18 +22,6 @@ impl FromStr for Expansion {
         Expansion::parse(s).ok_or_else(|| SetupError::UnknownExpansion(s.chars().take(40).collect()))
     }
 }
-
-/// Which tile distribution is used, written `c3` or `c2`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub enum Edition {
-    /// Third edition (2021) and its 2025 revision.
-    #[default]
-    C3 = 0,
-    /// Second edition (2017).
-    C2 = 1,
-}
-
-written_names!(Edition { C3 => "c3", C2 => "c2" });
 
 impl FromStr for Edition {
     type Err = SetupError;
@@ -95,19 +52,6 @@ macro_rules! serde_by_name {
 
 serde_by_name!(Expansion);
 
-/// An expansion equals its written name, so that lists of them compare
-/// with lists of names.
-impl PartialEq<&str> for Expansion {
-    fn eq(&self, name: &&str) -> bool {
-        self.name() == *name
-    }
-}
-
-impl PartialEq<&str> for Edition {
-    fn eq(&self, name: &&str) -> bool {
-        self.name() == *name
-    }
-}
 serde_by_name!(Edition);
 
 /// Points a completed city of exactly two tiles scores under the standard
@@ -148,52 +92,22 @@ pub const MAX_FOLLOWERS: u8 = 20;
 /// with the base game's tiles only.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Rules {
-    players: u8,
-    expansions: u32,
+    pub(crate) players: u8,
+    pub(crate) expansions: u32,
     /// The expansions whose tiles are in the bag (a bit per [`Expansion`]).
-    tile_sets: u32,
-    edition: Edition,
+    pub(crate) tile_sets: u32,
+    pub(crate) edition: Edition,
     /// Whether a completed two-tile city scores 1 a tile and pennant
     /// instead of 2 (`tiny-city-scoring` 2 instead of 4).
-    tiny_city: bool,
+    pub(crate) tiny_city: bool,
     /// Figures of each kind a player starts with.
-    figures: [u8; FollowerKind::COUNT],
+    pub(crate) figures: [u8; FollowerKind::COUNT],
     /// Abbeys a player starts with (Abbey & Mayor).
-    abbeys: u8,
-    wagon_move: WagonMove,
+    pub(crate) abbeys: u8,
+    pub(crate) wagon_move: WagonMove,
 }
 
 impl Rules {
-    pub fn new(players: usize, expansions: &[Expansion], edition: Edition) -> Result<Rules, SetupError> {
-        let mut mask = 0u32;
-        for e in expansions {
-            let bit = 1 << *e as u32;
-            if mask & bit != 0 {
-                return Err(SetupError::DuplicateExpansion(*e));
-            }
-            mask |= bit;
-        }
-        let max = crate::rules::max_players(mask);
-        if !(MIN_PLAYERS..=max).contains(&players) {
-            return Err(SetupError::PlayerCount { players, min: MIN_PLAYERS, max });
-        }
-        let mut rules = Rules {
-            players: players as u8,
-            expansions: mask,
-            tile_sets: mask,
-            edition,
-            tiny_city: false,
-            figures: [0; FollowerKind::COUNT],
-            abbeys: 0,
-            wagon_move: WagonMove::C2,
-        };
-        crate::rules::default_figures(&rules.clone(), |kind, n| rules.figures[kind as usize] = n);
-        if rules.has(Expansion::Abbey) {
-            rules.abbeys = crate::rules::abbey::ABBEYS;
-        }
-        Ok(rules)
-    }
-
     /// These rules with only the tiles of `sets` (each in play) in the bag
     /// besides the base game's.
     pub fn with_tile_sets(self, sets: &[Expansion]) -> Result<Rules, SetupError> {
@@ -205,27 +119,6 @@ impl Rules {
             mask |= 1 << e as u32;
         }
         Ok(Rules { tile_sets: mask, ..self })
-    }
-
-    /// These rules with each player starting with `n` figures of `kind`
-    /// (0 leaves the figure out), which the expansions in play must give.
-    pub fn with_figures(self, kind: FollowerKind, n: u8) -> Result<Rules, SetupError> {
-        let max = if kind == FollowerKind::Normal {
-            MAX_FOLLOWERS
-        } else {
-            let expansion = crate::rules::expansion_of(kind).ok_or(SetupError::UnknownFigure(kind))?;
-            if !self.has(expansion) {
-                return Err(SetupError::NotInPlay { what: format!("the {}", kind.noun()), expansion });
-            }
-            MAX_FIGURES
-        };
-        let min = u8::from(kind == FollowerKind::Normal);
-        if !(min..=max).contains(&n) {
-            return Err(SetupError::FigureCount { figure: kind, count: n, min, max });
-        }
-        let mut figures = self.figures;
-        figures[kind as usize] = n;
-        Ok(Rules { figures, ..self })
     }
 
     /// These rules with each player holding `n` abbeys (Abbey & Mayor).
@@ -300,11 +193,6 @@ impl Rules {
         self.players as usize
     }
 
-    /// The most players these expansions allow.
-    pub fn max_players(&self) -> usize {
-        crate::rules::max_players(self.expansions)
-    }
-
     pub fn edition(&self) -> Edition {
         self.edition
     }
@@ -315,17 +203,5 @@ impl Rules {
 
     pub fn expansions(&self) -> impl Iterator<Item = Expansion> + '_ {
         Expansion::ALL.into_iter().filter(|e| self.has(*e))
-    }
-
-    /// Each figure in play and how many of it a player starts with, the
-    /// normal follower first.
-    pub fn figures(&self) -> Vec<(FollowerKind, u8)> {
-        let mut out = Vec::with_capacity(2);
-        crate::rules::figures(self, |kind, n| {
-            if n > 0 {
-                out.push((kind, n))
-            }
-        });
-        out
     }
 }

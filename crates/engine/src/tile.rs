@@ -3,15 +3,12 @@
 //! A tile kind is a list of feature pieces (road, city, field, monastery) given
 //! at rotation 0. Edges are derived from the pieces, so a definition cannot
 //! disagree with itself. Every expansion brings its own [`TileSet`]; the
-//! [`catalogue`] joins them, and everything else addresses a kind by its
+//! [`catalogue`](crate::catalogue) joins them, and everything else addresses a kind by its
 //! [`TileKind`] index.
 
-use std::fmt;
-use std::sync::LazyLock;
-
+use crate::expansion::{Edition, Expansion};
 use crate::geometry::{HalfEdge, Rotation, Side};
 use crate::names::written_names;
-use crate::setup::{Edition, Expansion};
 
 /// What a piece of a tile is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -187,38 +184,9 @@ pub struct TileSet {
     pub tiles: &'static [(TileDef, u8, u8)],
 }
 
-/// Index of a tile kind in the [`catalogue`].
+/// Index of a tile kind in the [`catalogue`](crate::catalogue).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct TileKind(pub(crate) u8);
-
-impl TileKind {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    pub fn info(self) -> &'static KindInfo {
-        &catalogue().kinds[self.index()]
-    }
-
-    pub fn id(self) -> &'static str {
-        self.info().def.id
-    }
-
-    /// The kind whose record id is `id`, such as `"D"` or `"F3"`.
-    pub fn parse(id: &str) -> Option<TileKind> {
-        catalogue().kinds.iter().position(|k| k.def.id == id).map(|i| TileKind(i as u8))
-    }
-
-    pub fn all() -> impl Iterator<Item = TileKind> {
-        (0..catalogue().kinds.len()).map(|i| TileKind(i as u8))
-    }
-}
-
-impl fmt::Display for TileKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
 
 /// No piece there.
 pub const NO_PIECE: u8 = u8::MAX;
@@ -276,7 +244,7 @@ pub struct Catalogue {
     pub sets: Vec<(Option<Expansion>, std::ops::Range<usize>)>,
 }
 
-fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) -> KindInfo {
+pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) -> KindInfo {
     let mut edges = [EdgeKind::Field; 4];
     let mut side_piece = [NO_PIECE; 4];
     let mut half_piece = [NO_PIECE; 8];
@@ -345,29 +313,10 @@ fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) 
     }
 }
 
-static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
-    let sets = &crate::rules::TILE_SETS;
-    let mut kinds = Vec::new();
-    let mut ranges = Vec::new();
-    for set in sets {
-        let start = kinds.len();
-        for (def, c3, c2) in set.tiles {
-            kinds.push(derive(def, set.expansion, [*c3, *c2]));
-        }
-        ranges.push((set.expansion, start..kinds.len()));
-    }
-    let max_pieces = kinds.iter().map(|k| k.pieces()).max().unwrap_or(0);
-    Catalogue { kinds, max_pieces, sets: ranges }
-});
-
-/// The catalogue of every tile kind (immutable, built on first use).
-pub fn catalogue() -> &'static Catalogue {
-    &CATALOGUE
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::catalogue;
 
     fn kind(id: &str) -> &'static KindInfo {
         TileKind::parse(id).unwrap().info()

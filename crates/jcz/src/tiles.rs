@@ -194,7 +194,7 @@ pub(crate) fn to_jcz(kind: TileKind) -> &'static str {
 mod tests {
     use super::*;
     use crate::location::{halves_name, side_name};
-    use carcassonne_engine::tile::catalogue;
+    use carcassonne_engine::catalogue::catalogue;
     use carcassonne_engine::FeatureKind;
 
     /// JCloisterZone's description of each tile at rotation 0, feature by

@@ -25,8 +25,8 @@
 //! Chance's ids are the tile kinds' indices in the engine's catalogue: id
 //! `k` draws kind `k`.
 
+use carcassonne_engine::catalogue::catalogue;
 use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
-use carcassonne_engine::tile::catalogue;
 use carcassonne_engine::{Action, Bag, Expansion, FollowerKind, JettyPair, Location, Placement, Rules, TileKind};
 
 /// Features of a tile in id order (see the module documentation).

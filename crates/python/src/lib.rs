@@ -11,9 +11,9 @@
 use std::sync::Mutex;
 
 use carcassonne_bots::{Bot, BotSpec};
+use carcassonne_engine::catalogue::catalogue;
 use carcassonne_engine::playout::{play_random_with, random_action};
 use carcassonne_engine::record::Setup;
-use carcassonne_engine::tile::catalogue;
 use carcassonne_engine::{Action, Actor, Bag, Edition, Expansion, Game, RuleOptions, Rules, State, Step, TileKind};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;

@@ -2,7 +2,8 @@
 
 use std::sync::LazyLock;
 
-use carcassonne_engine::tile::{catalogue, EdgeKind};
+use carcassonne_engine::catalogue::catalogue;
+use carcassonne_engine::tile::EdgeKind;
 use carcassonne_engine::{
     Action, ActionFields, Bag, Event, FeatureKind, HalfEdge, JettyPair, Location, NotationError, Pos, Side, State,
 };

@@ -25,6 +25,7 @@ use crate::event::EventSink;
 use crate::features::PieceId;
 use crate::setup::{Expansion, MAX_PLAYERS};
 use crate::state::State;
+use crate::tile::FeatureKind;
 
 use super::{ferries, traders};
 
@@ -54,4 +55,12 @@ pub(crate) fn after_barn_scoring<E: EventSink>(state: &mut State, events: &mut E
     if state.rules.has(Expansion::Traders) {
         traders::return_lonely(state, events);
     }
+}
+
+/// What the farm of `root` scores when a rule scores it during the game
+/// (a barn), at `per_city` a completed city to its farmers' majority.
+pub(crate) fn farm_now(state: &State, root: PieceId, cities: u32, per_city: u32) -> [u32; MAX_PLAYERS] {
+    let mut won = state.won(root, FeatureKind::Field, per_city * cities);
+    farm_scored_during_the_game(state, root, cities, &mut won);
+    won
 }

@@ -5,13 +5,13 @@
 //!
 //! | hook | what it gives | here |
 //! |---|---|---|
-//! | tiles | its [`TileSet`] | [`TILE_SETS`] |
+//! | tiles | its [`TileSet`](crate::tile::TileSet), in its `tiles.rs` | `catalogue::TILE_SETS` |
 //! | figures | its figure kinds, how many each player has, where they stand | [`figures`], [`other_deployments`], [`check_deployment`], [`deployed`], [`stands_on`] |
 //! | steps | its steps of the turn plan, before the draw or after the base game's | [`TurnPlan::of`] |
 //! | enter, legal actions, check, apply | its steps' decisions | [`enter`], [`legal_actions`], [`check`], [`apply`] |
 //! | placed | what a tile placed changes beyond the board | [`tile_placed`] |
 //! | scoring | what comes before and after the turn's scoring, features a turn touched, figures that stay or move on after their feature scores | [`before_scoring`], [`after_scoring`], [`touched`], [`after_scoring_of`] |
-//! | points | points of a completed or unfinished feature, of a farm, a figure's strength | [`completed_points`], [`open_points`], [`farm_at_end`], [`farm_now`], [`strength`] |
+//! | points | points of a completed or unfinished feature, of a farm, a figure's strength | [`completed_points`], [`open_points`], [`farm_at_end`], [`interactions::farm_now`], [`strength`] |
 //! | next | who plays the next turn | [`next_player`] |
 //! | end | when the game ends, a last round, its last scoring | [`game_over`], [`after_last_tile`], [`end_of_game`] |
 //!
@@ -19,7 +19,10 @@
 //! and its features, and moves figures and tiles, through the state's
 //! crate-wide fields and helpers (`put_tile`, `deploy`, `send_back`,
 //! `won`, `return_figures`, `next_step`, `finish_turn`). What an expansion
-//! keeps lives in [`Extensions`]. Hooks are plain functions called through
+//! keeps lives in [`kept::Extensions`], each part in its module's `kept.rs`.
+//! No module imports this file: the hooks' context types are in
+//! [`context`], and the setup and a new game are filled in by `configure`.
+//! Hooks are plain functions called through
 //! `match` and `rules.has(..)` here, so they are statically dispatched and
 //! allocate nothing, and a game without an expansion pays a flag test
 //! where it would have been asked. Where two expansions meet (ruling F12),
@@ -28,101 +31,27 @@
 
 pub mod abbey;
 pub mod base;
+mod configure;
+mod context;
 pub mod ferries;
+pub(crate) mod kept;
+pub(crate) use context::{Feature, Table, Touched, View};
 pub mod inns;
 pub(crate) mod interactions;
 pub mod traders;
 
 use crate::action::{Action, Location, Step};
 use crate::bag::Bag;
-use crate::board::Board;
 use crate::error::PlayError;
 use crate::event::EventSink;
-use crate::features::{Features, PieceId, Totals};
+use crate::features::{PieceId, Totals};
 use crate::figure::{Follower, FollowerKind};
+pub(crate) use crate::plan::TurnPlan;
 use crate::setup::{Expansion, Rules, MAX_PLAYERS};
 use crate::state::State;
-use crate::tile::{FeatureKind, TileSet};
-
-/// Every module's tiles, base game first: the catalogue's order.
-pub(crate) static TILE_SETS: [&TileSet; 5] =
-    [&base::TILES, &ferries::TILES, &inns::TILES, &abbey::TILES, &traders::TILES];
-
-/// What each expansion in play keeps in the state.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Extensions {
-    pub ferries: ferries::Ferries,
-    pub abbey: abbey::AbbeyMayor,
-    pub traders: traders::Traders,
-}
-
-impl Extensions {
-    pub(crate) fn new(rules: &Rules) -> Extensions {
-        let mut ext = Extensions::default();
-        if rules.has(Expansion::Abbey) {
-            ext.abbey = abbey::AbbeyMayor::new(rules);
-        }
-        ext
-    }
-
-    pub(crate) fn clone_from(&mut self, source: &Extensions) {
-        self.ferries.clone_from(&source.ferries);
-        self.abbey.clone_from(&source.abbey);
-        self.traders = source.traders;
-    }
-}
-
-/// What a hook may read: the board, its features, the tile placed this turn.
-#[derive(Clone, Copy)]
-pub(crate) struct View<'a> {
-    pub board: &'a Board,
-    pub features: &'a Features,
-    pub placed: usize,
-}
-
-/// What a hook playing an action may change: the features (the board and
-/// the figures on it stay as they are), and who acts.
-pub(crate) struct Table<'a> {
-    pub board: &'a Board,
-    pub features: &'a mut Features,
-    pub followers: &'a [Follower],
-    pub placed: usize,
-    pub acting: usize,
-}
-
-/// A feature being scored, with what its points depend on.
-pub(crate) struct Feature {
-    pub kind: FeatureKind,
-    /// Tiles it spans, each once.
-    pub tiles: u32,
-    pub totals: Totals,
-    /// A monastery's surrounding cells that hold tiles.
-    pub neighbours: u32,
-    /// A farm's bordering completed cities.
-    pub cities: u32,
-}
-
-/// The steps of a turn as the rules in play make them, computed once per
-/// game: any expansion's steps before the draw (a decision instead of or
-/// before drawing), the base game's draw, place and deploy, then the
-/// expansions' steps after them.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct TurnPlan {
-    steps: [Step; TurnPlan::MAX],
-    len: u8,
-    /// For each step (by its number), where the steps after it start.
-    after: [u8; Step::COUNT],
-    /// Whether deploying comes right after placing.
-    deploy_follows_place: bool,
-    /// Whether the rules give figures besides the normal follower.
-    other_figures: bool,
-    /// The steps before the draw (a bit per step).
-    before_draw: u16,
-}
+use crate::tile::FeatureKind;
 
 impl TurnPlan {
-    const MAX: usize = 8;
-
     pub(crate) fn of(rules: &Rules) -> TurnPlan {
         let mut plan = TurnPlan {
             steps: [Step::GameOver; TurnPlan::MAX],
@@ -147,60 +76,6 @@ impl TurnPlan {
             }
         }
         plan
-    }
-
-    /// A plan of these steps, for tests of plans no rules make yet.
-    #[cfg(test)]
-    pub(crate) fn from_steps(steps: &[Step]) -> TurnPlan {
-        let mut plan = TurnPlan {
-            steps: [Step::GameOver; TurnPlan::MAX],
-            len: 0,
-            after: [0; Step::COUNT],
-            deploy_follows_place: false,
-            other_figures: false,
-            before_draw: 0,
-        };
-        for &s in steps {
-            plan.push(s);
-        }
-        plan
-    }
-
-    fn push(&mut self, step: Step) {
-        self.steps[self.len as usize] = step;
-        self.len += 1;
-        self.after[step as usize] = self.len;
-        self.deploy_follows_place = self.after(Step::Place).first() == Some(&Step::Deploy);
-    }
-
-    pub(crate) fn steps(&self) -> &[Step] {
-        &self.steps[..self.len as usize]
-    }
-
-    /// Whether deploying comes right after placing, as the base game's
-    /// steps do in every plan of the rules in play.
-    #[inline]
-    pub(crate) fn deploy_follows_place(&self) -> bool {
-        self.deploy_follows_place
-    }
-
-    /// Whether the rules give figures besides the normal follower (the
-    /// deploy step then offers them too).
-    #[inline]
-    pub(crate) fn other_figures(&self) -> bool {
-        self.other_figures
-    }
-
-    /// Whether `step` comes before the draw in this plan.
-    #[inline]
-    pub(crate) fn before_draw(&self, step: Step) -> bool {
-        self.before_draw & (1 << step as u16) != 0
-    }
-
-    /// The steps that follow `step` in the turn.
-    #[inline]
-    pub(crate) fn after(&self, step: Step) -> &[Step] {
-        &self.steps[self.after[step as usize] as usize..self.len as usize]
     }
 }
 
@@ -440,7 +315,14 @@ pub(crate) fn tile_placed(state: &mut State) {
 pub(crate) fn before_scoring<E: EventSink>(state: &mut State, events: &mut E) {
     if state.rules.has(Expansion::Traders) {
         interactions::before_scoring(state, events);
-        traders::before_scoring(state, events);
+        // The features other expansions touched (a ferry's roads, an
+        // abbey's sides), whose completed cities give goods too.
+        let others = touched_any(state).then(|| {
+            let mut t = Touched::default();
+            touched(state, &mut t);
+            t
+        });
+        traders::before_scoring(state, others.as_ref(), events);
     }
 }
 
@@ -449,32 +331,6 @@ pub(crate) fn before_scoring<E: EventSink>(state: &mut State, events: &mut E) {
 #[inline]
 pub(crate) fn after_scoring<E: EventSink>(state: &mut State, events: &mut E) -> bool {
     state.rules.has(Expansion::Abbey) && abbey::after_scoring(state, events)
-}
-
-/// Pieces of features a turn touched beyond the tile placed, which step 5
-/// scores if they are complete.
-pub(crate) struct Touched {
-    /// Room for every jetty of every lake (eight lakes of four at most),
-    /// and the pieces of the tile placed.
-    pieces: [PieceId; 40],
-    len: usize,
-}
-
-impl Default for Touched {
-    fn default() -> Touched {
-        Touched { pieces: [crate::features::NONE; 40], len: 0 }
-    }
-}
-
-impl Touched {
-    pub(crate) fn push(&mut self, p: PieceId) {
-        self.pieces[self.len] = p;
-        self.len += 1;
-    }
-
-    pub(crate) fn pieces(&self) -> impl Iterator<Item = PieceId> + '_ {
-        self.pieces[..self.len].iter().copied()
-    }
 }
 
 /// Whether a turn touched features beyond the tile placed (most turns do
@@ -573,7 +429,7 @@ pub(crate) fn end_of_game(state: &State, scores: &mut [u32; MAX_PLAYERS]) {
 /// What the farm of `root`, bordering `cities` completed cities, scores at
 /// the end if it stays as it is: in all (to its farmers' majority), and to
 /// each player. Each module in play adds its part (barns, pigs), and every
-/// farm scoring goes through here or [`farm_now`].
+/// farm scoring goes through here or [`interactions::farm_now`].
 #[inline]
 pub(crate) fn farm_at_end(state: &State, root: PieceId, cities: u32) -> (u32, [u32; MAX_PLAYERS]) {
     let (value, mut won) = match state.rules.has(Expansion::Abbey) {
@@ -587,14 +443,6 @@ pub(crate) fn farm_at_end(state: &State, root: PieceId, cities: u32) -> (u32, [u
         traders::farm_bonus(state, root, cities, &mut won);
     }
     (value, won)
-}
-
-/// What the farm of `root` scores when a rule scores it during the game
-/// (a barn), at `per_city` a completed city to its farmers' majority.
-pub(crate) fn farm_now(state: &State, root: PieceId, cities: u32, per_city: u32) -> [u32; MAX_PLAYERS] {
-    let mut won = state.won(root, FeatureKind::Field, per_city * cities);
-    interactions::farm_scored_during_the_game(state, root, cities, &mut won);
-    won
 }
 
 #[cfg(test)]

@@ -14,21 +14,21 @@
 //! board and move figures and tiles, while nothing here names an expansion.
 
 mod pieces;
-mod scoring;
+pub(crate) mod scoring;
 mod turn;
 
 pub use crate::figure::{Follower, FollowerKind};
-pub use scoring::FeatureWorth;
 
 use crate::action::{Actor, Location, Step};
 use crate::bag::Bag;
-use crate::board::{Board, PlacedTile, Placement};
-use crate::features::{Features, PieceId, PieceSet, Totals};
-use crate::geometry::{Pos, Rotation};
+use crate::board::{Board, PlacedTile};
+use crate::features::{Features, PieceId, Totals};
+use crate::geometry::Pos;
 use crate::pieces::location_of;
-use crate::rules::{Extensions, TurnPlan};
+use crate::plan::TurnPlan;
+use crate::rules::kept::Extensions;
 use crate::setup::{Rules, MAX_PLAYERS};
-use crate::tile::{catalogue, TileKind, NO_PIECE};
+use crate::tile::{TileKind, NO_PIECE};
 
 /// Equality is structural: two states are equal when every part is, which
 /// is what the conformance tests compare after clone-then-play and replay.
@@ -103,45 +103,6 @@ impl Clone for State {
 }
 
 impl State {
-    /// A new game: the start tile at [0, 0], the rest of the tiles in the bag,
-    /// the first player about to draw.
-    pub fn new(rules: Rules) -> State {
-        let bag = Bag::for_rules(&rules);
-        // Every tile of the bag, the start tile and the tiles the players hold.
-        let held = crate::rules::tiles_held(&rules);
-        let pieces = (bag.total() as usize + 1 + held) * catalogue().max_pieces;
-        assert!(pieces <= PieceSet::CAPACITY, "piece sets hold every piece of a game");
-        let mut supply = [[0; MAX_PLAYERS]; FollowerKind::COUNT];
-        let mut figures = 0;
-        crate::rules::figures(&rules, |kind, count| {
-            for s in &mut supply[kind as usize][..rules.players()] {
-                *s += count;
-            }
-            figures += count as usize;
-        });
-        let mut state = State {
-            rules,
-            plan: TurnPlan::of(&rules),
-            board: Board::new(),
-            features: Features::with_capacity(pieces),
-            bag,
-            scores: [0; MAX_PLAYERS],
-            supply,
-            followers: Vec::with_capacity(MAX_PLAYERS * figures),
-            current: 0,
-            acting: 0,
-            step: Step::Draw,
-            drawn: None,
-            placed: 0,
-            turns: 0,
-            ext: Extensions::new(&rules),
-        };
-        let start = Bag::start_tile();
-        state.put_tile(start, Placement { pos: Pos::ORIGIN, rot: Rotation::R0 });
-        state.begin_turn();
-        state
-    }
-
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

@@ -296,7 +296,7 @@ impl State {
     /// step before the draw if the rules in play have one that applies
     /// now, otherwise the draw.
     #[inline]
-    pub(super) fn begin_turn(&mut self) {
+    pub(crate) fn begin_turn(&mut self) {
         if self.plan.steps()[0] == Step::Draw {
             self.step = Step::Draw;
             return;

@@ -19,16 +19,12 @@ use crate::error::PlayError;
 use crate::event::{Event, EventSink, Scoring};
 use crate::features::{Features, PieceId};
 use crate::figure::{Follower, FollowerKind};
-use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
-use crate::geometry::Side::{E, N, S, W};
 use crate::geometry::{Corner, Pos, Rotation, Side};
-use crate::setup::{Expansion, WagonMove, MAX_PLAYERS};
+use crate::setup::{WagonMove, MAX_PLAYERS};
 use crate::state::State;
-use crate::tile::{
-    city, city_with_pennant, city_with_pennants, field, monastery, road, tile, FeatureKind, TileKind, TileSet, NO_PIECE,
-};
+use crate::tile::{FeatureKind, TileKind, NO_PIECE};
 
-use super::{Touched, View};
+use super::context::{Touched, View};
 
 /// Figures each player has besides the base game's: a mayor, a wagon and a barn.
 pub const FIGURES: &[(FollowerKind, u8)] =
@@ -54,157 +50,15 @@ pub(crate) const BARN_END_POINTS: u32 = 4;
 /// Its step before the draw.
 pub const STEPS_BEFORE_DRAW: &[Step] = &[Step::Abbey];
 
-/// The 12 tiles of JCloisterZone's set `abbey-and-mayor:1`, one of each,
-/// at rotation 0, and the abbey (count 0: each player holds one).
-pub static TILES: TileSet = TileSet {
-    expansion: Some(Expansion::Abbey),
-    tiles: &[
-        // C with two pennants.
-        tile!("M1", 1, [city_with_pennants(&[N, E, S, W], 2)]),
-        // Two cities crossing, N-S with a pennant and W-E, with a field
-        // inside each pair of corners between them.
-        tile!("M2", 1, [city_with_pennant(&[N, S]), city(&[W, E]), field(&[], &[0, 1]), field(&[], &[0, 1])]),
-        // A cap N with a pennant over a band W-E; a field inside between
-        // them and one along the south edge (JCloisterZone has it border
-        // both cities).
-        tile!("M3", 1, [city_with_pennant(&[N]), city(&[W, E]), field(&[], &[0, 1]), field(&[Sse, Ssw], &[0, 1])]),
-        // Caps N and W; roads from E and from S end at them.
-        tile!(
-            "M4",
-            1,
-            [
-                city(&[N]),
-                city(&[W]),
-                road(&[E]),
-                road(&[S]),
-                field(&[Ene], &[0]),
-                field(&[Ssw], &[1]),
-                field(&[Ese, Sse], &[0, 1]),
-            ],
-            [[0, 2], [1, 3]]
-        ),
-        // X with a monastery where the four roads end.
-        tile!(
-            "M5",
-            1,
-            [
-                monastery(),
-                road(&[N]),
-                road(&[W]),
-                road(&[S]),
-                road(&[E]),
-                field(&[Nnw, Wnw], &[]),
-                field(&[Nne, Ene], &[]),
-                field(&[Ese, Sse], &[]),
-                field(&[Ssw, Wsw], &[]),
-            ],
-            [[0, 1], [0, 2], [0, 3], [0, 4]]
-        ),
-        // A cap N; a road from W ends at it.
-        tile!(
-            "M6",
-            1,
-            [city(&[N]), road(&[W]), field(&[Wnw], &[0]), field(&[Ene, Ese, Sse, Ssw, Wsw], &[0])],
-            [[0, 1]]
-        ),
-        // J with its north-east field cut off by the city wall.
-        tile!(
-            "M7",
-            1,
-            [city(&[N]), road(&[E, S]), field(&[Ssw, Wsw, Wnw], &[0]), field(&[Ene], &[0]), field(&[Ese, Sse], &[])]
-        ),
-        // K with its north-west field cut off by the city wall.
-        tile!(
-            "M8",
-            1,
-            [city(&[N]), road(&[S, W]), field(&[Ene, Ese, Sse], &[0]), field(&[Wnw], &[0]), field(&[Ssw, Wsw], &[])]
-        ),
-        // A cap W with a pennant, its wall cutting three fields apart.
-        tile!(
-            "M9",
-            1,
-            [city_with_pennant(&[W]), field(&[Nnw, Nne], &[0]), field(&[Ene, Ese], &[0]), field(&[Sse, Ssw], &[0])]
-        ),
-        // A road from S that ends in the middle of one field.
-        tile!("M10", 1, [road(&[S]), field(&[Nnw, Nne, Ene, Ese, Sse, Ssw, Wsw, Wnw], &[])]),
-        // A roundabout: one road with three legs, N, E and W (a branched road).
-        tile!(
-            "M11",
-            1,
-            [road(&[N, E, W]), field(&[Nnw, Wnw], &[]), field(&[Nne, Ene], &[]), field(&[Ese, Sse, Ssw, Wsw], &[])]
-        ),
-        // A band W-E with a pennant; the road N-S runs under it.
-        tile!(
-            "M12",
-            1,
-            [
-                city_with_pennant(&[W, E]),
-                road(&[N, S]),
-                field(&[Sse, Ssw], &[0]),
-                field(&[Nnw], &[0]),
-                field(&[Nne], &[0]),
-            ]
-        ),
-        // The abbey: a monastery whose edges match anything.
-        tile!("AB", 0, [monastery()]),
-    ],
-};
+pub(crate) mod tiles;
+pub use tiles::TILES;
+
+pub(crate) mod kept;
+pub use kept::{AbbeyMayor, Barn, WaitingWagon};
 
 /// The abbey tile kind.
 pub fn abbey_tile() -> TileKind {
     TileKind::parse(ABBEY).expect("the catalogue has the abbey")
-}
-
-/// A barn on the board: its owner's figure stands on `piece`, the field of
-/// tile `tile` at `corner`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Barn {
-    pub player: u8,
-    pub tile: u16,
-    pub corner: Corner,
-    pub piece: PieceId,
-}
-
-/// A wagon whose feature was scored, waiting for its owner to move it on
-/// from the tile it stood on (and the feature it stood on there).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct WaitingWagon {
-    pub player: u8,
-    pub tile: u16,
-    pub location: Location,
-    /// The piece it stood on, of the feature just scored.
-    pub piece: PieceId,
-}
-
-/// What Abbey & Mayor keeps in the state.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AbbeyMayor {
-    /// Abbeys each player still holds.
-    pub abbeys: [u8; MAX_PLAYERS],
-    pub barns: Vec<Barn>,
-    /// Wagons to move after this turn's scoring, in the order their owners decide.
-    pub waiting: Vec<WaitingWagon>,
-    /// After the last tile: how many players are still to be offered their
-    /// abbey (`None` before that final round).
-    pub final_round: Option<u8>,
-    /// A barn placed this turn: the farm it joined scores at once.
-    pub new_barn: Option<PieceId>,
-}
-
-impl AbbeyMayor {
-    pub(crate) fn new(rules: &crate::setup::Rules) -> AbbeyMayor {
-        let mut abbeys = [0; MAX_PLAYERS];
-        abbeys[..rules.players()].fill(rules.abbeys());
-        AbbeyMayor { abbeys, ..AbbeyMayor::default() }
-    }
-
-    pub(crate) fn clone_from(&mut self, source: &AbbeyMayor) {
-        self.abbeys = source.abbeys;
-        self.barns.clone_from(&source.barns);
-        self.waiting.clone_from(&source.waiting);
-        self.final_round = source.final_round;
-        self.new_barn = source.new_barn;
-    }
 }
 
 /// Whether `pos` is a hole: empty, with a tile on each of its four sides.
@@ -665,7 +519,7 @@ fn score_farm_now<E: EventSink>(state: &mut State, root: PieceId, per_city: u32,
         return;
     }
     let cities = state.completed_cities_bordered(root);
-    let won = super::farm_now(state, root, cities, per_city);
+    let won = super::interactions::farm_now(state, root, cities, per_city);
     for (s, w) in state.scores.iter_mut().zip(won) {
         *s += w;
     }

@@ -16,12 +16,11 @@ use crate::error::PlayError;
 use crate::event::{Event, EventSink};
 use crate::features::{Features, PieceId, NONE};
 use crate::figure::{Follower, FollowerKind};
-use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
-use crate::geometry::Side::{E, N, S, W};
-use crate::setup::{Expansion, MAX_PLAYERS};
+use crate::setup::MAX_PLAYERS;
 use crate::state::State;
-use crate::tile::Good::{Cloth, Grain, Wine};
-use crate::tile::{city, city_with_good, field, monastery, road, tile, FeatureKind, Good, TileSet};
+use crate::tile::{FeatureKind, Good};
+
+use super::context::Touched;
 
 /// Figures each player has besides the base game's: a builder and a pig.
 pub const FIGURES: &[(FollowerKind, u8)] = &[(FollowerKind::Builder, 1), (FollowerKind::Pig, 1)];
@@ -34,227 +33,11 @@ pub const GOOD_MAJORITY_POINTS: u32 = 10;
 /// scores the farm.
 pub(crate) const PIG_POINTS_PER_CITY: u32 = 1;
 
-/// The 24 tiles of JCloisterZone's set `traders-and-builders:1`, one of
-/// each, at rotation 0. Goods: wine 9, grain 6, cloth 5. No T&B tile has a
-/// lake with jetties: none takes a ferry (F12).
-pub static TILES: TileSet = TileSet {
-    expansion: Some(Expansion::Traders),
-    tiles: &[
-        // N with grain, and with wine.
-        tile!("T1", 1, [city_with_good(&[N, W], Grain), field(&[Ene, Ese, Sse, Ssw], &[0])]),
-        tile!("T2", 1, [city_with_good(&[N, W], Wine), field(&[Ene, Ese, Sse, Ssw], &[0])]),
-        // A band W-E with cloth (or wine) over a cap S, a field inside between them.
-        tile!("T3", 1, [city_with_good(&[W, E], Cloth), city(&[S]), field(&[Nnw, Nne], &[0]), field(&[], &[0, 1])]),
-        tile!("T4", 1, [city_with_good(&[W, E], Wine), city(&[S]), field(&[Nnw, Nne], &[0]), field(&[], &[0, 1])]),
-        // R with grain.
-        tile!("T5", 1, [city_with_good(&[N, E, W], Grain), field(&[Sse, Ssw], &[0])]),
-        // A city N+W with cloth, caps S and E, a field inside.
-        tile!("T6", 1, [city_with_good(&[N, W], Cloth), city(&[S]), city(&[E]), field(&[], &[0, 1, 2])]),
-        // A city N+W with cloth, roads E and S ending at it; its spike to
-        // the south-east corner parts the four fields.
-        tile!(
-            "T7",
-            1,
-            [
-                city_with_good(&[N, W], Cloth),
-                road(&[S]),
-                road(&[E]),
-                field(&[Ssw], &[0]),
-                field(&[Sse], &[0]),
-                field(&[Ese], &[0]),
-                field(&[Ene], &[0]),
-            ],
-            [[0, 1], [0, 2]]
-        ),
-        // A city N+W with wine, roads E and S ending at it.
-        tile!(
-            "T8",
-            1,
-            [
-                city_with_good(&[N, W], Wine),
-                road(&[S]),
-                road(&[E]),
-                field(&[Ssw], &[0]),
-                field(&[Ese, Sse], &[0]),
-                field(&[Ene], &[0]),
-            ],
-            [[0, 1], [0, 2]]
-        ),
-        // A city N+W with cloth (or grain), a cap S, a road E ending at the first.
-        tile!(
-            "T9",
-            1,
-            [city_with_good(&[N, W], Cloth), city(&[S]), road(&[E]), field(&[Ene], &[0]), field(&[Ese], &[0, 1])],
-            [[0, 2]]
-        ),
-        tile!(
-            "T10",
-            1,
-            [city_with_good(&[N, W], Grain), city(&[S]), road(&[E]), field(&[Ene], &[0]), field(&[Ese], &[0, 1])],
-            [[0, 2]]
-        ),
-        // A city N+W with cloth, a road E ending at it.
-        tile!(
-            "T11",
-            1,
-            [city_with_good(&[N, W], Cloth), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw], &[0])],
-            [[0, 1]]
-        ),
-        // The same with wine and a spike parting the south-east field.
-        tile!(
-            "T12",
-            1,
-            [
-                city_with_good(&[N, W], Wine),
-                road(&[E]),
-                field(&[Ene], &[0]),
-                field(&[Ese], &[0]),
-                field(&[Sse, Ssw], &[0]),
-            ],
-            [[0, 1]]
-        ),
-        // T with wine.
-        tile!(
-            "T13",
-            1,
-            [city_with_good(&[N, E, W], Wine), road(&[S]), field(&[Ssw], &[0]), field(&[Sse], &[0])],
-            [[0, 1]]
-        ),
-        // Two corner cities, N+W with wine and E+S, a field between them.
-        tile!("T14", 1, [city_with_good(&[N, W], Wine), city(&[S, E]), field(&[], &[0, 1])]),
-        // G with wine.
-        tile!("T15", 1, [city_with_good(&[W, E], Wine), field(&[Nnw, Nne], &[0]), field(&[Sse, Ssw], &[0])]),
-        // A cap N; a road from E ends at it.
-        tile!(
-            "T16",
-            1,
-            [city(&[N]), road(&[E]), field(&[Ene], &[0]), field(&[Ese, Sse, Ssw, Wsw, Wnw], &[0])],
-            [[0, 1]]
-        ),
-        // A band W-E with grain (or wine); a road from S ends at it.
-        tile!(
-            "T17",
-            1,
-            [
-                city_with_good(&[W, E], Grain),
-                road(&[S]),
-                field(&[Nnw, Nne], &[0]),
-                field(&[Ssw], &[0]),
-                field(&[Sse], &[0])
-            ],
-            [[0, 1]]
-        ),
-        tile!(
-            "T18",
-            1,
-            [
-                city_with_good(&[W, E], Wine),
-                road(&[S]),
-                field(&[Nnw, Nne], &[0]),
-                field(&[Ssw], &[0]),
-                field(&[Sse], &[0])
-            ],
-            [[0, 1]]
-        ),
-        // A band W-E with wine; roads from N and from S end at it.
-        tile!(
-            "T19",
-            1,
-            [
-                city_with_good(&[W, E], Wine),
-                road(&[N]),
-                road(&[S]),
-                field(&[Nnw], &[0]),
-                field(&[Nne], &[0]),
-                field(&[Sse], &[0]),
-                field(&[Ssw], &[0]),
-            ],
-            [[0, 1], [0, 2]]
-        ),
-        // W with a monastery where its three roads end.
-        tile!(
-            "T20",
-            1,
-            [
-                monastery(),
-                road(&[E]),
-                road(&[S]),
-                road(&[W]),
-                field(&[Nnw, Nne, Ene, Wnw], &[]),
-                field(&[Ese, Sse], &[]),
-                field(&[Ssw, Wsw], &[]),
-            ],
-            [[0, 1], [0, 2], [0, 3]]
-        ),
-        // A city N+W with grain; a road from S ends at it (and the same
-        // with a spike parting the south-east field).
-        tile!(
-            "T21",
-            1,
-            [city_with_good(&[N, W], Grain), road(&[S]), field(&[Ssw], &[0]), field(&[Ene, Ese, Sse], &[0])],
-            [[0, 1]]
-        ),
-        tile!(
-            "T22",
-            1,
-            [
-                city_with_good(&[N, W], Grain),
-                road(&[S]),
-                field(&[Ssw], &[0]),
-                field(&[Sse], &[0]),
-                field(&[Ene, Ese], &[0])
-            ],
-            [[0, 1]]
-        ),
-        // A cap N; a road from S ends at it, a road from W ends alone.
-        tile!(
-            "T23",
-            1,
-            [
-                city(&[N]),
-                road(&[W]),
-                road(&[S]),
-                field(&[Wnw], &[0]),
-                field(&[Ssw, Wsw], &[]),
-                field(&[Ene, Ese, Sse], &[0]),
-            ],
-            [[0, 2]]
-        ),
-        // Two roads crossing without meeting, N-S over W-E.
-        tile!(
-            "T24",
-            1,
-            [
-                road(&[N, S]),
-                road(&[W, E]),
-                field(&[Nnw, Wnw], &[]),
-                field(&[Nne, Ene], &[]),
-                field(&[Ese, Sse], &[]),
-                field(&[Ssw, Wsw], &[]),
-            ]
-        ),
-    ],
-};
+pub(crate) mod tiles;
+pub use tiles::TILES;
 
-/// Where the builder's second turn stands.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum SecondTurn {
-    /// A first turn, no second one earned yet.
-    #[default]
-    No,
-    /// This turn's tile extended the player's builder: a second turn follows.
-    Earned,
-    /// This is the second turn: it gives no third.
-    Playing,
-}
-
-/// What Traders & Builders keeps in the state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Traders {
-    /// Tokens of each good (by [`Good`]) each player holds.
-    pub goods: [[u8; 3]; MAX_PLAYERS],
-    pub second_turn: SecondTurn,
-}
+pub(crate) mod kept;
+pub use kept::{SecondTurn, Traders};
 
 /// The goods shown on the pieces of the city holding `root`, by [`Good`].
 pub(crate) fn goods_of(features: &Features, root: PieceId, defs: impl Fn(PieceId) -> Option<Good>) -> [u8; 3] {
@@ -473,24 +256,25 @@ pub(crate) fn second_turn<E: EventSink>(state: &mut State, over: bool, events: &
 /// Before the turn's scoring, the player takes the goods of the cities the
 /// turn completed.
 #[inline(never)]
-pub(crate) fn before_scoring<E: EventSink>(state: &mut State, events: &mut E) {
+pub(crate) fn before_scoring<E: EventSink>(state: &mut State, others: Option<&Touched>, events: &mut E) {
     // Most turns complete no city: look closer only when one does.
     let t = *state.board.tile(state.placed);
     let pieces = t.first_piece..t.first_piece + t.kind.info().pieces() as PieceId;
     let mut completed =
         pieces.clone().any(|p| state.features.info(p).kind == FeatureKind::City && state.features.totals(p).open == 0);
-    let others = super::touched_any(state);
-    if !completed && !others {
+    if !completed && others.is_none() {
         return;
     }
-    let mut touched = super::Touched::default();
+    let mut touched = Touched::default();
     for p in pieces {
         if state.features.info(p).kind == FeatureKind::City {
             touched.push(p);
         }
     }
-    if others {
-        super::touched(state, &mut touched);
+    if let Some(others) = others {
+        for p in others.pieces() {
+            touched.push(p);
+        }
         completed = true;
     }
     if completed {
@@ -500,7 +284,7 @@ pub(crate) fn before_scoring<E: EventSink>(state: &mut State, events: &mut E) {
 
 /// The player whose turn it is takes the goods of every city among
 /// `pieces` that the turn completed (followers or not), once each.
-fn take_goods<E: EventSink>(state: &mut State, pieces: &super::Touched, events: &mut E) {
+fn take_goods<E: EventSink>(state: &mut State, pieces: &Touched, events: &mut E) {
     let mut done = [NONE; 40];
     let mut n = 0;
     for p in pieces.pieces() {

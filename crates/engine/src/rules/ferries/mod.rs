@@ -13,140 +13,22 @@ use crate::board::Board;
 use crate::error::PlayError;
 use crate::event::{Event, EventSink};
 use crate::features::{Joint, PieceId, PieceSet, NONE};
-use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Pos;
-use crate::geometry::Side::{self, E, N, S, W};
+use crate::geometry::Side::{self};
 use crate::pieces::{piece_across, piece_sides, rejoin, rotate_sides};
-use crate::setup::Expansion;
 use crate::state::State;
-use crate::tile::{city, field, jetty, FeatureKind, TileDef, TileSet};
+use crate::tile::FeatureKind;
 
-use super::{Table, Touched, View};
+use super::context::{Table, Touched, View};
 
 /// Its steps, after the base game's: place the ferry, then move ferries (F3).
 pub const STEPS: &[Step] = &[Step::PlaceFerry, Step::MoveFerries];
 
-/// The 8 lake tiles (F1). Each is like L, W or X of the base game with a
-/// lake where the village is: every road ends at a jetty.
-pub static TILES: TileSet = TileSet {
-    expansion: Some(Expansion::Ferries),
-    tiles: &[
-        (
-            TileDef {
-                id: "FC",
-                features: &[
-                    city(&[N]),
-                    jetty(E),
-                    jetty(S),
-                    jetty(W),
-                    field(&[Wnw, Ene], &[0]),
-                    field(&[Wsw, Ssw], &[]),
-                    field(&[Ese, Sse], &[]),
-                ],
-                links: &[],
-            },
-            3,
-            3,
-        ),
-        (
-            TileDef {
-                id: "F3",
-                features: &[
-                    jetty(E),
-                    jetty(S),
-                    jetty(W),
-                    field(&[Wnw, Nnw, Nne, Ene], &[]),
-                    field(&[Ese, Sse], &[]),
-                    field(&[Ssw, Wsw], &[]),
-                ],
-                links: &[],
-            },
-            3,
-            4,
-        ),
-        (
-            TileDef {
-                id: "F4",
-                features: &[
-                    jetty(N),
-                    jetty(E),
-                    jetty(S),
-                    jetty(W),
-                    field(&[Wnw, Nnw], &[]),
-                    field(&[Nne, Ene], &[]),
-                    field(&[Ese, Sse], &[]),
-                    field(&[Ssw, Wsw], &[]),
-                ],
-                links: &[],
-            },
-            2,
-            1,
-        ),
-    ],
-};
+pub(crate) mod tiles;
+pub use tiles::TILES;
 
-/// A ferry on a lake.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Ferry {
-    /// Index of its lake tile, in placing order.
-    pub tile: u16,
-    /// The jetties it joins, as sides on the board.
-    pub jetties: JettyPair,
-}
-
-/// The ferries on the board and, during step 4, which of them may move.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Ferries {
-    ferries: Vec<Ferry>,
-    /// Ferries (bit per index) that may move this turn (F6, fixed by F7).
-    movable: u32,
-    /// Ferries moved this turn.
-    moved: u32,
-}
-
-impl Clone for Ferries {
-    fn clone(&self) -> Self {
-        Ferries { ferries: self.ferries.clone(), movable: self.movable, moved: self.moved }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.ferries.clone_from(&source.ferries);
-        self.movable = source.movable;
-        self.moved = source.moved;
-    }
-}
-
-impl Ferries {
-    pub fn all(&self) -> &[Ferry] {
-        &self.ferries
-    }
-
-    fn index_on(&self, tile: usize) -> Option<usize> {
-        self.ferries.iter().position(|f| f.tile as usize == tile)
-    }
-
-    /// Ferries that may still move this turn.
-    fn pending(&self) -> u32 {
-        self.movable & !self.moved
-    }
-}
-
-impl Ferries {
-    /// The ferry on the lake tile at index `tile`, if any.
-    pub(crate) fn on(&self, tile: usize) -> Option<Ferry> {
-        self.index_on(tile).map(|i| self.ferries[i])
-    }
-
-    /// Where the ferries that may still move this turn lie.
-    pub(crate) fn movable<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = Pos> + 'a {
-        let pending = self.pending();
-        self.ferries
-            .iter()
-            .enumerate()
-            .filter(move |(i, _)| pending & (1 << i) != 0)
-            .map(|(_, f)| board.tile(f.tile as usize).pos)
-    }
-}
+pub(crate) mod kept;
+pub use kept::{Ferries, Ferry};
 
 impl State {
     /// What The Ferries keeps: the ferries on their lakes.

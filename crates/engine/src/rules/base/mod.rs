@@ -8,9 +8,10 @@ use crate::figure::FollowerKind;
 use crate::setup::{Rules, TINY_CITY_VARIANT};
 use crate::tile::FeatureKind;
 
-use super::Feature;
+use super::context::Feature;
 
-pub use crate::base_tiles::TILES;
+pub(crate) mod tiles;
+pub use tiles::TILES;
 
 /// The most players of the base game.
 pub const MAX_PLAYERS: usize = 5;
