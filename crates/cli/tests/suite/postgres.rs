@@ -15,6 +15,8 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::server_common::{tokens, Client, Pick, Reply};
@@ -106,7 +108,12 @@ impl TempPostgres {
     }
 
     fn url(&self) -> String {
-        format!("postgres://carcassonne:secret@127.0.0.1:{}/games", self.port)
+        self.url_via(self.port)
+    }
+
+    /// The URL of the database through `port` (a [`CutProxy`]'s).
+    fn url_via(&self, port: u16) -> String {
+        format!("postgres://carcassonne:secret@127.0.0.1:{port}/games")
     }
 
     /// Runs `sql` as the superuser on `db`; returns what it prints.
@@ -152,14 +159,9 @@ impl TempPostgres {
 
     /// Stops the database at once, as a crash would.
     fn crash(&self) {
-        assert!(self.crash_command().status().unwrap().success());
-    }
-
-    fn crash_command(&self) -> Command {
         let mut c = self.command("pg_ctl");
         c.args(["-m", "immediate", "-D"]).arg(self.dir.path().join("data")).arg("stop");
-        c.stdout(Stdio::null());
-        c
+        assert!(c.stdout(Stdio::null()).status().unwrap().success());
     }
 
     fn restart(&self) {
@@ -199,6 +201,185 @@ impl Drop for TempPostgres {
             .arg("stop")
             .output();
     }
+}
+
+/// A TCP proxy between one server and PostgreSQL that can break a write
+/// after its commit. Armed, it lets the next write of an action reach
+/// PostgreSQL whole, holds back PostgreSQL's answer until PostgreSQL says
+/// it is done with it (`ReadyForQuery`: committed or refused), and then
+/// closes both connections: the action is stored, and the server cannot
+/// know it.
+///
+/// What is cut is what tokio-postgres sends for the write
+/// (`crates/server/src/store/postgres.rs`, `Postgres::save`): one prepared
+/// statement, `WITH g AS (UPDATE games SET record = …) …`, run outside any
+/// transaction block as `Bind`, `Execute`, `Sync`; PostgreSQL commits its
+/// implicit transaction at the `Sync`. So the proxy reads the server's
+/// messages, remembers each statement's text from its `Parse`, and holds
+/// everything back from the `Bind` of the write on.
+struct CutProxy {
+    port: u16,
+    armed: Arc<AtomicBool>,
+    /// The answer PostgreSQL gave the write that was cut: the tag of its
+    /// `CommandComplete` (`SELECT 1`: the row was at the revision, the
+    /// write is stored), or the message of its `ErrorResponse`.
+    cut: Arc<Mutex<Option<String>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl CutProxy {
+    async fn start(pg_port: u16) -> CutProxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (armed, cut) = (Arc::new(AtomicBool::new(false)), Arc::new(Mutex::new(None)));
+        let task = tokio::spawn({
+            let (armed, cut) = (armed.clone(), cut.clone());
+            async move {
+                while let Ok((server, _)) = listener.accept().await {
+                    // PostgreSQL down: the server's connection fails as it would.
+                    let Ok(pg) = tokio::net::TcpStream::connect(("127.0.0.1", pg_port)).await else { continue };
+                    tokio::spawn(pipe(server, pg, armed.clone(), cut.clone()));
+                }
+            }
+        });
+        CutProxy { port, armed, cut, task }
+    }
+
+    /// Cuts the next write of an action (one only).
+    fn arm(&self) {
+        *self.cut.lock().unwrap() = None;
+        self.armed.store(true, Ordering::SeqCst);
+    }
+
+    /// What PostgreSQL answered the write that was cut, once it was.
+    fn cut(&self) -> Option<String> {
+        self.cut.lock().unwrap().clone()
+    }
+}
+
+impl Drop for CutProxy {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Forwards one connection both ways until either side closes it, or until
+/// the armed proxy has cut a write: returning drops (closes) both.
+async fn pipe(
+    server: tokio::net::TcpStream,
+    pg: tokio::net::TcpStream,
+    armed: Arc<AtomicBool>,
+    cut: Arc<Mutex<Option<String>>>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (mut from_server, mut to_server) = server.into_split();
+    let (mut from_pg, mut to_pg) = pg.into_split();
+    let mut frontend = Frontend::default();
+    // PostgreSQL's answer to the write being cut, held back.
+    let mut held: Option<Vec<u8>> = None;
+    let (mut up, mut down) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
+    loop {
+        tokio::select! {
+            n = from_server.read(&mut up) => {
+                let Ok(n @ 1..) = n else { return };
+                // Decided before the bytes go on, so that nothing of the
+                // answer can reach the server.
+                if frontend.feed(&up[..n]) && held.is_none() && armed.swap(false, Ordering::SeqCst) {
+                    held = Some(Vec::new());
+                }
+                if to_pg.write_all(&up[..n]).await.is_err() {
+                    return;
+                }
+            }
+            n = from_pg.read(&mut down) => {
+                let Ok(n @ 1..) = n else { return };
+                match &mut held {
+                    // The connection was idle before the write: its answer
+                    // starts with a message.
+                    Some(answer) => {
+                        answer.extend_from_slice(&down[..n]);
+                        if let Some(outcome) = answered(answer) {
+                            *cut.lock().unwrap() = Some(outcome);
+                            return;
+                        }
+                    }
+                    None => {
+                        if to_server.write_all(&down[..n]).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The server's side of PostgreSQL's protocol, read as it goes by.
+#[derive(Default)]
+struct Frontend {
+    unread: Vec<u8>,
+    /// Past the startup message (before it, messages have no type byte).
+    started: bool,
+    /// Each prepared statement's text, by name.
+    statements: HashMap<String, String>,
+}
+
+impl Frontend {
+    /// Takes in what the server sent; says whether it binds the statement
+    /// that writes an action.
+    fn feed(&mut self, bytes: &[u8]) -> bool {
+        self.unread.extend_from_slice(bytes);
+        let mut writes = false;
+        loop {
+            if !self.started {
+                let Some(len) = be32(&self.unread, 0) else { break };
+                let Some(code) = be32(&self.unread, 4).filter(|_| self.unread.len() >= len) else { break };
+                // An SSLRequest or GSSENCRequest comes before the startup message.
+                self.started = code != 80_877_103 && code != 80_877_104;
+                self.unread.drain(..len);
+                continue;
+            }
+            let Some(len) = be32(&self.unread, 1).map(|l| l + 1).filter(|l| self.unread.len() >= *l) else { break };
+            let message: Vec<u8> = self.unread.drain(..len).collect();
+            let mut fields = message[5..].split(|b| *b == 0).map(|f| String::from_utf8_lossy(f).into_owned());
+            match message[0] {
+                b'P' => {
+                    let (name, query) = (fields.next().unwrap_or_default(), fields.next().unwrap_or_default());
+                    self.statements.insert(name, query);
+                }
+                b'B' => {
+                    let name = fields.nth(1).unwrap_or_default();
+                    writes |= self.statements.get(&name).is_some_and(|q| q.contains("UPDATE games SET record"));
+                }
+                _ => {}
+            }
+        }
+        writes
+    }
+}
+
+/// PostgreSQL's answer in `bytes`, once it is whole (up to its
+/// `ReadyForQuery`): the tag of its `CommandComplete`, or its error.
+fn answered(bytes: &[u8]) -> Option<String> {
+    let mut outcome = None;
+    let mut at = 0;
+    while let Some(len) = be32(bytes, at + 1).map(|l| l + 1).filter(|l| bytes.len() >= at + l) {
+        let body = &bytes[at + 5..at + len];
+        match bytes[at] {
+            b'C' => outcome = Some(String::from_utf8_lossy(body).trim_end_matches('\0').to_string()),
+            b'E' => outcome = Some(format!("error: {}", String::from_utf8_lossy(body))),
+            b'Z' => return Some(outcome.unwrap_or_else(|| "no answer".to_string())),
+            _ => {}
+        }
+        at += len;
+    }
+    None
+}
+
+/// The big-endian u32 at `at` in `bytes`, if there.
+fn be32(bytes: &[u8], at: usize) -> Option<usize> {
+    let b = bytes.get(at..at + 4)?;
+    Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
 }
 
 /// A process of the command line, killed (SIGKILL) on drop; its log in a file.
@@ -588,11 +769,12 @@ async fn the_bot_queue_is_fair_across_addresses() {
 /// What an operator lives with: a server started before its database waits
 /// for it; a role without rights is told what to do; a frozen database is
 /// answered `503` with `Retry-After` within a few seconds and its recovery
-/// logged once; a database killed during writes loses no acknowledged
-/// action, and an action answered 5xx, sent again at the same version, is
-/// applied once; the other server's watchers see writes again within a
-/// second or so of the database's return; a worker stopped by SIGTERM
-/// leaves no claim behind.
+/// logged once; an action made while the database is down is answered 5xx
+/// and, sent again at the same version once it is back, applied once; the
+/// other server's watchers see writes again within a second or so of the
+/// database's return; a worker, and a server making bot decisions itself,
+/// stopped by SIGTERM finish the decision in flight and leave no claim
+/// behind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn outages_start_down_frozen_and_killed() {
     let Some(pg) = TempPostgres::start_if_installed() else { return };
@@ -657,69 +839,33 @@ async fn outages_start_down_frozen_and_killed() {
     assert_eq!(log_of(&early).matches("database recovered").count(), 1, "once: {}", log_of(&early));
     assert!(log_of(&early).contains("outage_secs="));
 
-    // Killed in the middle of writes: every action answered 200 is stored;
-    // one answered 5xx, sent again at the same version once the database
-    // is back, is applied or told stale_version, never applied twice.
+    // Killed: an action made while it is down is answered 5xx, and is not
+    // stored; sent again at the same version once the database is back, it
+    // is applied, once. (An action whose write is cut after its commit:
+    // the test above.)
     let ws = format!("{}/api/games/{}/ws", b.replace("http://", "ws://"), duel.id);
     let (mut watcher, _) = tokio_tungstenite::connect_async(ws).await.expect("websocket");
     for _ in 0..6 {
         assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200);
     }
-    let mut failed: Vec<(usize, u64, Value)> = Vec::new();
     let view = ca.view(&duel.id).await;
-    // One action races the crash (stored or not, whatever it is told)…
-    let mut stopping = pg.crash_command().spawn().unwrap();
+    pg.crash();
     let (seat, version) = (view["to_act"].as_u64().unwrap() as usize, view["version"].as_u64().unwrap());
     let action = pick.action(&view);
     let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
-    assert!(stopping.wait().unwrap().success());
-    let next = match r.status {
-        200 => {
-            duel.acknowledged.insert(version, action);
-            r.body["view"].clone()
-        }
-        500 | 503 => {
-            assert!(["storage", "unavailable"].contains(&r.code()), "{}", r.body);
-            failed.push((seat, version, action.clone()));
-            // As if it was not stored: the next one is made at the same version.
-            view
-        }
-        _ => panic!("{}", r.body),
-    };
-    // …and one is made while it is down.
-    if next["version"].as_u64() != Some(version) || failed.is_empty() {
-        let (seat, version) = (next["to_act"].as_u64().unwrap() as usize, next["version"].as_u64().unwrap());
-        let action = pick.action(&next);
-        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
-        assert!(r.status == 500 || r.status == 503, "the database is down: {}", r.body);
-        assert!(r.body["error"]["request"].is_string(), "{}", r.body);
-        failed.push((seat, version, action));
-    }
+    assert!(r.status == 500 || r.status == 503, "the database is down: {}", r.body);
+    assert!(r.body["error"]["request"].is_string(), "{}", r.body);
     pg.restart();
     let back = Instant::now();
     wait_until("the game read again", Duration::from_secs(15), || async {
         ca.http.get(format!("{a}/api/games/{}", duel.id)).send().await.is_ok_and(|r| r.status() == 200)
     })
     .await;
-    for (seat, version, action) in failed {
-        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
-        match (r.status, r.code()) {
-            (200, _) => {
-                duel.acknowledged.insert(version, action);
-            }
-            (409, "stale_version") => {
-                // Stored before the crash: the history holds it at that version.
-                let h = ca.get(&format!("/api/games/{}/actions", duel.id)).await;
-                let stored = &h.body["actions"][version as usize];
-                assert_eq!(stored["action"]["text"], action["text"], "{}", h.body);
-                duel.acknowledged.insert(version, action);
-            }
-            _ => panic!("sent again: {}", r.body),
-        }
-        // Sent once more, it is refused: never applied twice.
-        let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &duel.acknowledged[&version]).await;
-        assert_eq!(r.code(), "stale_version", "{}", r.body);
-    }
+    let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+    assert_eq!(r.status, 200, "sent again: {}", r.body);
+    duel.acknowledged.insert(version, action.clone());
+    let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+    assert_eq!(r.code(), "stale_version", "sent once more, it is refused: {}", r.body);
     duel.check_history(&ca).await;
     duel.check_history(&cb).await;
     // The other server listens again within a second of the database's
@@ -744,15 +890,94 @@ async fn outages_start_down_frozen_and_killed() {
     // SIGTERM: a worker finishes the decision it makes, and leaves no claim.
     let w = worker(&url, &logs, "term");
     let slow = Game::create(&cb, json!([{"type": "bot", "level": "mcts:ms=1500"}, {"type": "human"}]), &[]).await;
-    wait_until("the job claimed", Duration::from_secs(10), || async {
-        pg.psql("games", "SELECT count(*) FROM bot_jobs WHERE taken_by LIKE 'term/%' AND taken_until >= now()") == "1"
-    })
-    .await;
-    let pid = w.child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    let mut w = w;
-    let status = w.child.wait().unwrap();
-    assert!(status.success(), "{status}: {}", log_of(&w));
-    assert_eq!(pg.psql("games", "SELECT count(*) FROM bot_jobs WHERE taken_by LIKE 'term/%'"), "0");
+    terminate_while_deciding(&pg, w, "term/%", None).await;
     assert!(ca.view(&slow.id).await["version"].as_u64() > Some(1), "the decision in flight was played");
+
+    // So does a server that makes bot decisions itself, and it stops
+    // taking requests at once.
+    let (own, c) = server_with(&url, &logs, "own-bots", &["--bot-workers", "1"]);
+    let slow =
+        Game::create(&client(&c), json!([{"type": "bot", "level": "mcts:ms=1500"}, {"type": "human"}]), &[]).await;
+    // Its claims are made as host-pid/loop.
+    let claims = format!("%-{}/%", own.child.id());
+    terminate_while_deciding(&pg, own, &claims, Some(&c)).await;
+    assert!(cb.view(&slow.id).await["version"].as_u64() > Some(1), "the decision in flight was played");
+}
+
+/// Waits until `p` claims a bot job (as `claims`, a LIKE pattern), stops
+/// it with SIGTERM in the middle of that decision, and checks that it
+/// exits 0 leaving no claim; a server (at `base`) refuses connections
+/// while it finishes the decision.
+async fn terminate_while_deciding(pg: &TempPostgres, mut p: Proc, claims: &str, base: Option<&str>) {
+    let held = format!("SELECT count(*) FROM bot_jobs WHERE taken_by LIKE '{claims}' AND taken_until >= now()");
+    wait_until("the job claimed", Duration::from_secs(10), || async { pg.psql("games", &held) == "1" }).await;
+    let pid = p.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    if let Some(base) = base {
+        let http = reqwest::Client::new();
+        wait_until("connections refused", Duration::from_secs(1), || async {
+            http.get(format!("{base}/healthz")).send().await.is_err()
+        })
+        .await;
+        assert!(p.child.try_wait().unwrap().is_none(), "still finishing its decision: {}", log_of(&p));
+        assert_eq!(pg.psql("games", &held), "1", "the claim is held while the decision is made");
+    }
+    let status = p.child.wait().unwrap();
+    assert!(status.success(), "{status}: {}", log_of(&p));
+    let left = format!("SELECT count(*) FROM bot_jobs WHERE taken_by LIKE '{claims}'");
+    assert_eq!(pg.psql("games", &left), "0", "{}", log_of(&p));
+}
+
+/// The rule of a 5xx (docs/api.md, Errors), made certain: a write whose
+/// connection breaks after PostgreSQL committed it, before the server hears
+/// so. The server answers 5xx; the action is stored; sent again at the same
+/// version it is `stale_version`, and the history holds it once, on both
+/// servers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_action_stored_after_its_connection_broke_is_answered_5xx_and_never_applied_twice() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let logs = pg.dir.path().to_path_buf();
+    let proxy = CutProxy::start(pg.port).await;
+    let (_a_proc, a) = server(&pg.url_via(proxy.port), &logs, "through-proxy");
+    let (_b_proc, b) = server(&pg.url(), &logs, "direct");
+    let (ca, cb) = (client(&a), client(&b));
+    let mut duel = Game::create(&cb, json!([{"type": "human"}, {"type": "human"}]), &[]).await;
+    let mut pick = Pick::new(5);
+    for _ in 0..3 {
+        assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200, "the proxy passes writes unarmed");
+    }
+
+    let view = ca.view(&duel.id).await;
+    let (seat, version) = (view["to_act"].as_u64().unwrap() as usize, view["version"].as_u64().unwrap());
+    let action = pick.action(&view);
+    proxy.arm();
+    let r = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+    assert_eq!(proxy.cut().as_deref(), Some("SELECT 1"), "PostgreSQL committed the write that was cut");
+    assert!(r.status == 500 || r.status == 503, "{} {}", r.status, r.body);
+    assert!(["storage", "unavailable"].contains(&r.code()), "{}", r.body);
+    assert_eq!(r.body["error"]["request"].as_str().map(str::len), Some(16), "{}", r.body);
+
+    // Sent again at the same version: stored already, so stale_version,
+    // with the version it led to (the draw after it included).
+    let again = ca.act(&duel.id, seat, &duel.tokens[seat], version, &action).await;
+    assert_eq!((again.status, again.code()), (409, "stale_version"), "{}", again.body);
+    let current = again.body["error"]["version"].as_u64().unwrap();
+    assert!(current > version, "{}", again.body);
+    assert_eq!(ca.view(&duel.id).await["version"].as_u64(), Some(current));
+    // In the history once: where it was played, and no other action of the
+    // seat after it.
+    duel.acknowledged.insert(version, action);
+    duel.check_history(&ca).await;
+    let history = ca.get(&format!("/api/games/{}/actions", duel.id)).await;
+    let actions = history.body["actions"].as_array().unwrap();
+    assert_eq!(actions.len() as u64, current, "{}", history.body);
+    let by_seat = actions[version as usize..].iter().filter(|a| a["seat"] == json!(seat)).count();
+    assert_eq!(by_seat, 1, "applied once: {}", history.body);
+    let elsewhere = cb.get(&format!("/api/games/{}/actions", duel.id)).await;
+    assert_eq!(elsewhere.body, history.body, "the other server agrees");
+    assert_eq!(ca.view(&duel.id).await, cb.view(&duel.id).await);
+
+    // And the game goes on through the server that was cut off.
+    assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200);
+    duel.check_history(&cb).await;
 }

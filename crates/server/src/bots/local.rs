@@ -82,15 +82,8 @@ async fn run(hub: Arc<Hub>, slot: Arc<Slot>) {
     loop {
         let due = {
             let live = slot.live().await;
-            match live.bot_to_act() {
-                Some((seat, plan)) => Due {
-                    game: live.meta.id.clone(),
-                    seat,
-                    version: live.version,
-                    plan,
-                    state: live.state().clone(),
-                    seed: live.bot_seed(),
-                },
+            match Due::of(&live) {
+                Some(due) => due,
                 None => {
                     // Cleared under the lock: a submit that makes a bot due
                     // kicks again after releasing it.

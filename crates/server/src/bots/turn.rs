@@ -17,7 +17,7 @@ use carcassonne_engine::{Action, State};
 
 use crate::error::GameError;
 use crate::game::{Hub, Who};
-use crate::live::BotPlan;
+use crate::live::{BotPlan, Live};
 use crate::wire::Command;
 
 /// How a decision is made, from the bot as planned down to the surest.
@@ -70,6 +70,21 @@ pub struct Due {
     pub plan: BotPlan,
     pub state: State,
     pub seed: u64,
+}
+
+impl Due {
+    /// The decision `live` waits for, if a bot is to act.
+    pub fn of(live: &Live) -> Option<Due> {
+        let (seat, plan) = live.bot_to_act()?;
+        Some(Due {
+            game: live.meta.id.clone(),
+            seat,
+            version: live.version,
+            plan,
+            state: live.state().clone(),
+            seed: live.bot_seed(),
+        })
+    }
 }
 
 /// How a decision ended.
@@ -275,16 +290,7 @@ mod tests {
     }
 
     async fn due(slot: &Slot) -> Due {
-        let live = slot.live().await;
-        let (seat, plan) = live.bot_to_act().unwrap();
-        Due {
-            game: live.meta.id.clone(),
-            seat,
-            version: live.version,
-            plan,
-            state: live.state().clone(),
-            seed: live.bot_seed(),
-        }
+        Due::of(&*slot.live().await).expect("a bot is to act")
     }
 
     /// Whatever way the seat's bot fails, the greedy bot decides instead,

@@ -192,15 +192,8 @@ impl Worker {
         };
         let due = {
             let live = slot.live().await;
-            match live.bot_to_act() {
-                Some((seat, plan)) if live.version == job.version => Due {
-                    game: game.clone(),
-                    seat,
-                    version: live.version,
-                    plan,
-                    state: live.state().clone(),
-                    seed: live.bot_seed(),
-                },
+            match Due::of(&live) {
+                Some(due) if due.version == job.version => due,
                 _ => return log_failure(&game, done("the game has moved on").await),
             }
         };

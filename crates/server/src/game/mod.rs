@@ -44,6 +44,16 @@ enum Next {
     Ended(Live),
 }
 
+/// An action to play, owned: its task outlives the request that sent it.
+struct Submission {
+    id: String,
+    seat: usize,
+    /// A human seat's token; none for the server's bot.
+    token: Option<String>,
+    version: u64,
+    command: Command,
+}
+
 /// A seat found by its token.
 #[derive(Clone, Debug)]
 pub struct Seated {
@@ -87,7 +97,7 @@ pub fn valid_id(id: &str) -> bool {
 /// counted, see [`crate::logging::Throttle`]).
 fn storage_of(id: &str, e: StoreError) -> GameError {
     let e = GameError::from(e);
-    crate::logging::error_throttled("storage", "storage error: nothing was changed", id, e.cause());
+    crate::logging::error_throttled("storage", "storage error: the write failed", id, e.cause());
     e
 }
 
@@ -219,53 +229,37 @@ impl Hub {
         version: u64,
         command: Command,
     ) -> Result<(u64, ViewText), GameError> {
-        let (hub, id) = (self.clone(), id.to_string());
         let (seat, token) = match who {
             Who::Human { seat, token } => (seat, Some(token.to_string())),
             Who::Bot { seat } => (seat, None),
         };
-        tokio::spawn(async move {
-            let who = match &token {
-                Some(token) => Who::Human { seat, token },
-                None => Who::Bot { seat },
-            };
-            hub.submit_now(&id, who, version, command).await
-        })
-        .await
-        .map_err(GameError::internal)?
+        let submission = Submission { id: id.to_string(), seat, token, version, command };
+        tokio::spawn(self.clone().submit_now(submission)).await.map_err(GameError::internal)?
     }
 
-    async fn submit_now(
-        self: &Arc<Self>,
-        id: &str,
-        who: Who<'_>,
-        version: u64,
-        command: Command,
-    ) -> Result<(u64, ViewText), GameError> {
-        let slot = self.cached(id).await?;
+    async fn submit_now(self: Arc<Self>, submission: Submission) -> Result<(u64, ViewText), GameError> {
+        let Submission { id, seat, token, version, command } = submission;
+        let slot = self.cached(&id).await?;
         let mut live = slot.live.lock().await;
         // With PostgreSQL, the copy is checked against the row first, but
         // for an action on the version the copy is at: if the row has moved
         // on, the write is refused (its revision differs) and the client
         // told so. A bot's action is always on the copy's version.
-        let current = match (&who, &command) {
-            (Who::Bot { .. }, _) => true,
-            (Who::Human { .. }, Command::Play(_)) => version == live.version && live.pending.is_none(),
-            (Who::Human { .. }, _) => false,
+        let current = match (&token, &command) {
+            (None, _) => true,
+            (Some(_), Command::Play(_)) => version == live.version && live.pending.is_none(),
+            (Some(_), _) => false,
         };
         if self.shared && !current {
             self.refresh(&slot, &mut live).await?;
         }
-        let seat = match who {
-            Who::Human { seat, .. } | Who::Bot { seat } => seat,
-        };
         let row = live
             .meta
             .seats
             .get(seat)
             .ok_or_else(|| GameError::Malformed(format!("there is no seat {seat} in this game")))?;
-        match who {
-            Who::Human { token, .. } => {
+        match token.as_deref() {
+            Some(token) => {
                 if row.kind == SeatKind::Bot {
                     return Err(GameError::BotSeat(seat));
                 }
@@ -273,7 +267,7 @@ impl Hub {
                     return Err(GameError::WrongToken(Some(seat)));
                 }
             }
-            Who::Bot { .. } => {
+            None => {
                 if row.kind != SeatKind::Bot {
                     return Err(GameError::Internal(format!("seat {seat} is not a bot")));
                 }
@@ -282,7 +276,7 @@ impl Hub {
         // A seat of a game created with `undo` decides provisionally (a
         // discard or passing the abbey, which a draw follows at once, and
         // a wagon moved out of turn are final at once).
-        let provisional = matches!(who, Who::Human { .. }) && row.undo;
+        let provisional = token.is_some() && row.undo;
         let action = match command {
             Command::Play(action) if provisional && (live.pending.is_some() || !live.final_at_once(seat, action)) => {
                 let before = live.pending.clone();

@@ -111,7 +111,7 @@ async fn json_log_lines_tell_start_refusals_storage_errors_bot_failures_and_stop
     let client = server.client("127.0.0.2");
     let created = client.create(json!({"seats": [{"type": "bot", "level": "random"}, {"type": "human"}]})).await;
     let bot_game = created["game"].as_str().unwrap().to_string();
-    let e = server.event(json!({"game": bot_game, "level": "ERROR", "message": "storage error: nothing was changed"}));
+    let e = server.event(json!({"game": bot_game, "level": "ERROR", "message": "storage error: the write failed"}));
     assert!(e["error"].as_str().unwrap().contains("disk on fire"), "{e}");
     server.event(json!({"game": bot_game, "level": "WARN", "seat": 0}));
     let created = client.create(two_humans(&[])).await;
@@ -147,6 +147,38 @@ async fn log_lines_are_text_by_default_at_the_level_rust_log_asks_for() {
     assert!(!lines.iter().any(|l| l.contains("listening")), "info lines are left out at warn: {lines:#?}");
 }
 
+/// A server logging JSON with a game of two humans whose writes fail: a
+/// trigger on the database refuses every update, with a cause the log
+/// tells and the answer does not ("disk on fire").
+struct Broken {
+    server: Running,
+    client: Client,
+    game: String,
+    /// The first seat's token.
+    token: String,
+    /// A legal action of the first seat.
+    action: Value,
+    /// Holds the trigger; `DROP TRIGGER broken` mends the database.
+    conn: rusqlite::Connection,
+}
+
+impl Broken {
+    async fn start(db: &Path) -> Broken {
+        let server = Running::start(db, &["--log-format", "json"], None);
+        let client = server.client("127.0.0.1");
+        let created = client.create(two_humans(&[])).await;
+        let game = created["game"].as_str().unwrap().to_string();
+        let token = tokens(&created)[0].clone();
+        let action = client.view(&game).await["legal"][0].clone();
+        let conn = rusqlite::Connection::open(db).unwrap();
+        conn.execute_batch(
+            "CREATE TRIGGER broken BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;",
+        )
+        .unwrap();
+        Broken { server, client, game, token, action, conn }
+    }
+}
+
 /// A write that fails is answered with a short public message and the
 /// request's id; the cause is only in the log's line of that id. Sent
 /// again at the same version once the database is well, the action is
@@ -154,16 +186,8 @@ async fn log_lines_are_text_by_default_at_the_level_rust_log_asks_for() {
 #[tokio::test]
 async fn a_failed_write_names_its_request_and_sent_again_is_applied_once() {
     let (_dir, db) = temp_db();
-    let server = Running::start(&db, &["--log-format", "json"], None);
-    let client = server.client("127.0.0.1");
-    let created = client.create(two_humans(&[])).await;
-    let game = created["game"].as_str().unwrap().to_string();
-    let token = &tokens(&created)[0];
-    let view = client.view(&game).await;
-    let action = view["legal"][0].clone();
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute_batch("CREATE TRIGGER broken BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;")
-        .unwrap();
+    let Broken { server, client, game, token, action, conn } = Broken::start(&db).await;
+    let token = &token;
 
     let r = client.act(&game, 0, token, 1, &action).await;
     assert_eq!((r.status, r.code()), (500, "storage"));
@@ -232,15 +256,8 @@ async fn only_a_begun_request_times_out_its_headers() {
 #[tokio::test]
 async fn repeated_failures_are_counted_not_written() {
     let (_dir, db) = temp_db();
-    let server = Running::start(&db, &["--log-format", "json"], None);
-    let client = server.client("127.0.0.1");
-    let created = client.create(two_humans(&[])).await;
-    let game = created["game"].as_str().unwrap().to_string();
-    let token = &tokens(&created)[0];
-    let action = client.view(&game).await["legal"][0].clone();
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute_batch("CREATE TRIGGER broken BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;")
-        .unwrap();
+    let Broken { server, client, game, token, action, conn: _conn } = Broken::start(&db).await;
+    let token = &token;
     let started = Instant::now();
     for _ in 0..12 {
         assert_eq!(client.act(&game, 0, token, 1, &action).await.status, 500);
