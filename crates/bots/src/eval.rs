@@ -17,7 +17,7 @@
 use carcassonne_engine::features::PieceId;
 use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Location, Side, State};
+use carcassonne_engine::{Bag, FeatureKind, FollowerKind, State};
 
 /// Points per player.
 pub type Values = [f32; MAX_PLAYERS];
@@ -49,7 +49,6 @@ impl Default for Weights {
 pub struct Estimator {
     pub weights: Weights,
     roots: Vec<PieceId>,
-    cities: Vec<PieceId>,
     /// Tiles at the start, for the phase of the game (0 at the end).
     start_tiles: Option<u16>,
 }
@@ -147,35 +146,13 @@ impl Estimator {
     /// chance of completion (completed ones are in the final scores already).
     fn open_cities_bordered(&mut self, state: &State, root: PieceId, left: f32) -> f32 {
         let features = state.features();
-        self.cities.clear();
         let mut sum = 0.0;
-        for m in features.members(root) {
-            let info = features.info(m);
-            let tile = state.board().tile(info.tile as usize);
-            let kind = tile.kind.info();
-            let mut borders = kind.def.features[info.local as usize].borders;
-            while borders != 0 {
-                let local = borders.trailing_zeros() as u8;
-                borders &= borders - 1;
-                // Name the city by a side it reaches, to find its piece.
-                let sides = &kind.oriented[tile.rot.quarters() as usize].side_piece;
-                let Some(s) = sides.iter().position(|p| *p == local) else {
-                    continue;
-                };
-                let Some(piece) = state.resolve(info.tile as usize, Location::City(Side::from_index(s))) else {
-                    continue;
-                };
-                let city = features.find(piece);
-                if self.cities.contains(&city) {
-                    continue;
-                }
-                self.cities.push(city);
-                let open = features.totals(city).open;
-                if open > 0 {
-                    sum += self.completion(open as f32, left);
-                }
+        state.cities_bordered(root, |city| {
+            let open = features.totals(city).open;
+            if open > 0 {
+                sum += self.completion(open as f32, left);
             }
-        }
+        });
         sum
     }
 }

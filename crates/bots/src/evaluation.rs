@@ -29,7 +29,7 @@ use carcassonne_engine::board::OpenCell;
 use carcassonne_engine::features::PieceId;
 use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Location, Pos, Side, State};
+use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Pos, Side, State};
 
 /// Points (or probabilities) per player; entries past the player count are 0.
 pub type Values = [f32; MAX_PLAYERS];
@@ -535,43 +535,20 @@ impl Evaluator {
     fn field_potential(&mut self, state: &State, root: PieceId, left: u16) -> f32 {
         let features = state.features();
         let mut sum = 0.0;
-        let mut seen = [PieceId::MAX; 16];
-        let mut n = 0;
-        for m in features.members(root) {
-            let info = features.info(m);
-            let tile = *state.board().tile(info.tile as usize);
-            let kind = tile.kind.info();
-            let mut borders = kind.def.features[info.local as usize].borders;
-            while borders != 0 {
-                let local = borders.trailing_zeros() as u8;
-                borders &= borders - 1;
-                // Name the city by a side it reaches, to find its piece.
-                let sides = &kind.oriented[tile.rot.quarters() as usize].side_piece;
-                let Some(s) = sides.iter().position(|p| *p == local) else {
-                    continue;
-                };
-                let Some(piece) = state.resolve(info.tile as usize, Location::City(Side::from_index(s))) else {
-                    continue;
-                };
-                let city = features.find(piece);
-                if seen[..n].contains(&city) || features.totals(city).open == 0 {
-                    continue;
-                }
-                if n < seen.len() {
-                    seen[n] = city;
-                    n += 1;
-                }
-                let chance = match self.cities.iter().find(|(c, _)| *c == city) {
-                    Some((_, x)) => *x,
-                    None => {
-                        let x = self.prospect(state, city, left).chance;
-                        self.cities.push((city, x));
-                        x
-                    }
-                };
-                sum += chance;
+        state.cities_bordered(root, |city| {
+            if features.totals(city).open == 0 {
+                return;
             }
-        }
+            let chance = match self.cities.iter().find(|(c, _)| *c == city) {
+                Some((_, x)) => *x,
+                None => {
+                    let x = self.prospect(state, city, left).chance;
+                    self.cities.push((city, x));
+                    x
+                }
+            };
+            sum += chance;
+        });
         sum
     }
 }

@@ -337,8 +337,17 @@ impl State {
 
     /// Completed cities that the field of `root` borders, each once.
     pub(crate) fn completed_cities_bordered(&self, root: PieceId) -> u32 {
-        let mut cities = PieceSet::default();
         let mut count = 0;
+        self.cities_bordered(root, |city| count += u32::from(self.features.totals(city).open == 0));
+        count
+    }
+
+    /// Calls `visit` with the root of each city, open or completed, that
+    /// the field of `root` borders, once each, in the order the field's
+    /// pieces meet them: what a farm scores counts them, and what a bot
+    /// expects of a farm weighs them.
+    pub fn cities_bordered(&self, root: PieceId, mut visit: impl FnMut(PieceId)) {
+        let mut cities = PieceSet::default();
         for m in self.features.members(root) {
             let info = self.features.info(m);
             let t = self.board.tile(info.tile as usize);
@@ -347,12 +356,11 @@ impl State {
                 let local = borders.trailing_zeros() as PieceId;
                 borders &= borders - 1;
                 let city = self.features.find(t.first_piece + local);
-                if self.features.totals(city).open == 0 && cities.insert(city) {
-                    count += 1;
+                if cities.insert(city) {
+                    visit(city);
                 }
             }
         }
-        count
     }
 }
 
