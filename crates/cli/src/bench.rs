@@ -202,9 +202,21 @@ fn mcts_iterations(positions: &[State], trees: usize, time: Duration, cut: Optio
 
 fn table(figures: &[Figure], seconds: f64) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{:24}  {:8}  {:>7}  {:>14}  unit", "what", "rules", "threads", "rate");
+    // Columns as wide as their longest entry, so that a long rule set's
+    // name (all four expansions) does not push the rest out of line.
+    let what = figures.iter().map(|f| f.what.len()).max().unwrap_or(0).max("what".len());
+    let rules = figures.iter().map(|f| f.rules.len()).max().unwrap_or(0).max("rules".len());
+    let _ = writeln!(out, "{:what$}  {:rules$}  {:>7}  {:>14}  unit", "what", "rules", "threads", "rate");
     for f in figures {
-        let _ = writeln!(out, "{:24}  {:8}  {:>7}  {:>14}  {}", f.what, f.rules, f.threads, thousands(f.rate), f.unit);
+        let _ = writeln!(
+            out,
+            "{:what$}  {:rules$}  {:>7}  {:>14}  {}",
+            f.what,
+            f.rules,
+            f.threads,
+            thousands(f.rate),
+            f.unit
+        );
     }
     let _ = writeln!(
         out,
@@ -229,4 +241,23 @@ fn thousands(x: f64) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_keeps_its_columns_for_long_rule_set_names() {
+        let figure = |rules, rate| Figure { what: "random games", rules, threads: 1, rate, unit: "games/s" };
+        let figures = [figure("base", 45_000.0), figure("inns,abbey,traders,ferries", 8_000.0)];
+        let text = table(&figures, 1.0);
+        let rows: Vec<&str> = text.lines().take(3).collect();
+        // Every row's rate ends where the header's does, and each row names its unit after it.
+        let end = rows[0].find("rate").unwrap() + "rate".len();
+        for row in &rows[1..] {
+            assert_eq!(row.find("  games/s"), Some(end), "{text}");
+        }
+        assert!(rows[2].contains("inns,abbey,traders,ferries  "), "{text}");
+    }
 }
