@@ -342,20 +342,19 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       const cell = page.locator(`[data-cell="${key}"].cell-legal`);
       // The board redraws as the view changes: a cell found a moment ago
       // may be gone by now (no box), and then the keys are used instead.
-      const box = turns % 3 !== 0 && await cell.isVisible() && await inView(page, cell) ? await cell.boundingBox() : null;
-      if (box) {
-        const [mx, my] = [box.x + box.width / 2, box.y + box.height / 2];
-        if (!stats.floated) {
-          // Off the legal cells the tile follows the pointer.
-          const svgBox = await page.locator('svg.board').boundingBox();
-          await page.mouse.move(svgBox.x + 30, svgBox.y + svgBox.height - 30);
-          const f1 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
-          await page.mouse.move(svgBox.x + 60, svgBox.y + svgBox.height - 50);
-          const f2 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
-          if (f1 && f2) { assert(f1 !== f2, 'the floating tile follows the pointer'); stats.floated = 1; await once('tile-follows-pointer'); }
-        }
-        await page.mouse.move(mx, my);
-        await page.waitForSelector(`[data-hover-ghost="${key}"]`);
+      const wantMouse = turns % 3 !== 0;
+      if (wantMouse && !stats.floated) {
+        // Off the legal cells the tile follows the pointer.
+        const svgBox = await page.locator('svg.board').boundingBox();
+        await page.mouse.move(svgBox.x + 30, svgBox.y + svgBox.height - 30);
+        const f1 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
+        await page.mouse.move(svgBox.x + 60, svgBox.y + svgBox.height - 50);
+        const f2 = await page.getAttribute('[data-float]', 'transform').catch(() => null);
+        if (f1 && f2) { assert(f1 !== f2, 'the floating tile follows the pointer'); stats.floated = 1; await once('tile-follows-pointer'); }
+      }
+      const at = wantMouse ? await hoverCell(page, cell, key) : null;
+      if (at) {
+        const [mx, my] = at;
         for (let i = 0; i < 6; i++) {
           const rot = Number(await page.getAttribute('[data-hover-ghost]', 'data-rot'));
           if (rot === target.rot) break;
@@ -566,6 +565,33 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
 }
 
 function samePair(a, b) { return a && b && a.split('-').sort().join('-') === b.split('-').sort().join('-'); }
+
+/**
+ * Points at the centre of a legal cell and waits for its ghost; the centre
+ * of the cell as measured, or null when it could not be hovered (covered by
+ * a panel, or the board moved under the pointer twice), so that the keys
+ * are used instead.
+ */
+async function hoverCell(page, cell, key) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (!await cell.isVisible() || !await inView(page, cell)) return null;
+    const box = await cell.boundingBox();
+    if (!box) return null;
+    const [mx, my] = [box.x + box.width / 2, box.y + box.height / 2];
+    if (!await onBoard(page, mx, my)) return null;
+    await page.mouse.move(mx, my);
+    const shown = await page.waitForSelector(`[data-hover-ghost="${key}"]`, { timeout: 5000 }).then(() => true, () => false);
+    if (shown) return [mx, my];
+    // Off the cell, so that pointing at it again is a new hover.
+    await page.mouse.move(mx + box.width * 3, my + box.height * 3);
+  }
+  return null;
+}
+
+/** Is the topmost element at this point part of the board's drawing (no panel over it)? */
+async function onBoard(page, x, y) {
+  return page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest('svg.board'), [x, y]);
+}
 
 async function inView(page, loc) {
   const box = await loc.boundingBox();
@@ -840,7 +866,9 @@ function extendsRoad(view, cat, pieces, a, tile) {
 
 /** Deploys `fig` on the option `a` of the deploy step: its figure button or B, then its spot on the board or its button in the list. */
 async function deployFigure(page, view, a, fig, byKey) {
-  if (fig !== 'normal') {
+  // With one kind of figure to deploy the page offers no choice of figure.
+  const kinds = new Set(view.legal.filter((x) => x.type === 'deploy').map((x) => x.figure || 'normal'));
+  if (kinds.size > 1) {
     if (byKey) { for (let i = 0; i < 5 && !(await page.locator(`.spot[data-figure="${fig}"]`).count()); i++) await page.keyboard.press('b'); }
     else await page.click(`.figure-choice[data-figure="${fig}"]`);
   }
