@@ -157,13 +157,6 @@ impl Estimator {
     }
 }
 
-/// The value of `v` to `player`: their points less the best other player's,
-/// so that taking points from a rival counts as much as scoring.
-pub fn margin(v: &Values, players: usize, player: usize) -> f32 {
-    let best_other = (0..players).filter(|p| *p != player).map(|p| v[p]).fold(f32::NEG_INFINITY, f32::max);
-    v[player] - best_other
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

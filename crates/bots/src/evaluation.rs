@@ -553,10 +553,12 @@ impl Evaluator {
     }
 }
 
-/// The value of `v` to `player`: their points less the best other player's.
+/// The value of `v` to `player`: their points less the best other player's,
+/// so that taking points from a rival counts as much as scoring; in a solo
+/// game, their points.
 pub fn margin(v: &Values, players: usize, player: usize) -> f32 {
-    let best_other = (0..players).filter(|p| *p != player).map(|p| v[p]).fold(f32::NEG_INFINITY, f32::max);
-    v[player] - best_other
+    let best_other = (0..players).filter(|p| *p != player).map(|p| v[p]).reduce(f32::max);
+    v[player] - best_other.unwrap_or(0.0)
 }
 
 /// The standard normal distribution function (Abramowitz and Stegun 7.1.26,

@@ -11,8 +11,8 @@ use carcassonne_engine::{Action, Actor, Pos, State, Step};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::eval::{margin, Estimator, Weights};
-use crate::evaluation::{Evaluator, Model};
+use crate::eval::{Estimator, Weights};
+use crate::evaluation::{margin, Evaluator, Model};
 use crate::Bot;
 
 /// End positions evaluated per decision at most; past it the rest of a turn

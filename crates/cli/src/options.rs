@@ -92,7 +92,8 @@ mod tests {
     fn bad_options_are_named() {
         assert!(rules(2, "ferris", "c3").unwrap_err().to_string().contains("unknown expansion 'ferris'"));
         assert!(rules(2, "ferries", "c4").unwrap_err().to_string().contains("unknown edition 'c4'"));
-        assert!(format!("{:#}", rules(1, "none", "c3").unwrap_err()).contains("2 to 5 players"));
+        assert!(format!("{:#}", rules(6, "none", "c3").unwrap_err()).contains("1 to 5 players"));
+        assert_eq!(rules(1, "none", "c3").unwrap().players(), 1);
         assert!(rules(3, "ferries", "c2").unwrap().has(Expansion::Ferries));
     }
 

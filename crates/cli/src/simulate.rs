@@ -197,15 +197,26 @@ pub struct BotSummary {
     /// Games with the best score shared.
     pub ties: u64,
     pub losses: u64,
-    pub win_rate: f64,
+    /// The rates and the margin are left out of solo games, which have no
+    /// rival to beat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_rate: Option<f64>,
     /// Wilson score interval, 95%.
-    pub win_rate_ci95: [f64; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_rate_ci95: Option<[f64; 2]>,
     /// Wins plus half the ties, per game.
-    pub score_rate: f64,
-    pub score_rate_ci95: [f64; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_rate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_rate_ci95: Option<[f64; 2]>,
     pub mean_score: f64,
+    /// The mean score's 95% interval (normal approximation).
+    pub mean_score_ci95: [f64; 2],
+    pub min_score: u32,
+    pub max_score: u32,
     /// Score less the best other score, per game.
-    pub mean_margin: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_margin: Option<f64>,
     pub ms_per_decision: f64,
     /// Thinking time per turn (all the decisions of one turn).
     pub ms_per_turn: f64,
@@ -479,23 +490,26 @@ fn summarize(
     outcomes: &[Outcome],
     seconds: f64,
 ) -> Summary {
+    let solo = rules.players() == 1;
     let mut bots = Vec::new();
     for (b, label) in labels.iter().enumerate() {
-        let (mut games, mut wins, mut ties, mut score, mut margin) = (0u64, 0u64, 0u64, 0f64, 0f64);
+        let (mut games, mut wins, mut ties, mut margin) = (0u64, 0u64, 0u64, 0f64);
+        let mut scores = Vec::new();
         let mut stats = SeatStats::default();
         for o in outcomes {
             for (s, _) in o.bots.iter().enumerate().filter(|(_, ob)| **ob == b) {
                 games += 1;
                 let mine = o.scores[s];
+                scores.push(mine);
                 let best_other = o.scores.iter().enumerate().filter(|(j, _)| *j != s).map(|(_, x)| *x).max();
-                let best_other = best_other.unwrap_or(0);
-                match mine.cmp(&best_other) {
-                    std::cmp::Ordering::Greater => wins += 1,
-                    std::cmp::Ordering::Equal => ties += 1,
-                    std::cmp::Ordering::Less => {}
+                if let Some(best_other) = best_other {
+                    match mine.cmp(&best_other) {
+                        std::cmp::Ordering::Greater => wins += 1,
+                        std::cmp::Ordering::Equal => ties += 1,
+                        std::cmp::Ordering::Less => {}
+                    }
+                    margin += mine as f64 - best_other as f64;
                 }
-                score += mine as f64;
-                margin += mine as f64 - best_other as f64;
                 let st = o.seats[s];
                 stats.decisions += st.decisions;
                 stats.turns += st.turns;
@@ -506,18 +520,22 @@ fn summarize(
         }
         let g = games.max(1) as f64;
         let points = wins as f64 + ties as f64 / 2.0;
+        let rival = |x: f64| (!solo).then_some(x);
         bots.push(BotSummary {
             name: label.clone(),
             games,
             wins,
             ties,
-            losses: games - wins - ties,
-            win_rate: wins as f64 / g,
-            win_rate_ci95: wilson(wins as f64, games),
-            score_rate: points / g,
-            score_rate_ci95: wilson(points, games),
-            mean_score: score / g,
-            mean_margin: margin / g,
+            losses: if solo { 0 } else { games - wins - ties },
+            win_rate: rival(wins as f64 / g),
+            win_rate_ci95: (!solo).then(|| wilson(wins as f64, games)),
+            score_rate: rival(points / g),
+            score_rate_ci95: (!solo).then(|| wilson(points, games)),
+            mean_score: scores.iter().map(|x| *x as f64).sum::<f64>() / g,
+            mean_score_ci95: mean_interval(&scores),
+            min_score: scores.iter().copied().min().unwrap_or(0),
+            max_score: scores.iter().copied().max().unwrap_or(0),
+            mean_margin: rival(margin / g),
             ms_per_decision: stats.thinking.as_secs_f64() * 1e3 / stats.decisions.max(1) as f64,
             ms_per_turn: stats.thinking.as_secs_f64() * 1e3 / stats.turns.max(1) as f64,
             iterations_per_search: specs[b].searches().then(|| {
@@ -560,6 +578,18 @@ fn wilson(successes: f64, n: u64) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
+/// The 95% interval of the mean of `xs` (normal approximation).
+fn mean_interval(xs: &[u32]) -> [f64; 2] {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return [0.0, 0.0];
+    }
+    let mean = xs.iter().map(|x| *x as f64).sum::<f64>() / n;
+    let var = if xs.len() > 1 { xs.iter().map(|x| (*x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    let half = 1.96 * (var / n).sqrt();
+    [mean - half, mean + half]
+}
+
 fn table(s: &Summary) -> String {
     let mut out = String::new();
     let mut expansions = if s.expansions.is_empty() { "base game".to_string() } else { s.expansions.join(", ") };
@@ -576,8 +606,14 @@ fn table(s: &Summary) -> String {
         s.seed
     );
     let w = s.bots.iter().map(|b| b.name.len()).max().unwrap_or(3).max(3);
-    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-    let ci = |c: [f64; 2]| format!("{:.1}-{:.1}%", 100.0 * c[0], 100.0 * c[1]);
+    if s.players.len() == 1 {
+        return solo_table(s, out, w);
+    }
+    let pct = |x: Option<f64>| format!("{:.1}%", 100.0 * x.unwrap_or(0.0));
+    let ci = |c: Option<[f64; 2]>| {
+        let c = c.unwrap_or_default();
+        format!("{:.1}-{:.1}%", 100.0 * c[0], 100.0 * c[1])
+    };
     let _ = writeln!(
         out,
         "{:w$}  {:>5}  {:>5}  {:>5}  {:>20}  {:>20}  {:>6}  {:>7}  {:>8}  {:>8}  {:>8}",
@@ -605,7 +641,7 @@ fn table(s: &Summary) -> String {
             format!("{} ({})", pct(b.win_rate), ci(b.win_rate_ci95)),
             format!("{} ({})", pct(b.score_rate), ci(b.score_rate_ci95)),
             b.mean_score,
-            b.mean_margin,
+            b.mean_margin.unwrap_or(0.0),
             b.ms_per_decision,
             b.ms_per_turn,
             iters
@@ -642,6 +678,31 @@ fn table(s: &Summary) -> String {
     out
 }
 
+/// A solo game's table: no rival, so the scores alone.
+fn solo_table(s: &Summary, mut out: String, w: usize) -> String {
+    let _ = writeln!(
+        out,
+        "{:w$}  {:>5}  {:>22}  {:>5}  {:>5}  {:>8}  {:>8}  {:>8}",
+        "bot", "games", "score (95% CI)", "min", "max", "ms/move", "ms/turn", "iters"
+    );
+    for b in &s.bots {
+        let iters = b.iterations_per_search.map_or("-".to_string(), |i| format!("{i:.0}"));
+        let score = format!("{:.1} ({:.1}-{:.1})", b.mean_score, b.mean_score_ci95[0], b.mean_score_ci95[1]);
+        let _ = writeln!(
+            out,
+            "{:w$}  {:>5}  {:>22}  {:>5}  {:>5}  {:>8.2}  {:>8.2}  {:>8}",
+            b.name, b.games, score, b.min_score, b.max_score, b.ms_per_decision, b.ms_per_turn, iters
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nsolo games: one player, the bag played out for the highest score\nmean game length {:.1} turns; {} games \
+         in {:.2} s, {:.2} games/s",
+        s.mean_turns, s.games, s.seconds, s.games_per_second
+    );
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -652,5 +713,14 @@ mod tests {
         assert!((lo - 0.404).abs() < 0.001 && (hi - 0.596).abs() < 0.001, "{lo} {hi}");
         assert_eq!(wilson(0.0, 10)[0], 0.0);
         assert_eq!(wilson(10.0, 10)[1], 1.0);
+    }
+
+    #[test]
+    fn the_mean_score_interval_is_centred_and_narrows_with_more_games() {
+        let [lo, hi] = mean_interval(&[90, 110]);
+        assert!((lo + hi) / 2.0 - 100.0 < 1e-9 && hi - lo > 0.0);
+        let [lo4, hi4] = mean_interval(&[90, 110, 90, 110, 90, 110, 90, 110]);
+        assert!(hi4 - lo4 < hi - lo, "{lo4}-{hi4} against {lo}-{hi}");
+        assert_eq!(mean_interval(&[100]), [100.0, 100.0]);
     }
 }

@@ -9,8 +9,9 @@ pub use crate::expansion::{Edition, Expansion};
 use crate::figure::FollowerKind;
 use crate::names::written_names;
 
-/// Fewest players in a game.
-pub const MIN_PLAYERS: usize = 2;
+/// Fewest players in a game: one is a solo game, the bag played out for
+/// the highest score.
+pub const MIN_PLAYERS: usize = 1;
 /// Room for the most players any rules allow (six with Inns & Cathedrals);
 /// the rules in play may allow fewer ([`Rules::max_players`]).
 pub const MAX_PLAYERS: usize = 6;

@@ -40,6 +40,7 @@ def test_the_game_is_registered_with_its_parameters():
         "carcassonne(players=3,edition=c2)",
         "carcassonne(expansions=none,utility=score)",
         "carcassonne(players=5,window=6)",
+        "carcassonne(players=1,expansions=none)",
     ],
 )
 def test_openspiels_random_simulation_test_passes(name):
@@ -48,7 +49,7 @@ def test_openspiels_random_simulation_test_passes(name):
 
 
 def test_bad_parameters_are_refused():
-    with pytest.raises(Exception, match="a game has 2 to 5 players"):
+    with pytest.raises(Exception, match="a game has 1 to 5 players"):
         pyspiel.load_game("carcassonne(players=7)")
     with pytest.raises(Exception, match="utility is one of"):
         pyspiel.load_game("carcassonne(utility=money)")

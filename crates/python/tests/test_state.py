@@ -36,13 +36,14 @@ def test_setups_of_every_kind():
     assert s.expansions == [] and s.edition == "c2" and s.tiny_city_scoring == 2
     assert s.bag_total == 71
     assert State(5).players == 5
+    assert State(1).players == 1
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        ((1,), "a game has 2 to 5 players, not 1"),
-        ((6,), "a game has 2 to 5 players, not 6"),
+        ((0,), "a game has 1 to 5 players, not 0"),
+        ((6,), "a game has 1 to 5 players, not 6"),
         ((2, ["inns"]), "unknown expansion 'inns' (known: ferries)"),
         ((2, ["ferries", "ferries"]), "expansion ferries is named twice"),
         ((2, [], "c1"), "unknown edition 'c1' (c3 or c2)"),
@@ -175,7 +176,7 @@ def test_a_record_in_the_middle_of_a_turn_holds_its_drawn_tile_alone():
     [
         ("{", "not a game record"),
         ('{"format": "carcassonne-record/9", "setup": {"players": ["a", "b"]}}', "unknown record format"),
-        ('{"format": "carcassonne-record/1", "setup": {"players": ["a"]}}', "setup: a game has 2 to 5 players"),
+        ('{"format": "carcassonne-record/1", "setup": {"players": []}}', "setup: a game has 1 to 5 players"),
         (
             '{"format": "carcassonne-record/1", "setup": {"players": ["a", "b"]}, '
             '"turns": [{"tile": "U", "at": [5, 5], "rot": 0}]}',

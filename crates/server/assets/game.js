@@ -593,6 +593,8 @@ export class GamePage {
     clear(b);
     if (v.status === 'finished') {
       const w = (v.final?.winners || []).map((s) => seatName(v, s));
+      // A solo game has no winner to name: its score is the result.
+      if ((v.seats || []).length === 1) { b.append(t('Game over — {who}: {n} points', { who: seatName(v, 0), n: v.final?.scores?.[0] ?? v.scores?.[0] ?? 0 })); return; }
       b.append(w.length > 1 ? t('Game over — shared victory: {who}', { who: w.join(', ') }) : t('Game over — {who} wins', { who: w[0] || '' }));
       return;
     }

@@ -82,7 +82,7 @@ export class HomePage {
       rows.appendChild(h('div.seat-row', { dataset: { seat: i } },
         colourSel,
         typeSel, detail,
-        h('button.small', { 'aria-label': t('remove seat {n}', { n: i + 1 }), title: 'remove seat', disabled: this.seats.length <= 2, onclick: () => { this.seats.splice(i, 1); this.saveAndRender(); } }, '×')));
+        h('button.small', { 'aria-label': t('remove seat {n}', { n: i + 1 }), title: 'remove seat', disabled: this.seats.length <= 1, onclick: () => { this.seats.splice(i, 1); this.saveAndRender(); } }, '×')));
     });
     c.appendChild(rows);
     const most = maxSeats(this.opts);

@@ -174,7 +174,8 @@ export function renderFinal(view, { compact = false } = {}) {
   }
   table.appendChild(body);
   const winners = (f.winners || []).map((s) => seatName(view, s));
-  const title = winners.length > 1 ? t('Shared victory: {who}', { who: winners.join(t(' and ')) }) : winners.length ? t('{who} wins', { who: winners[0] }) : t('Game over');
+  const title = (view.seats || []).length === 1 ? t('{who}: {n} points', { who: seatName(view, 0), n: f.scores[0] })
+    : winners.length > 1 ? t('Shared victory: {who}', { who: winners.join(t(' and ')) }) : winners.length ? t('{who} wins', { who: winners[0] }) : t('Game over');
   const list = h('div.log', { style: 'max-height:30vh;margin-top:.6em' });
   for (const sc of f.scorings || []) list.appendChild(h('div.entry.scored.end', logText(view, { ...sc, type: 'scored' })));
   return h('div.final', h('h3', { style: 'text-transform:none;font-size:1.05em;color:inherit' }, title), h('div.table-wrap', table),

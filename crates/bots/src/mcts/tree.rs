@@ -75,6 +75,11 @@ pub(super) struct Tree {
     pub(super) root_stats: Vec<RootStat>,
     /// Ends the iterations early when set (the engine protocol's `stop`).
     pub(super) stop: Option<Arc<AtomicBool>>,
+    /// What a margin is rewarded against: 0, except in a solo game, where
+    /// the margin is the player's score and its reward is taken against
+    /// the score the evaluation expects at the root, so that the squashed
+    /// reward still tells 150 points from 170.
+    par: f32,
 }
 
 /// What the iterations through one child of the root ended in, per player.
@@ -108,6 +113,7 @@ impl Tree {
             tried: Vec::with_capacity(256),
             legal_children: Vec::with_capacity(256),
             evaluator: Evaluator::default(),
+            par: 0.0,
             root_at: NONE,
             root_stats: Vec::with_capacity(256),
             stop: None,
@@ -148,6 +154,7 @@ impl Tree {
     ) {
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         self.iterations = 0;
+        self.par = if root.rules().players() == 1 { self.evaluator.values(root)[0] } else { 0.0 };
         if self.root_at != at as u32 || self.root_stats.len() != self.nodes[at].len as usize {
             self.root_at = at as u32;
             self.root_stats.clear();
@@ -204,7 +211,7 @@ impl Tree {
 
     /// Adds the rewards of the finished game `state` to the nodes on the path.
     pub(super) fn back_up(&mut self, state: &State, config: &MctsConfig) {
-        let outcome = outcome(state, config);
+        let outcome = outcome(state, config, self.par);
         self.back_up_outcome(&outcome);
     }
 
@@ -233,7 +240,7 @@ impl Tree {
         let mut out = Outcome { wins, ..Outcome::default() };
         for i in 0..players {
             out.margins[i] = evaluation::margin(&v, players, i);
-            out.rewards[i] = reward(out.wins[i], out.margins[i], config);
+            out.rewards[i] = reward(out.wins[i], out.margins[i] - self.par, config);
         }
         self.back_up_outcome(&out);
     }
@@ -268,8 +275,9 @@ fn reward(win: f32, margin: f32, config: &MctsConfig) -> f32 {
     (1.0 - config.margin_weight) * win + config.margin_weight * squashed
 }
 
-/// Each player's outcome, rewards in [0, 1], from the final scores of a finished game.
-pub(super) fn outcome(state: &State, config: &MctsConfig) -> Outcome {
+/// Each player's outcome, rewards in [0, 1], from the final scores of a
+/// finished game, margins rewarded against `par`.
+pub(super) fn outcome(state: &State, config: &MctsConfig, par: f32) -> Outcome {
     let scores = state.final_score_array();
     let players = state.rules().players();
     let top = scores[..players].iter().copied().max().unwrap_or(0);
@@ -279,7 +287,7 @@ pub(super) fn outcome(state: &State, config: &MctsConfig) -> Outcome {
         let best_other = (0..players).filter(|j| *j != i).map(|j| scores[j]).max().unwrap_or(0);
         out.margins[i] = scores[i] as f32 - best_other as f32;
         out.wins[i] = if scores[i] == top { 1.0 / winners } else { 0.0 };
-        out.rewards[i] = reward(out.wins[i], out.margins[i], config);
+        out.rewards[i] = reward(out.wins[i], out.margins[i] - par, config);
     }
     out
 }

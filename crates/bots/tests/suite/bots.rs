@@ -94,7 +94,7 @@ proptest! {
     #[test]
     fn bots_choose_legal_actions(
         seed in any::<u64>(),
-        players in 2usize..=6,
+        players in 1usize..=6,
         ferries in prop::bool::weighted(0.75),
         inns in prop::bool::weighted(0.4),
         c2 in any::<bool>(),
@@ -174,6 +174,25 @@ fn six_seats_of_inns_and_cathedrals_with_ferries_play_legally_and_greedy_beats_r
     let greedy: u32 = (0..6).step_by(2).map(|i| scores[i]).sum();
     let random: u32 = (1..6).step_by(2).map(|i| scores[i]).sum();
     assert!(greedy > 2 * random, "scores {scores:?}");
+}
+
+/// A solo game (one player): each bot plays it to the end, legally, and the
+/// bots that think score more than random play on the same deals. The
+/// search's margin is the player's own score, rewarded against what the
+/// evaluation expects at its root.
+#[test]
+fn solo_games_are_played_for_the_highest_score() {
+    for seed in [4, 5] {
+        let mut scores = Vec::new();
+        for spec in ["random", "greedy", "mcts:iters=150:cut=0", "mcts:iters=60:draws=determinized"] {
+            let played = play(&[spec], rules(1, true, false), seed);
+            assert!(played.state.is_over(), "{spec}");
+            let replayed = carcassonne_engine::Game::replay(&played.record().unwrap()).unwrap();
+            assert_eq!(replayed.state().final_scores(), played.scores(), "{spec}");
+            scores.push(played.scores()[0]);
+        }
+        assert!(scores[1..].iter().all(|s| *s > scores[0] + 40), "seed {seed}: random, greedy, mcts: {scores:?}");
+    }
 }
 
 #[test]

@@ -48,7 +48,10 @@ pub(super) fn final_table(state: &State, names: &[String], colour: bool) -> Stri
     let best = totals.iter().copied().max().unwrap_or(0);
     let winners: Vec<String> =
         (0..names.len()).filter(|p| totals[*p] == best).map(|p| board_art::player(&names[p], p, colour)).collect();
-    if winners.len() == 1 {
+    if names.len() == 1 {
+        let ends = if names[0] == "you" { "end" } else { "ends" };
+        out.push_str(&format!("{} {ends} the solo game with {best} points\n", winners[0]));
+    } else if winners.len() == 1 {
         let wins = if (0..names.len()).any(|p| totals[p] == best && names[p] == "you") { "win" } else { "wins" };
         out.push_str(&format!("{} {wins} with {best} points\n", winners[0]));
     } else {

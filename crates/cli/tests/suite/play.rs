@@ -56,6 +56,18 @@ fn a_whole_game_choosing_option_one_every_time() {
     assert!(!text.contains('\x1b'), "no colour into a pipe");
 }
 
+/// One human alone is a solo game: every turn is theirs, to the end of the bag.
+#[test]
+fn a_solo_game_is_every_turn_the_one_players() {
+    let script = "1\n".repeat(600);
+    let out = play(&["play", "--players", "human", "--expansions", "none", "--seed", "8"], &script);
+    let text = text(&out);
+    assert!(text.contains("── turn 1 · you draw ") && text.contains("── turn 2 · you draw "), "{text}");
+    assert!(text.contains("══ game over ══"), "{text}");
+    let table = &text[text.find("final scores").expect("final scores")..];
+    assert!(table.contains("you end the solo game with "), "{table}");
+}
+
 #[test]
 fn bots_alone_play_to_the_end_without_input() {
     let out = play(&["play", "--players", "random,greedy,random", "--seed", "2", "--edition", "c2"], "");
@@ -188,7 +200,7 @@ fn colour_only_when_asked_or_on_a_terminal() {
 fn bad_options_are_refused_in_one_line() {
     let cases: [&[&str]; 5] = [
         &["play", "--players", "human,alphago"],
-        &["play", "--players", "human"],
+        &["play", "--players", "human,human,human,human,human,human"],
         &["play", "--expansions", "ferris"],
         &["play", "--load", "/nonexistent/record.json"],
         &["play", "--load", "x.json", "--edition", "c2"],

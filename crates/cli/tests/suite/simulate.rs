@@ -80,6 +80,41 @@ fn simulate_summarizes_and_its_records_replay() {
     }
 }
 
+/// One player is a solo game: the bag played out for the highest score, so
+/// the summary has scores and no rates; its records replay, one player's.
+#[test]
+fn simulate_plays_solo_games() {
+    let dir = folder("simulate-solo");
+    let args = ["simulate", "--players", "greedy", "--games", "3", "--seed", "4", "--records", dir.to_str().unwrap()];
+    let summary = json(&carcassonne(&[&args[..], &["--json"]].concat()));
+    assert_eq!(summary["games"], 3);
+    assert_eq!(summary["deals"], 3);
+    let bot = &summary["bots"][0];
+    assert_eq!(bot["games"], 3);
+    for rate in ["win_rate", "score_rate", "win_rate_ci95", "score_rate_ci95", "mean_margin"] {
+        assert!(bot.get(rate).is_none(), "{rate} in a solo summary: {bot}");
+    }
+    let (min, max, mean) =
+        (bot["min_score"].as_f64().unwrap(), bot["max_score"].as_f64().unwrap(), bot["mean_score"].as_f64().unwrap());
+    assert!(min > 0.0 && min <= mean && mean <= max, "{bot}");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 3);
+    let mut total = 0;
+    for file in &files {
+        let replay = json(&carcassonne(&["replay", file.to_str().unwrap(), "--json"]));
+        assert_eq!(replay["finished"], true);
+        assert_eq!(replay["final_scores"].as_array().unwrap().len(), 1);
+        total += replay["final_scores"][0].as_u64().unwrap();
+        // Every turn is the one player's, to the end of the bag.
+        assert!(replay["turns"].as_u64().unwrap() >= 71, "{replay}");
+    }
+    assert_eq!(mean, total as f64 / 3.0);
+    let out = carcassonne(&args[..7]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("score (95% CI)") && text.contains("solo games") && !text.contains("win rate"), "{text}");
+}
+
 #[test]
 fn simulate_is_reproducible_from_its_seed() {
     let run = || {
@@ -135,7 +170,8 @@ fn bad_input_gets_a_one_line_error() {
         (&["simulate", "--players", "alphago,greedy"], "unknown bot 'alphago'"),
         (&["simulate", "--players", "mcts:iters=lots,greedy"], "mcts option iters=lots"),
         (&["simulate", "--players", "mcts:depth=3,greedy"], "unknown mcts option 'depth'"),
-        (&["simulate", "--players", "greedy"], "2 to 5 players"),
+        (&["simulate", "--players", "greedy,greedy,greedy,greedy,greedy,greedy"], "1 to 5 players"),
+        (&["simulate", "--players", "greedy", "--sprt"], "--sprt compares two bots, not 1"),
         (&["simulate", "--players", "greedy,random", "--expansions", "tunnels"], "unknown expansion 'tunnels'"),
         (&["simulate", "--players", "greedy,random", "--edition", "c9"], "unknown edition 'c9'"),
         (&["simulate", "--players", "greedy,random", "--games", "0"], "--games"),

@@ -26,7 +26,7 @@ fn supplies_are_kept_per_kind_and_supply_reports_normal_followers() {
 fn there_is_room_for_six_players_and_the_base_game_allows_five() {
     assert_eq!(MAX_PLAYERS, 6);
     assert_eq!(Rules::base(5).unwrap().max_players(), 5);
-    assert_eq!(Rules::base(6), Err(SetupError::PlayerCount { players: 6, min: 2, max: 5 }));
+    assert_eq!(Rules::base(6), Err(SetupError::PlayerCount { players: 6, min: 1, max: 5 }));
 }
 
 #[test]

@@ -348,7 +348,8 @@ fn messages(text: &str) -> Vec<String> {
 /// and exported again, give back JCloisterZone's own messages: the abbey as
 /// PLACE_TILE AM/A, a wagon's move after the turn's COMMIT by its owner with
 /// a COMMIT of its own, a barn pointing at the field south-east of its
-/// corner, builders and pigs, and the sets, elements and rules of the setup.
+/// corner, builders and pigs, and the sets, elements and rules of the setup;
+/// the solo games (one player) as well as our two-player copies.
 #[test]
 fn abbey_and_mayor_and_traders_and_builders_exports_write_what_jcloisterzone_wrote() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/engine-tests");
@@ -357,13 +358,16 @@ fn abbey_and_mayor_and_traders_and_builders_exports_write_what_jcloisterzone_wro
         "abbey-wagon-move.jcz",
         "multiple-wagons.jcz",
         "multiple-barns.jcz",
+        "barn-scoring.jcz",
         "barn-scoring-two-players.jcz",
+        "mayor-zero-points.jcz",
         "mayor-zero-points-two-players.jcz",
         "barn-connected-scoring.jcz",
         "wine-scoring.jcz",
         "grain-scoring.jcz",
         "cloth-scoring-tie.jcz",
         "pig-scoring.jcz",
+        "pigs-no-stack.jcz",
         "pigs-no-stack-two-players.jcz",
     ] {
         let original = std::fs::read_to_string(dir.join(name)).unwrap();

@@ -293,8 +293,8 @@ fn malformed_files_are_refused() {
         d["replay"].as_array_mut().unwrap().remove(1);
     });
     assert_refusal(&e, JczErrorKind::Malformed, "replay[1]: COMMIT before the follower step");
-    let e = refused("base-scoring.jcz", |d| d["players"] = json!([{"name": "Ann", "slot": 0}]));
-    assert_refusal(&e, JczErrorKind::Unsupported, "players: a game has 2 to 5 players, not 1");
+    let e = refused("base-scoring.jcz", |d| d["players"] = json!([]));
+    assert_refusal(&e, JczErrorKind::Unsupported, "players: a game has 1 to 5 players, not 0");
 }
 
 #[test]
@@ -582,7 +582,7 @@ fn inns_setups_we_cannot_play_are_refused() {
     );
     // Seven players, one more than the expansion allows.
     let e = refused(f, |d| d["players"].as_array_mut().unwrap().push(json!({"name": "Gus", "slot": 6})));
-    assert_refusal(&e, JczErrorKind::Unsupported, "players: a game has 2 to 6 players, not 7");
+    assert_refusal(&e, JczErrorKind::Unsupported, "players: a game has 1 to 6 players, not 7");
     // The big follower is a figure of its own: a second one is not in supply.
     let e = refused(f, |d| {
         d["replay"][1]["payload"]["meepleId"] = json!("0.big.1");

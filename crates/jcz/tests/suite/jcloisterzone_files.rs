@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use carcassonne_engine::{Event, FeatureKind, Game, Pos, Record, Scoring, Summary};
-use carcassonne_jcz::{import, JczErrorKind};
+use carcassonne_jcz::import;
 use serde_json::Value;
 
 fn repo_data(name: &str) -> PathBuf {
@@ -154,11 +154,17 @@ fn the_tiny_city_variant() {
     assert_eq!(Game::replay(&got).unwrap().state().scores(), [6, 4]);
 }
 
+/// Solo games (one player, as JCloisterZone allows): every turn is
+/// Wendy's. With the tiny-city variant her two-tile city scores 2, the
+/// three-tile one 6; with a pennant the two-tile city scores 3.
 #[test]
-fn a_one_player_test_game_is_refused() {
-    let err = import(&engine_test("tiny-city-rule.jcz")).unwrap_err();
-    assert_eq!(err.kind, JczErrorKind::Unsupported);
-    assert_eq!(err.to_string(), "players: a game has 2 to 5 players, not 1");
+fn solo_games_with_the_tiny_city_variant() {
+    let record = assert_engine_test("tiny-city-rule.jcz");
+    assert_eq!(record.setup.players, ["Wendy"]);
+    assert_eq!(record.setup.rules.tiny_city_scoring, Some(2));
+    let record = assert_engine_test("tiny-city-coa.jcz");
+    assert_eq!(record.setup.players, ["Wendy"]);
+    assert_eq!(record.setup.expansions, ["abbey"]);
 }
 
 /// The turns of one of the engine's Inns & Cathedrals scenarios.
@@ -285,12 +291,12 @@ fn abbey_and_mayor_multiple_barns() {
 }
 
 /// The barn scores the farmers at once (3 a city), then its farm at 4 a
-/// city at the end: Alice 14. JCloisterZone's file has Alice alone; ours
-/// adds Bob, who places the second and fourth tiles.
+/// city at the end: Alice 14, alone as in JCloisterZone's file, and with
+/// Bob added, who places the second and fourth tiles.
 #[test]
 fn abbey_and_mayor_barn_scoring() {
-    let one = import(&engine_test("barn-scoring.jcz")).unwrap_err();
-    assert_eq!(one.to_string(), "players: a game has 2 to 5 players, not 1");
+    let solo = assert_engine_test("barn-scoring.jcz");
+    assert!(all_actions(&solo).contains(&"deploy barn on corner:NW".to_string()));
     let record = assert_engine_test("barn-scoring-two-players.jcz");
     assert!(actions(&record, 4).contains(&"deploy barn on corner:NW".to_string()));
 }
@@ -298,6 +304,8 @@ fn abbey_and_mayor_barn_scoring() {
 /// A mayor in a city without pennants has no strength: the city scores 0.
 #[test]
 fn abbey_and_mayor_mayor_without_pennants() {
+    let solo = assert_engine_test("mayor-zero-points.jcz");
+    assert!(actions(&solo, 0).contains(&"deploy mayor on city:S".to_string()));
     let record = assert_engine_test("mayor-zero-points-two-players.jcz");
     assert!(actions(&record, 0).contains(&"deploy mayor on city:S".to_string()));
 }
@@ -348,12 +356,13 @@ fn traders_and_builders_pig_scoring() {
     assert_eq!(record.setup.rules.tile_sets, Some(vec![]));
 }
 
-/// Two pigs of one player in one farm add 1 a city, not 2. JCloisterZone's
-/// file has Alice alone; ours adds Bob, who places monasteries in between.
+/// Two pigs of one player in one farm add 1 a city, not 2: Alice alone, as
+/// in JCloisterZone's file, and with Bob added, who places monasteries in
+/// between.
 #[test]
 fn traders_and_builders_pigs_do_not_stack() {
-    let one = import(&engine_test("pigs-no-stack.jcz")).unwrap_err();
-    assert_eq!(one.to_string(), "players: a game has 2 to 5 players, not 1");
+    let solo = assert_engine_test("pigs-no-stack.jcz");
+    assert_eq!(solo.setup.rules.figures.get("pig"), Some(&2));
     let record = assert_engine_test("pigs-no-stack-two-players.jcz");
     assert_eq!(record.setup.rules.figures.get("pig"), Some(&2));
 }

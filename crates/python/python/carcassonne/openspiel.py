@@ -13,7 +13,9 @@ information (the bag's contents are public, its order is hidden from all).
 
 Parameters (defaults in brackets):
 
-- ``players`` [2]: 2 to 5.
+- ``players`` [2]: 1 to 5 (6 with Inns & Cathedrals); 1 is a solo game, the
+  bag played out for the highest score, whose utility is always ``score``
+  (whatever ``utility`` says).
 - ``expansions`` ["ferries"]: expansion names joined by ``+``, or ``none``
   for the base game.
 - ``edition`` ["c3"]: tile distribution, ``c3`` or ``c2``.
@@ -56,7 +58,7 @@ GAME_TYPE = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=5,
-    min_num_players=2,
+    min_num_players=1,
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
@@ -80,6 +82,10 @@ class CarcassonneGame(pyspiel.Game):
         utility = params["utility"]
         if utility not in UTILITIES:
             raise ValueError(f"utility is one of {UTILITIES}, not {utility!r}")
+        # A solo game has no rank among players (pyspiel always passes the
+        # default rank): its utility is the score.
+        if int(params["players"]) == 1:
+            utility = "score"
         self._players = int(params["players"])
         self._expansions = _expansion_list(params["expansions"])
         self._edition = params["edition"]

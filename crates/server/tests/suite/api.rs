@@ -185,7 +185,7 @@ async fn setups_are_checked() {
     let client = Client::new(&server);
     let human = json!({"type": "human"});
     let cases = [
-        json!({"seats": [human]}),
+        json!({"seats": []}),
         json!({"seats": [human, human, human, human, human, human]}),
         json!({"seats": [human, human, human, human, human, human, human], "expansions": ["inns"]}),
         json!({"seats": [human, human], "expansions": ["tunnels"]}),
@@ -230,7 +230,7 @@ async fn an_inns_and_cathedrals_game_seats_six_and_deploys_the_big_follower() {
     // Six seats need Inns & Cathedrals.
     let r = client.post("/api/games", &json!({"seats": seats, "expansions": ["ferries"]})).await;
     assert_eq!((r.status, r.code()), (400, "invalid_setup"));
-    assert!(r.body["error"]["message"].as_str().unwrap().contains("2 to 5 seats"), "{}", r.body);
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("1 to 5 seats"), "{}", r.body);
     let created = client.create(json!({"seats": seats, "expansions": ["ferries", "inns"]})).await;
     let game = created["game"].as_str().unwrap().to_string();
     let tokens = tokens(&created);
@@ -524,4 +524,34 @@ async fn bot_budgets_above_the_servers_maximum_are_refused() {
     // At the maximum, and shown as asked.
     let created = client.create(with("mcts:ms=5000")).await;
     assert_eq!(created["seats"][1]["level"], "mcts:ms=5000");
+}
+
+/// One seat is a solo game: every turn is that seat's, to the end of the
+/// bag; its record replays as a solo game. A bot plays one by itself too.
+#[tokio::test]
+async fn a_solo_game_has_one_seat_that_takes_every_turn() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let created = client.create(json!({"seats": [{"type": "human", "name": "Sol"}], "expansions": ["ferries"]})).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    assert_eq!(tokens.len(), 1);
+    let mut pick = Pick::new(5);
+    let end = play(&client, &game, &tokens, &mut pick, 10_000).await;
+    assert_eq!(end["status"], "finished");
+    assert_eq!(end["final"]["scores"].as_array().unwrap().len(), 1);
+    assert_eq!(end["final"]["winners"], json!([0]));
+    let log = end["log"].as_array().unwrap();
+    assert!(log.iter().filter(|e| e["type"] == "tile_placed").all(|e| e["seat"] == 0));
+    let text = client.http.get(server.url(&format!("/api/games/{game}/record"))).send().await.unwrap();
+    let replayed = Game::from_json(&text.text().await.unwrap()).expect("the record replays");
+    assert_eq!(replayed.players(), ["Sol"]);
+    assert!(replayed.state().is_over());
+    assert_eq!(json!(replayed.state().final_scores()), end["final"]["scores"]);
+
+    let bot = client.create(json!({"seats": [{"type": "bot", "level": "easy"}]})).await;
+    let game = bot["game"].as_str().unwrap().to_string();
+    let end = client.wait_for(&game, "the bot to finish", |v| v["status"] == "finished").await;
+    assert!(end["final"]["scores"][0].as_u64().unwrap() > 0, "{}", end["final"]);
 }

@@ -52,7 +52,7 @@ async fn a_traders_game_is_created_with_goods_builders_and_pigs_and_takes_six_se
     let cat = client.get("/api/tiles").await.body;
     let t2 = cat["tiles"].as_array().unwrap().iter().find(|t| t["id"] == "T2").unwrap();
     assert_eq!(t2["features"][0]["good"], "wine");
-    // 2 to 5 seats, 6 with Inns & Cathedrals.
+    // 1 to 5 seats, 6 with Inns & Cathedrals.
     let r = client.post("/api/games", &json!({"seats": humans(6), "expansions": ["traders"]})).await;
     assert_eq!((r.status, r.code()), (400, "invalid_setup"), "{}", r.body);
     let six = client.create(json!({"seats": humans(6), "expansions": ["traders", "inns"]})).await;
