@@ -34,7 +34,11 @@ for (const f of fs.readdirSync(SHOTS)) if (f.endsWith('.png')) fs.rmSync(path.jo
 
 // ---------------------------------------------------------------- reporting
 const results = [];
+// E2E_ONLY=words runs only the checks whose name holds them (while working
+// on one; checks that build on an earlier one's game then fail).
+const ONLY = process.env.E2E_ONLY || '';
 async function check(name, fn) {
+  if (ONLY && !name.includes(ONLY) && !name.startsWith("the server starts")) return true;
   const t0 = Date.now();
   try {
     await fn();
@@ -669,7 +673,7 @@ async function createHotSeatGame(page, base, names, expansions, shotName) {
     await page.selectOption(`select[name="seat-${i}-type"]`, 'human');
     await page.fill(`input[name="seat-${i}-name"]`, name);
   }
-  for (const x of ['ferries', 'inns', 'abbey', 'traders']) {
+  for (const x of ['ferries', 'inns', 'abbey', 'traders', 'river']) {
     if ((await page.isChecked(`#exp-${x}`)) !== expansions.includes(x)) await page.click(`#exp-${x}`);
   }
   if (shotName) await shot(page, shotName);
@@ -1497,6 +1501,46 @@ try {
       log(`T&B game ${g} had no second turn: another game`);
     }
     throw new Error(`no T&B game out of ${MAX_GAMES + 1} had a second turn`);
+  });
+
+  await check('The River, hot-seat: the spring starts the game, the river is drawn and laid first, by the keys', async () => {
+    const { gameId, tokens } = await createHotSeatGame(page, base, ['Rhine', 'Rhone'], ['river'], 'river-home');
+    log(`River game: ${gameId}`);
+    const start = await api(base, `/api/games/${gameId}`);
+    assert(start.board[0].tile === 'RS', `the spring at [0, 0] (${JSON.stringify(start.board)})`);
+    assert(start.bag.tiles.D === 4, 'D is in the bag');
+    // Tiles are drawn once in the page's <defs> and used on the board.
+    await page.waitForSelector('svg.board use[href="#tile-RS-0"]');
+    assert(await page.locator('#tile-RS-0 .river').count() === 1 && await page.locator('#tile-RS-0 .river-pool').count() === 1, "the spring's river and pool are drawn");
+    for (let placed = 0, steps = 0; placed < 4 && steps < 40; steps++) {
+      const d = await waitMyTurn(page);
+      const view = await seatView(base, gameId, tokens[Number(d.toAct)]);
+      if (process.env.E2E_TRACE) log(`river: v${view.version} ${view.step} ${view.drawn}`);
+      if (view.step === 'deploy') { await page.keyboard.press('n'); await waitVersionPast(page, view.version); continue; }
+      if (view.step === 'end_turn') {
+        await page.click('#end-turn');
+        await page.waitForFunction((v) => (document.body.dataset.step !== 'end_turn' || Number(document.body.dataset.version) > v) && document.body.dataset.pending === '0', view.version, { polling: 50 });
+        continue;
+      }
+      placed++;
+      assert(view.step === 'place' && /^R[1-9]$/.test(view.drawn), `a river tile first (${view.step} ${view.drawn})`);
+      const target = view.legal.find((a) => a.type === 'place');
+      const key = `${target.at[0]},${target.at[1]}`;
+      for (let i = 0; i < 400; i++) {
+        if (await page.evaluate(() => document.querySelector('[data-ghost]')?.dataset.ghost ?? null) === key) break;
+        await page.keyboard.press(']');
+      }
+      for (let i = 0; i < 5 && Number(await page.getAttribute('[data-ghost]', 'data-rot')) !== target.rot; i++) await page.keyboard.press('r');
+      await page.click('#confirm');
+      await waitVersionPast(page, view.version);
+    }
+    // The seat's own view: its turn's placement is provisional until it ends.
+    const after = await seatView(base, gameId, tokens[Number((await waitMyTurn(page)).toAct)]);
+    assert(after.board.length === 5 && after.board.slice(1).every((t) => /^R[1-9]$/.test(t.tile)), `four river tiles laid (${after.board.map((t) => t.tile)})`);
+    const used = await page.evaluate(() => [...document.querySelectorAll('svg.board use')].map((u) => u.getAttribute('href')).filter((h) => /^#tile-R[1-9]-/.test(h)));
+    assert(used.length >= 4, `the river tiles are on the board (${used})`);
+    for (const h of used) assert(await page.locator(`${h} .river`).count() === 1, `${h} draws its river`);
+    await shot(page, 'river-laid');
   });
 
   await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {

@@ -131,6 +131,8 @@ pub fn tile(kind: TileKind, rot: Rotation) -> Cell {
         EdgeKind::City => CITY,
         EdgeKind::Road => road(if vertical { '│' } else { '─' }),
         EdgeKind::Field => FIELD,
+        // The River's water, drawn as a lake's.
+        EdgeKind::River => LAKE,
     };
     for (row, s) in [(0, Side::N), (2, Side::S)] {
         if edge(s) == EdgeKind::City {
@@ -163,6 +165,8 @@ pub fn tile(kind: TileKind, rot: Rotation) -> Cell {
     } else {
         let centre = if info.monastery != NO_PIECE {
             MONASTERY
+        } else if info.river != 0 && road_sides == 0 && !big_city {
+            LAKE
         } else if road_sides != 0 && !(roads.len() == 1 && !through_road && big_city) {
             road(line(road_sides))
         } else if big_city {

@@ -102,6 +102,7 @@ fn cell(state: &State, pos: Pos) -> [[char; 3]; 3] {
             EdgeKind::City => '#',
             EdgeKind::Road => '=',
             EdgeKind::Field => '.',
+            EdgeKind::River => '~',
         }
     };
     let centre = if info.monastery != u8::MAX {

@@ -1,12 +1,13 @@
 //! The bag: a multiset of tile kinds. Its order is never known to the
-//! engine; chance draws from its contents.
+//! engine; chance draws from its contents, a stage at a time where a tile
+//! set says some tiles come first (The River's tiles, then its lake).
 
 use rand::Rng;
 
-use crate::catalogue::catalogue;
+use crate::catalogue::{catalogue, TILE_SETS};
 use crate::rules::base::tiles::START_TILE;
 use crate::setup::Rules;
-use crate::tile::TileKind;
+use crate::tile::{TileKind, STAGES};
 
 /// Room for every kind of the catalogue.
 const MAX_KINDS: usize = 96;
@@ -15,12 +16,23 @@ const MAX_KINDS: usize = 96;
 pub struct Bag {
     counts: [u8; MAX_KINDS],
     total: u16,
+    /// Tiles left in each draw stage above 0 ([`crate::tile::TileSet::stages`]):
+    /// only the highest stage with tiles left may be drawn, stage 0 (every
+    /// other tile) once they are all out. All zero unless a set in play has
+    /// stages, so that a game without pays one test a draw.
+    staged: [u16; STAGES],
+    /// Their sum.
+    first: u16,
 }
 
 impl Bag {
-    /// The start tile (placed before the first turn, so not in the bag).
-    pub fn start_tile() -> TileKind {
-        TileKind::parse(START_TILE).expect("the catalogue has the start tile")
+    /// The start tile of these rules (placed before the first turn, so not
+    /// in the bag): the base game's D, unless a tile set in play brings its
+    /// own (The River's spring).
+    pub fn start_for(rules: &Rules) -> TileKind {
+        let own =
+            TILE_SETS.iter().find_map(|set| set.start.filter(|_| set.expansion.is_some_and(|e| rules.has_tiles(e))));
+        TileKind::parse(own.unwrap_or(START_TILE)).expect("the catalogue has the start tile")
     }
 
     /// The tiles of the base game and every expansion in play, in the chosen
@@ -31,16 +43,51 @@ impl Bag {
         // Only the sets in play are looked at: more expansions known cost
         // a game without them nothing.
         let kinds = &catalogue().kinds;
-        for (expansion, range) in &catalogue().sets {
+        let mut staged_sets = false;
+        for ((expansion, range), set) in catalogue().sets.iter().zip(TILE_SETS) {
             if expansion.is_none_or(|e| rules.has_tiles(e)) {
                 for i in range.clone() {
                     counts[i] = kinds[i].count(rules.edition());
                 }
+                staged_sets |= !set.stages.is_empty();
             }
         }
-        counts[Bag::start_tile().index()] -= 1;
+        counts[Bag::start_for(rules).index()] -= 1;
         let total = counts.iter().map(|c| *c as u16).sum();
-        Bag { counts, total }
+        let mut staged = [0; STAGES];
+        if staged_sets {
+            for (c, kind) in counts.iter().zip(kinds) {
+                staged[kind.stage as usize] += *c as u16;
+            }
+            staged[0] = 0;
+        }
+        let first = staged.iter().sum();
+        Bag { counts, total, staged, first }
+    }
+
+    /// The draw stage tiles are drawn from now.
+    fn stage(&self) -> u8 {
+        (1..STAGES).rev().find(|s| self.staged[*s] > 0).unwrap_or(0) as u8
+    }
+
+    /// Whether `kind` may be drawn now: it is in the bag, and no tile of a
+    /// stage drawn before it is left.
+    pub fn may_draw(&self, kind: TileKind) -> bool {
+        self.count(kind) > 0 && (self.first == 0 || kind.info().stage == self.stage())
+    }
+
+    /// Kinds that may be drawn now (see [`may_draw`](Self::may_draw)).
+    pub fn drawable(&self) -> impl Iterator<Item = TileKind> + '_ {
+        let (stage, all) = (self.stage(), self.first == 0);
+        self.kinds().filter(move |k| all || k.info().stage == stage)
+    }
+
+    /// How many tiles may be drawn now: each is equally likely.
+    pub fn drawable_total(&self) -> u16 {
+        match self.stage() {
+            0 => self.total - self.first,
+            s => self.staged[s as usize],
+        }
     }
 
     pub fn total(&self) -> u16 {
@@ -63,13 +110,29 @@ impl Bag {
     pub(crate) fn remove(&mut self, kind: TileKind) {
         self.counts[kind.index()] -= 1;
         self.total -= 1;
+        if self.first > 0 {
+            self.remove_staged(kind);
+        }
     }
 
-    /// Draws a kind at random, each tile in the bag equally likely (chance's
-    /// move, for simulations; the state itself never draws).
+    #[cold]
+    #[inline(never)]
+    fn remove_staged(&mut self, kind: TileKind) {
+        let stage = kind.info().stage as usize;
+        if stage > 0 {
+            self.staged[stage] -= 1;
+            self.first -= 1;
+        }
+    }
+
+    /// Draws a kind at random, each tile that may be drawn now equally
+    /// likely (chance's move, for simulations; the state itself never draws).
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<TileKind> {
         if self.total == 0 {
             return None;
+        }
+        if self.first > 0 {
+            return self.sample_stage(rng);
         }
         let mut r = rng.random_range(0..self.total);
         for (i, c) in self.counts.iter().enumerate() {
@@ -77,6 +140,21 @@ impl Bag {
                 return Some(TileKind(i as u8));
             }
             r -= *c as u16;
+        }
+        None
+    }
+
+    /// [`sample`](Self::sample) while tiles of a later stage wait.
+    #[cold]
+    #[inline(never)]
+    fn sample_stage<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<TileKind> {
+        let mut r = rng.random_range(0..self.drawable_total());
+        for kind in self.drawable() {
+            let c = self.count(kind) as u16;
+            if r < c {
+                return Some(kind);
+            }
+            r -= c;
         }
         None
     }

@@ -9,12 +9,13 @@ use std::sync::LazyLock;
 use crate::tile::{derive, Catalogue, KindInfo, TileKind, TileSet};
 
 /// Every module's tiles, base game first: the catalogue's order.
-pub(crate) static TILE_SETS: [&TileSet; 5] = [
+pub(crate) static TILE_SETS: [&TileSet; 6] = [
     &crate::rules::base::tiles::TILES,
     &crate::rules::ferries::tiles::TILES,
     &crate::rules::inns::tiles::TILES,
     &crate::rules::abbey::tiles::TILES,
     &crate::rules::traders::tiles::TILES,
+    &crate::rules::river::tiles::TILES,
 ];
 
 static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
@@ -24,7 +25,8 @@ static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
     for set in sets {
         let start = kinds.len();
         for (def, c3, c2) in set.tiles {
-            kinds.push(derive(def, set.expansion, [*c3, *c2]));
+            let stage = set.stages.iter().find(|(id, _)| *id == def.id).map_or(0, |(_, s)| *s);
+            kinds.push(derive(def, set.expansion, [*c3, *c2], stage));
         }
         ranges.push((set.expansion, start..kinds.len()));
     }

@@ -71,6 +71,8 @@ pub enum PlayError {
     WrongStep { tried: &'static str, step: Step },
     #[error("tile {0} is not in the bag")]
     NotInBag(TileKind),
+    #[error("tile {tile} cannot be drawn yet: tiles of {} that come before it are still in the bag", .first.title())]
+    NotDrawnYet { tile: TileKind, first: Expansion },
     #[error("{0} already holds a tile")]
     Occupied(Pos),
     #[error("a tile must share an edge with a placed tile, and {0} touches none")]
@@ -79,6 +81,10 @@ pub enum PlayError {
     EdgeMismatch { tile: TileKind, rot: Rotation, at: Pos, side: Side },
     #[error("tile {0} fits on the board, so it must be placed; only a tile that fits nowhere is discarded")]
     MustPlace(TileKind),
+    #[error("river tile {tile} at {at} does not continue the river: its river must join the river on the board")]
+    RiverNotContinued { tile: TileKind, at: Pos },
+    #[error("river tile {tile} at {at} would turn the river back on itself: the cells its open end needs are taken")]
+    RiverTurnsBack { tile: TileKind, at: Pos },
     #[error("no follower is left in supply")]
     NoFollowerInSupply,
     #[error("no {} is left in supply", .0.noun())]
@@ -125,10 +131,13 @@ impl PlayError {
             PlayError::GameOver => "game-over",
             PlayError::WrongStep { .. } => "wrong-step",
             PlayError::NotInBag(_) => "not-in-bag",
+            PlayError::NotDrawnYet { .. } => "not-drawn-yet",
             PlayError::Occupied(_) => "occupied",
             PlayError::NotTouching(_) => "not-touching",
             PlayError::EdgeMismatch { .. } => "edge-mismatch",
             PlayError::MustPlace(_) => "must-place",
+            PlayError::RiverNotContinued { .. } => "river-not-continued",
+            PlayError::RiverTurnsBack { .. } => "river-turns-back",
             PlayError::NoFollowerInSupply => "no-follower-in-supply",
             PlayError::NoFigureInSupply(_) => "no-figure-in-supply",
             PlayError::FigureNotInGame { .. } => "figure-not-in-game",
@@ -157,6 +166,8 @@ impl PlayError {
             | PlayError::FerryNotMovable(at)
             | PlayError::FerryMovedAlready(at)
             | PlayError::EdgeMismatch { at, .. }
+            | PlayError::RiverNotContinued { at, .. }
+            | PlayError::RiverTurnsBack { at, .. }
             | PlayError::NotJettiesOf { at, .. }
             | PlayError::SameJetties { at, .. }
             | PlayError::NotAHole(at)

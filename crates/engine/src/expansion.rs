@@ -5,7 +5,7 @@
 use crate::names::written_names;
 
 /// An expansion that can be played besides the base game. Written and read
-/// by its name (`ferries`, `inns`, `abbey`, `traders`), in records as
+/// by its name (`ferries`, `inns`, `abbey`, `traders`, `river`), in records as
 /// everywhere: `FromStr` and serde refuse an unknown name with
 /// `SetupError::UnknownExpansion`'s words.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -18,10 +18,14 @@ pub enum Expansion {
     Abbey,
     /// Traders & Builders: trade goods, the builder and its second turn, the pig.
     Traders,
+    /// The River (in the third edition's base box): a river of 12 tiles
+    /// from the spring to its lake, laid before the rest of the bag.
+    River,
 }
 
 impl Expansion {
-    pub const ALL: [Expansion; 4] = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders];
+    pub const ALL: [Expansion; 5] =
+        [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders, Expansion::River];
 
     /// The name on the box.
     pub const fn title(self) -> &'static str {
@@ -30,11 +34,18 @@ impl Expansion {
             Expansion::Inns => "Inns & Cathedrals",
             Expansion::Abbey => "Abbey & Mayor",
             Expansion::Traders => "Traders & Builders",
+            Expansion::River => "The River",
         }
     }
 }
 
-written_names!(Expansion { Ferries => "ferries", Inns => "inns", Abbey => "abbey", Traders => "traders" });
+written_names!(Expansion {
+    Ferries => "ferries",
+    Inns => "inns",
+    Abbey => "abbey",
+    Traders => "traders",
+    River => "river",
+});
 
 /// Which tile distribution is used, written `c3` or `c2`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

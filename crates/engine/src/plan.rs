@@ -18,6 +18,8 @@ pub(crate) struct TurnPlan {
     pub(crate) deploy_follows_place: bool,
     /// Whether the rules give figures besides the normal follower.
     pub(crate) other_figures: bool,
+    /// Whether some tiles in play are placed by more than their edges.
+    pub(crate) placing_rules: bool,
     /// The steps before the draw (a bit per step).
     pub(crate) before_draw: u16,
 }
@@ -34,6 +36,7 @@ impl TurnPlan {
             after: [0; Step::COUNT],
             deploy_follows_place: false,
             other_figures: false,
+            placing_rules: false,
             before_draw: 0,
         };
         for &s in steps {
@@ -65,6 +68,13 @@ impl TurnPlan {
     #[inline]
     pub(crate) fn other_figures(&self) -> bool {
         self.other_figures
+    }
+
+    /// Whether some tiles in play are placed by more than their edges (The
+    /// River's), so that placing a tile asks the rules.
+    #[inline]
+    pub(crate) fn placing_rules(&self) -> bool {
+        self.placing_rules
     }
 
     /// Whether `step` comes before the draw in this plan.

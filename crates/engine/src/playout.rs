@@ -34,6 +34,10 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R, buf: &mut Vec<
 /// listing them all. `None` after too many misses (maybe nothing fits).
 fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Placement> {
     let kind = state.drawn()?;
+    // Tiles placed by more than their edges are listed in full.
+    if state.placing_rules() && crate::rules::restricts_placement(kind.info()) {
+        return None;
+    }
     let oriented = &kind.info().oriented;
     let cells = state.board().open_cells();
     if cells.is_empty() {

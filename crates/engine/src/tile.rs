@@ -27,6 +27,9 @@ pub enum EdgeKind {
     Field = 0,
     Road = 1,
     City = 2,
+    /// A river (The River): it meets only a river, and a field lies on
+    /// either bank of it.
+    River = 3,
 }
 
 /// One feature piece of a tile, at rotation 0.
@@ -65,7 +68,7 @@ impl Good {
 
 crate::names::written_names!(Good { Wine => "wine", Grain => "grain", Cloth => "cloth" });
 
-const fn side_mask(sides: &[Side]) -> u8 {
+pub(crate) const fn side_mask(sides: &[Side]) -> u8 {
     let mut m = 0;
     let mut i = 0;
     while i < sides.len() {
@@ -156,11 +159,11 @@ pub const fn monastery() -> FeatureDef {
 /// One entry of a [`TileSet`]: a tile with the same count in both editions.
 macro_rules! tile {
     ($id:literal, $count:literal, [$($f:expr),* $(,)?]) => {
-        (crate::tile::TileDef { id: $id, features: &[$($f),*], links: &[] }, $count, $count)
+        (crate::tile::TileDef { id: $id, features: &[$($f),*], links: &[], river: 0 }, $count, $count)
     };
     // The fourth argument: the pieces the picture links (`TileDef::links`).
     ($id:literal, $count:literal, [$($f:expr),* $(,)?], [$([$($l:literal),*]),* $(,)?]) => {
-        (crate::tile::TileDef { id: $id, features: &[$($f),*], links: &[$(&[$($l),*]),*] }, $count, $count)
+        (crate::tile::TileDef { id: $id, features: &[$($f),*], links: &[$(&[$($l),*]),*], river: 0 }, $count, $count)
     };
 }
 
@@ -175,6 +178,10 @@ pub struct TileDef {
     /// that ends at a monastery or a city, the roads of a crossing. A
     /// wagon under the first edition's rule follows them (Abbey & Mayor).
     pub links: &'static [&'static [u8]],
+    /// The sides a river reaches (bit per [`Side`]; The River): not a
+    /// feature, nothing stands or scores on it, but its edges meet only
+    /// rivers and it parts the fields.
+    pub river: u8,
 }
 
 /// The tiles an expansion (or the base game) brings, with counts per edition.
@@ -182,7 +189,16 @@ pub struct TileSet {
     pub expansion: Option<Expansion>,
     /// `(tile, count in c3, count in c2)`.
     pub tiles: &'static [(TileDef, u8, u8)],
+    /// The tile that starts the game in place of the base game's, which
+    /// then goes into the bag (The River's spring).
+    pub start: Option<&'static str>,
+    /// Tiles drawn before the rest of the bag: `(tile, stage)`, the
+    /// highest stage first (The River's tiles, then its lake).
+    pub stages: &'static [(&'static str, u8)],
 }
+
+/// The most draw stages a bag has (see [`TileSet::stages`]).
+pub const STAGES: usize = 3;
 
 /// Index of a tile kind in the [`catalogue`](crate::catalogue).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -223,6 +239,10 @@ pub struct KindInfo {
     pub lake: bool,
     /// Bit mask of sides with a jetty, at rotation 0.
     pub jetties: u8,
+    /// Bit mask of sides with a river, at rotation 0 (The River).
+    pub river: u8,
+    /// Its draw stage: 0 for most tiles, higher for those drawn first.
+    pub stage: u8,
 }
 
 impl KindInfo {
@@ -244,8 +264,13 @@ pub struct Catalogue {
     pub sets: Vec<(Option<Expansion>, std::ops::Range<usize>)>,
 }
 
-pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2]) -> KindInfo {
+pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts: [u8; 2], stage: u8) -> KindInfo {
     let mut edges = [EdgeKind::Field; 4];
+    for s in Side::ALL {
+        if def.river & s.bit() != 0 {
+            edges[s.index()] = EdgeKind::River;
+        }
+    }
     let mut side_piece = [NO_PIECE; 4];
     let mut half_piece = [NO_PIECE; 8];
     let mut monastery = NO_PIECE;
@@ -256,6 +281,7 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         for s in Side::ALL {
             if f.sides & s.bit() != 0 {
                 assert_eq!(side_piece[s.index()], NO_PIECE, "tile {}: two pieces reach {s}", def.id);
+                assert_eq!(def.river & s.bit(), 0, "tile {}: a piece and the river reach {s}", def.id);
                 side_piece[s.index()] = i as u8;
                 edges[s.index()] = match f.kind {
                     FeatureKind::City => EdgeKind::City,
@@ -310,6 +336,8 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         wild_edges,
         lake: jetties != 0,
         jetties,
+        river: def.river,
+        stage,
     }
 }
 

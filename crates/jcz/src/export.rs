@@ -147,6 +147,10 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
         jcz_rules["wagon-move"] = json!(rules.wagon_move().name());
         jcz_rules["barn-placement"] = json!("not-occupied");
     }
+    if rules.has(Expansion::River) {
+        // JCloisterZone's set with the garden bend is the third edition's.
+        sets[if rules.edition() == Edition::C3 { "river/1:2" } else { "river/1:1" }] = json!(1);
+    }
     if rules.has(Expansion::Traders) {
         // As JCloisterZone's client sets the expansion: its set, the two
         // figures and the goods, each of which a setup may leave out.
@@ -165,7 +169,7 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
         "elements": elements,
         "rules": jcz_rules,
         "timer": null,
-        "start": [{"tile": tiles::to_jcz(carcassonne_engine::Bag::start_tile()), "x": 0, "y": 0, "rotation": 0}],
+        "start": [{"tile": tiles::to_jcz(carcassonne_engine::Bag::start_for(&rules)), "x": 0, "y": 0, "rotation": 0}],
     });
     let players = record.setup.players.iter().enumerate().map(|(i, name)| json!({"name": name, "slot": i})).collect();
     let body = serde_json::to_string(record).expect("a record serializes");

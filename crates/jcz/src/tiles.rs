@@ -9,8 +9,9 @@ use carcassonne_engine::TileKind;
 
 /// `(JCloisterZone id, our id)` for the base game, The Ferries, Inns &
 /// Cathedrals (set `inns-and-cathedrals:1`), Abbey & Mayor (set
-/// `abbey-and-mayor:1`, and its abbey) and Traders & Builders (set
-/// `traders-and-builders:1`).
+/// `abbey-and-mayor:1`, and its abbey), Traders & Builders (set
+/// `traders-and-builders:1`) and The River (sets `river/1:1` and, with the
+/// garden bend, `river/1:2`).
 pub(crate) const TILES: &[(&str, &str)] = &[
     ("BA/LR", "A"),
     ("BA/L", "B"),
@@ -93,7 +94,23 @@ pub(crate) const TILES: &[(&str, &str)] = &[
     ("TB/RCc!.g", "T22"),
     ("TB/RRC", "T23"),
     ("TB/RRrr", "T24"),
+    ("RI/s", "RS"),
+    ("RI.1/I.e", "RL"),
+    ("RI.1/CICI", "R1"),
+    ("RI.1/CIRI", "R2"),
+    ("RI.1/LIRI", "R3"),
+    ("RI.1/RIrI", "R4"),
+    ("RI.1/IFI", "R5"),
+    ("RI.1/CcII", "R6"),
+    ("RI.1/RrII", "R7"),
+    ("RI.1/II", "R8"),
+    ("RI.1/IIG", "R9"),
 ];
+
+/// The River's bend with a garden (set `river/1:2`): without the abbot a
+/// plain bend, the second of set `river/1:1`, which a game read here plays
+/// (JCloisterZone's lakes make every imported game a second-edition one).
+pub(crate) const RIVER_GARDEN_TILE: (&str, &str) = ("RI.1/IIG", "R8");
 
 /// The tiles with a garden of JCloisterZone's `basic:2` set (its third
 /// edition): without the abbot a garden is only a picture, so each is the
@@ -133,11 +150,20 @@ pub(crate) struct Sets {
     pub traders: bool,
     /// Traders & Builders' rules: its tiles or any of its elements.
     pub traders_rules: bool,
+    /// The River (`river/1:1` or `river/1:2`).
+    pub river: bool,
 }
 
 /// Our tile kind for a JCloisterZone tile id, or why there is none.
 pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
-    let ours = TILES.iter().find(|(j, _)| *j == id).map(|(_, o)| *o);
+    if id.starts_with("RI") && !sets.river {
+        return Err(format!("tile {id} is a tile of The River, whose set river/1 the setup does not name"));
+    }
+    let ours = if id == RIVER_GARDEN_TILE.0 {
+        Some(RIVER_GARDEN_TILE.1)
+    } else {
+        TILES.iter().find(|(j, _)| *j == id).map(|(_, o)| *o)
+    };
     let ours = match ours {
         Some(o) => o,
         None => match GARDEN_TILES.iter().find(|(j, _)| *j == id) {
@@ -150,11 +176,11 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
             }
             None => {
                 return Err(match id.split_once('/') {
-                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) | Some(("AM", _)) | Some(("TB", _)) => {
-                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries, Inns & Cathedrals, Abbey & Mayor or Traders & Builders")
+                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) | Some(("AM", _)) | Some(("TB", _)) | Some(("RI" | "RI.1", _)) => {
+                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries, Inns & Cathedrals, Abbey & Mayor, Traders & Builders or The River")
                     }
                     Some((set, _)) => format!(
-                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR), Inns & Cathedrals (IC), Abbey & Mayor (AM) or Traders & Builders (TB)"
+                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR), Inns & Cathedrals (IC), Abbey & Mayor (AM), Traders & Builders (TB) or The River I (RI.1)"
                     ),
                     None => format!("'{id}' is not a JCloisterZone tile id such as BA/RCr"),
                 })
@@ -282,6 +308,17 @@ mod tests {
         ("TB/RCc!.g", "city:NW[grain] road:S field:SR field:SL field:EL.ER"),
         ("TB/RRC", "city:N road:W road:S field:WR field:SR.WL field:EL.ER.SL"),
         ("TB/RRrr", "road:NS road:WE field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
+        ("RI/s", "river:E field:NL.NR.EL.ER.SL.SR.WL.WR"),
+        ("RI.1/I.e", "river:W field:NL.NR.EL.ER.SL.SR.WL.WR"),
+        ("RI.1/CICI", "river:WE city:N city:S field:EL.WR field:ER.WL"),
+        ("RI.1/CIRI", "river:WE city:N road:S field:EL field:WR field:ER.SL field:SR.WL"),
+        ("RI.1/LIRI", "river:WE monastery road:S field:NL.NR.EL.WR field:ER.SL field:SR.WL"),
+        ("RI.1/RIrI", "river:NS road:WE field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
+        ("RI.1/IFI", "river:WE field:NL.NR.EL.WR field:ER.SL.SR.WL"),
+        ("RI.1/CcII", "river:SE city:NW field:EL.SR field:ER.SL"),
+        ("RI.1/RrII", "river:SW road:NE field:NL.ER.SL.WR field:NR.EL field:SR.WL"),
+        ("RI.1/II", "river:SW field:NL.NR.EL.ER.SL.WR field:SR.WL"),
+        ("RI.1/IIG", "river:SW field:NL.NR.EL.ER.SL.WR field:SR.WL"),
     ];
 
     fn describe(kind: TileKind) -> Vec<String> {
@@ -307,6 +344,9 @@ mod tests {
                 FeatureKind::Field => format!("field:{}", halves_name(f.halves)),
             })
             .collect();
+        if info.river != 0 {
+            out.push(format!("river:{}", side_name(info.river)));
+        }
         out.sort();
         out
     }

@@ -88,17 +88,19 @@ export class HomePage {
     const most = maxSeats(this.opts);
     c.appendChild(h('div.form-row',
       h('button.small#add-seat', { disabled: this.seats.length >= most, onclick: () => { this.seats.push({ type: 'bot', level: 'easy' }); this.saveAndRender(); } }, '+ Add seat'),
-      h('span.muted', { style: 'font-size:.85em' }, t('Seat 1 moves first. 2 to {n} seats.', { n: most })),
+      h('span.muted', { style: 'font-size:.85em' }, t('Seat 1 moves first. 1 to {n} seats (one alone is a solo game).', { n: most })),
       this.seats.length > most ? h('span.error#too-many-seats', { role: 'alert' }, t('{n} seats: remove {k}, or add Inns & Cathedrals.', { n: this.seats.length, k: this.seats.length - most })) : null));
     const ferries = h('input#exp-ferries', { type: 'checkbox', checked: this.opts.ferries, onchange: (e) => { this.opts.ferries = e.target.checked; saveOpts(this.opts); } });
     const inns = h('input#exp-inns', { type: 'checkbox', checked: this.opts.inns, onchange: (e) => { this.opts.inns = e.target.checked; this.saveOptsAndRender(); } });
     const abbey = h('input#exp-abbey', { type: 'checkbox', checked: this.opts.abbey, onchange: (e) => { this.opts.abbey = e.target.checked; saveOpts(this.opts); } });
     const traders = h('input#exp-traders', { type: 'checkbox', checked: this.opts.traders, onchange: (e) => { this.opts.traders = e.target.checked; saveOpts(this.opts); } });
+    const river = h('input#exp-river', { type: 'checkbox', checked: this.opts.river, onchange: (e) => { this.opts.river = e.target.checked; saveOpts(this.opts); } });
     c.appendChild(h('fieldset', h('legend', 'Expansions'),
       h('label', ferries, ' ', 'The Ferries (8 lake tiles, ferries to place and move)'),
       h('label', inns, ' ', 'Inns & Cathedrals (18 tiles, inns, cathedrals, a big follower each, a sixth player)'),
       h('label', abbey, ' ', 'Abbey & Mayor (12 tiles, an abbey, a mayor, a wagon and a barn each)'),
-      h('label', traders, ' ', 'Traders & Builders (24 tiles, trade goods, a builder and a pig each)')));
+      h('label', traders, ' ', 'Traders & Builders (24 tiles, trade goods, a builder and a pig each)'),
+      h('label', river, ' ', 'The River (12 tiles laid first, from the spring to the lake)')));
     const ed = (v, words) => h('label', h('input', { type: 'radio', name: 'edition', value: v, checked: this.opts.edition === v, onchange: () => { this.opts.edition = v; saveOpts(this.opts); } }), ' ', words);
     c.appendChild(h('fieldset', h('legend', 'Edition (lake tiles: FC / F3 / F4)'), h('div.form-row', { style: 'margin:0' },
       ed('c3', 'c3 — 3rd edition (3 / 3 / 2)'), ed('c2', 'c2 — 2nd edition (3 / 4 / 1)'))));
@@ -121,7 +123,7 @@ export class HomePage {
     const seats = this.seats.map((s, i) => (s.type === 'bot'
       ? { type: 'bot', level: s.level || 'easy', colour: s.colour }
       : { type: 'human', name: (s.name && s.name.trim()) || t('Player {n}', { n: i + 1 }), colour: s.colour }));
-    const expansions = [...(this.opts.ferries ? ['ferries'] : []), ...(this.opts.inns ? ['inns'] : []), ...(this.opts.abbey ? ['abbey'] : []), ...(this.opts.traders ? ['traders'] : [])];
+    const expansions = [...(this.opts.ferries ? ['ferries'] : []), ...(this.opts.inns ? ['inns'] : []), ...(this.opts.abbey ? ['abbey'] : []), ...(this.opts.traders ? ['traders'] : []), ...(this.opts.river ? ['river'] : [])];
     // Turns are provisional until ended: the player may take decisions back.
     const body = { seats, expansions, edition: this.opts.edition, undo: true };
     if (this.opts.tinyCity) body.rules = { 'tiny-city-scoring': 2 };
@@ -239,7 +241,8 @@ function gameRow(g) {
   const mine = remembered()[g.game];
   const players = (g.players || []).map((p, i) => `${p}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
   const exps = [...(g.expansions?.includes('ferries') ? [t('Ferries {edition}', { edition: g.edition })] : []), ...(g.expansions?.includes('inns') ? [t('Inns & Cathedrals')] : []),
-    ...(g.expansions?.includes('abbey') ? [t('Abbey & Mayor')] : []), ...(g.expansions?.includes('traders') ? [t('Traders & Builders')] : [])];
+    ...(g.expansions?.includes('abbey') ? [t('Abbey & Mayor')] : []), ...(g.expansions?.includes('traders') ? [t('Traders & Builders')] : []),
+    ...(g.expansions?.includes('river') ? [t('The River')] : [])];
   const meta = [exps.length ? exps.join(' + ') : t('base game'), ...(g.rules?.['tiny-city-scoring'] === 2 ? [t('tiny cities 2')] : []), t('{n} turns', { n: g.turns ?? '?' }), fmtTime(g.updated)].join(' · ');
   const links = [];
   if (g.status === 'finished') {
@@ -266,9 +269,9 @@ function loadOpts() {
   try {
     const o = JSON.parse(localStorage.getItem('carcassonne.opts') || 'null');
     // Each game starts unlisted: listing is chosen game by game.
-    if (o && typeof o === 'object') return { ferries: o.ferries !== false, inns: o.inns === true, abbey: o.abbey === true, traders: o.traders === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: false };
+    if (o && typeof o === 'object') return { ferries: o.ferries !== false, inns: o.inns === true, abbey: o.abbey === true, traders: o.traders === true, river: o.river === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: false };
   } catch (_) { /* defaults */ }
-  return { ferries: true, inns: false, abbey: false, traders: false, edition: 'c3', tinyCity: false, public: false };
+  return { ferries: true, inns: false, abbey: false, traders: false, river: false, edition: 'c3', tinyCity: false, public: false };
 }
 
 /** Seats the chosen rules take: six with Inns & Cathedrals, five without. */

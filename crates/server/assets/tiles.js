@@ -217,6 +217,22 @@ function roadToCity(side, cities) {
   return { d: `M${pt(from)} Q50,50 ${pt(end)}`, spot };
 }
 
+/**
+ * The River's course on a tile (its sides, rotation 0): from side to side,
+ * straight or bending through the middle, or from a side to a pool in the
+ * middle (the spring, the lake). Null without a river.
+ */
+function riverPath(sides) {
+  if (!sides.length) return null;
+  const [a, b] = sides;
+  const [ax, ay] = SIDE_MID[a];
+  if (!b) return `M${pt([ax, ay])} L50,50`;
+  const [bx, by] = SIDE_MID[b];
+  const [da, db] = [SIDE_DIR[a], SIDE_DIR[b]];
+  const c1 = [ax - da[0] * 30, ay - da[1] * 30], c2 = [bx - db[0] * 30, by - db[1] * 30];
+  return `M${pt([ax, ay])} C${pt(c1)} ${pt(c2)} ${pt([bx, by])}`;
+}
+
 function fieldSpots(def, geo) {
   const N = 50, STEP = 2; // 50x50 grid of 2-unit cells
   const blocked = new Uint8Array(N * N);
@@ -229,6 +245,8 @@ function fieldSpots(def, geo) {
   const centreBlock = def.lake ? LAKE_R + 2 : geo.monastery ? 17 : geo.village ? 9 : 0;
   const bushes = geo.roads.filter((r) => r.deadEnd).map((r) => r.deadEnd);
   const spike = geo.spike && ctx && typeof Path2D !== 'undefined' ? new Path2D(geo.spike) : null;
+  const river = geo.river && ctx && typeof Path2D !== 'undefined' ? new Path2D(geo.river) : null;
+  const pool = geo.river && (def.river || []).length === 1;
   for (let j = 0; j < N; j++) {
     for (let i = 0; i < N; i++) {
       const x = i * STEP + 1, y = j * STEP + 1;
@@ -236,6 +254,8 @@ function fieldSpots(def, geo) {
       if (centreBlock && Math.hypot(x - 50, y - 50) < centreBlock) b = true;
       if (!b && bushes.some(([bx, by]) => Math.hypot(x - bx, y - by) < BUSH_R + 1.5)) b = true;
       if (!b && spike) { ctx.lineWidth = 6; if (ctx.isPointInStroke(spike, x, y)) b = true; }
+      if (!b && river) { ctx.lineWidth = 18; if (ctx.isPointInStroke(river, x, y)) b = true; }
+      if (!b && pool && Math.hypot(x - 50, y - 50) < 18) b = true;
       if (!b && ctx) {
         for (const cp of cityPaths) {
           const [ux, uy] = rotatePoint([x, y], (360 - cp.rot) % 360);
@@ -445,6 +465,7 @@ export class Catalogue {
     geo.roundabout = geo.roads.some((r) => r.branched);
     geo.village = !def.lake && !geo.monastery && !geo.roundabout && middleRoads >= 2 &&
       !def.features.some((f) => f.kind === 'city' && f.sides.length >= 3);
+    geo.river = riverPath(def.river || []);
     for (const [i, p] of fieldSpots(def, geo)) geo.spots.set(i, p);
     return geo;
   }
@@ -523,6 +544,12 @@ export function tileGroup(def, rot = 0) {
   // A few tufts of grass so fields do not look flat.
   for (const [x, y] of [[14, 86], [86, 14], [84, 88], [16, 16]]) {
     g.appendChild(el('path', { d: `M${x - 3},${y + 2} l2,-4 l1,3 l1.5,-4 l1,5`, class: 'grass' }));
+  }
+  // The River under everything else: a road crosses it on a bridge.
+  if (geo.river) {
+    g.appendChild(el('path', { d: geo.river, class: 'river-bank' }));
+    g.appendChild(el('path', { d: geo.river, class: 'river' }));
+    if ((def.river || []).length === 1) g.appendChild(el('circle', { cx: 50, cy: 50, r: 15, class: 'river-pool' }));
   }
   // Roads: a dark edge under a light surface; a road over another (T24)
   // after it, on a bridge.

@@ -5,7 +5,8 @@ use std::sync::LazyLock;
 use carcassonne_engine::catalogue::catalogue;
 use carcassonne_engine::tile::EdgeKind;
 use carcassonne_engine::{
-    Action, ActionFields, Bag, Event, FeatureKind, HalfEdge, JettyPair, Location, NotationError, Pos, Side, State,
+    Action, ActionFields, Bag, Edition, Event, Expansion, FeatureKind, HalfEdge, JettyPair, Location, NotationError,
+    Pos, Rules, Side, State, TileKind,
 };
 use serde::{Deserialize, Serialize};
 
@@ -207,9 +208,13 @@ struct TileOut {
     id: &'static str,
     expansion: Option<&'static str>,
     count: Counts,
+    /// A tile that starts a game: D, or The River's spring.
     start: bool,
     edges: [&'static str; 4],
     lake: bool,
+    /// The sides a river reaches (The River), as `edges` has them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    river: Vec<&'static str>,
     features: Vec<FeatureOut>,
 }
 
@@ -232,7 +237,11 @@ struct FeatureOut {
 }
 
 fn build_catalogue() -> String {
-    let start = Bag::start_tile();
+    let starts: Vec<TileKind> = [&[][..], &[Expansion::River]]
+        .iter()
+        .filter_map(|e| Rules::new(2, e, Edition::default()).ok())
+        .map(|r| Bag::start_for(&r))
+        .collect();
     let tiles = catalogue()
         .kinds
         .iter()
@@ -275,13 +284,15 @@ fn build_catalogue() -> String {
                 id: k.def.id,
                 expansion: k.expansion.map(|e| e.name()),
                 count: Counts { c3: k.counts[0], c2: k.counts[1] },
-                start: i == start.index(),
+                start: starts.iter().any(|s| s.index() == i),
                 edges: k.edges.map(|e| match e {
                     EdgeKind::Field => "field",
                     EdgeKind::Road => "road",
                     EdgeKind::City => "city",
+                    EdgeKind::River => "river",
                 }),
                 lake: k.lake,
+                river: Side::ALL.into_iter().filter(|s| k.river & s.bit() != 0).map(|s| s.name()).collect(),
                 features,
             }
         })

@@ -18,6 +18,10 @@ impl Tree {
         let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
         state.clone_from(root);
         self.order.shuffle(&mut self.rng);
+        if self.staged_order {
+            // A stable sort: random within each stage, the first stage first.
+            self.order.sort_by_key(|k| std::cmp::Reverse(k.info().stage));
+        }
         let mut drawn = 0;
         self.path.clear();
         self.path.push(0);

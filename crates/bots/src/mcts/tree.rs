@@ -63,6 +63,9 @@ pub(super) struct Tree {
     /// Determinized trees: the tiles left in the bag at the root, shuffled
     /// into this iteration's draw order.
     pub(super) order: Vec<TileKind>,
+    /// Whether some of them must be drawn before others (The River's
+    /// tiles): each shuffled order is then sorted by draw stage.
+    pub(super) staged_order: bool,
     /// Determinized trees, while selecting: which legal actions (sorted in
     /// `actions`) have a child, and the children that are legal.
     pub(super) tried: Vec<bool>,
@@ -110,6 +113,7 @@ impl Tree {
             iterations: 0,
             scratch: None,
             order: Vec::with_capacity(128),
+            staged_order: false,
             tried: Vec::with_capacity(256),
             legal_children: Vec::with_capacity(256),
             evaluator: Evaluator::default(),
@@ -166,6 +170,7 @@ impl Tree {
             for kind in bag.kinds() {
                 self.order.extend(std::iter::repeat_n(kind, bag.count(kind) as usize));
             }
+            self.staged_order = bag.drawable_total() != bag.total();
         }
         for i in 0..iterations {
             if i % 16 == 0 && i > 0 {
@@ -191,7 +196,7 @@ impl Tree {
         match state.actor() {
             None => {}
             Some(Actor::Chance) => {
-                self.nodes.extend(state.bag().kinds().map(|k| Node::new(Action::Draw(k), CHANCE, step)));
+                self.nodes.extend(state.bag().drawable().map(|k| Node::new(Action::Draw(k), CHANCE, step)));
             }
             Some(Actor::Player(p)) => {
                 self.actions.clear();

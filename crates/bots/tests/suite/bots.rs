@@ -195,6 +195,22 @@ fn solo_games_are_played_for_the_highest_score() {
     }
 }
 
+/// The River: every kind of bot lays the river first (the draws it sees
+/// are only the river's), continuing it, and plays the game to the end.
+#[test]
+fn whole_games_with_the_river_are_legal() {
+    let rules = Rules::new(2, &[Expansion::River, Expansion::Ferries], Edition::C3).unwrap();
+    for spec in ["greedy", "mcts:iters=40:draws=chance", "mcts:iters=40:draws=determinized", "mcts:iters=40:cut=0"] {
+        let played = play(&[spec, "random"], rules, 7);
+        assert!(played.state.is_over(), "{spec}");
+        let record = played.record().unwrap();
+        let river = |t: &str| t.len() == 2 && t.starts_with('R') && t != "RL";
+        assert!(record.turns[..10].iter().all(|t| river(&t.tile)), "{spec}");
+        let replayed = carcassonne_engine::Game::replay(&record).unwrap();
+        assert_eq!(replayed.state().final_scores(), played.scores(), "{spec}");
+    }
+}
+
 #[test]
 fn whole_games_with_ferries_and_three_players_are_legal() {
     for options in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]) {

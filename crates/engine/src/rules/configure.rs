@@ -124,7 +124,7 @@ impl State {
             turns: 0,
             ext: Extensions::new(&rules),
         };
-        let start = Bag::start_tile();
+        let start = Bag::start_for(&rules);
         state.put_tile(start, Placement { pos: Pos::ORIGIN, rot: Rotation::R0 });
         state.begin_turn();
         state

@@ -1,11 +1,12 @@
 //! The rules in play, as modules: the base game ([`base`]) and each
-//! expansion ([`ferries`], [`inns`], [`abbey`], [`traders`]) give their
+//! expansion ([`ferries`], [`inns`], [`abbey`], [`traders`], [`river`]) give their
 //! parts through one fixed set of hooks, and this file is the one place
 //! that asks each module in play:
 //!
 //! | hook | what it gives | here |
 //! |---|---|---|
-//! | tiles | its [`TileSet`](crate::tile::TileSet), in its `tiles.rs` | `catalogue::TILE_SETS` |
+//! | tiles | its [`TileSet`](crate::tile::TileSet), in its `tiles.rs`, with a start tile and tiles drawn first if it has them | `catalogue::TILE_SETS` |
+//! | placing | where a tile may go beyond its edges | [`restricts_placement`], [`check_placement`] |
 //! | figures | its figure kinds, how many each player has, where they stand | [`figures`], [`other_deployments`], [`check_deployment`], [`deployed`], [`stands_on`] |
 //! | steps | its steps of the turn plan, before the draw or after the base game's | [`TurnPlan::of`] |
 //! | enter, legal actions, check, apply | its steps' decisions | [`enter`], [`legal_actions`], [`check`], [`apply`] |
@@ -38,10 +39,12 @@ pub(crate) mod kept;
 pub(crate) use context::{Feature, Table, Touched, View};
 pub mod inns;
 pub(crate) mod interactions;
+pub mod river;
 pub mod traders;
 
 use crate::action::{Action, Location, Step};
 use crate::bag::Bag;
+use crate::board::Placement;
 use crate::error::PlayError;
 use crate::event::EventSink;
 use crate::features::{PieceId, Totals};
@@ -49,7 +52,7 @@ use crate::figure::{Follower, FollowerKind};
 pub(crate) use crate::plan::TurnPlan;
 use crate::setup::{Expansion, Rules, MAX_PLAYERS};
 use crate::state::State;
-use crate::tile::FeatureKind;
+use crate::tile::{FeatureKind, KindInfo, TileKind};
 
 impl TurnPlan {
     pub(crate) fn of(rules: &Rules) -> TurnPlan {
@@ -59,6 +62,7 @@ impl TurnPlan {
             after: [0; Step::COUNT],
             deploy_follows_place: false,
             other_figures: !followers_alike(rules).is_empty() || !figures_apart(rules).is_empty(),
+            placing_rules: rules.has_tiles(Expansion::River),
             before_draw: 0,
         };
         if rules.has(Expansion::Abbey) && rules.abbeys() > 0 {
@@ -137,7 +141,7 @@ pub(crate) fn figures_apart(rules: &Rules) -> &'static [FollowerKind] {
 #[inline]
 pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'static str> {
     match expansion_of(kind) {
-        None | Some(Expansion::Inns | Expansion::Ferries) => Ok(()),
+        None | Some(Expansion::Inns | Expansion::Ferries | Expansion::River) => Ok(()),
         Some(Expansion::Abbey) => abbey::stands_on(kind, on),
         Some(Expansion::Traders) => traders::stands_on(kind, on),
     }
@@ -162,6 +166,21 @@ pub(crate) fn max_players(expansions: u32) -> usize {
     } else {
         base::MAX_PLAYERS
     }
+}
+
+/// Whether a tile's placements follow more than its edges (The River's
+/// tiles), so that each must pass [`check_placement`]; asked only where
+/// the turn plan has `placing_rules`, so free for games without such tiles.
+#[inline]
+pub(crate) fn restricts_placement(kind: &KindInfo) -> bool {
+    river::restricts(kind)
+}
+
+/// Checks a placement of a tile that [`restricts_placement`], which fits
+/// by its edges.
+#[cold]
+pub(crate) fn check_placement(state: &State, kind: TileKind, p: Placement) -> Result<(), PlayError> {
+    river::check(state, kind, p)
 }
 
 /// The tiles players hold outside the bag, which may join the board (the

@@ -18,11 +18,19 @@ impl State {
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
         match self.step {
             Step::GameOver => {}
-            Step::Draw => out.extend(self.bag.kinds().map(Action::Draw)),
+            Step::Draw => out.extend(self.bag.drawable().map(Action::Draw)),
             Step::Place => {
                 let kind = self.drawn.expect("a tile is drawn at the Place step");
                 let start = out.len();
-                self.board.for_each_placement(kind, |p| out.push(Action::Place(p)));
+                if self.plan.placing_rules() && rules::restricts_placement(kind.info()) {
+                    self.board.for_each_placement(kind, |p| {
+                        if rules::check_placement(self, kind, p).is_ok() {
+                            out.push(Action::Place(p));
+                        }
+                    });
+                } else {
+                    self.board.for_each_placement(kind, |p| out.push(Action::Place(p)));
+                }
                 if out.len() == start {
                     out.push(Action::Discard);
                 }
@@ -64,6 +72,13 @@ impl State {
                 if self.bag.count(kind) == 0 {
                     return Err(PlayError::NotInBag(kind));
                 }
+                if !self.bag.may_draw(kind) {
+                    let first = self.bag.drawable().find_map(|k| k.info().expansion);
+                    return Err(PlayError::NotDrawnYet {
+                        tile: kind,
+                        first: first.expect("tiles drawn first are an expansion's"),
+                    });
+                }
                 Ok(())
             }
             Action::Place(p) => {
@@ -75,14 +90,25 @@ impl State {
                     Misfit::Occupied => PlayError::Occupied(p.pos),
                     Misfit::NotTouching => PlayError::NotTouching(p.pos),
                     Misfit::Edge(side) => PlayError::EdgeMismatch { tile: kind, rot: p.rot, at: p.pos, side },
-                })
+                })?;
+                if self.plan.placing_rules() && rules::restricts_placement(kind.info()) {
+                    rules::check_placement(self, kind, p)?;
+                }
+                Ok(())
             }
             Action::Discard => {
                 if self.step != Step::Place {
                     return Err(wrong("discard a tile"));
                 }
                 let kind = self.drawn.expect("a tile is drawn at the Place step");
-                if self.board.fits_somewhere(kind) {
+                let fits = if self.plan.placing_rules() && rules::restricts_placement(kind.info()) {
+                    let mut any = false;
+                    self.board.for_each_placement(kind, |p| any |= rules::check_placement(self, kind, p).is_ok());
+                    any
+                } else {
+                    self.board.fits_somewhere(kind)
+                };
+                if fits {
                     return Err(PlayError::MustPlace(kind));
                 }
                 Ok(())

@@ -1,12 +1,13 @@
 //! Golden transcripts, in the spirit of OpenSpiel's playthroughs: seeded
-//! games of every combination of the four expansions, written turn by turn
+//! games of every combination of the four expansions (and The River alone
+//! and with all four), written turn by turn
 //! as the actions played and the events' wire JSON (docs/api.md's game
 //! log), checked in under `tests/golden/`. Any change to what the engine
 //! does in any of them changes a byte of a file: a refactoring must leave
 //! them all as they are.
 //!
 //! The games choose among the legal actions sorted by their total order,
-//! and draw by weight from the bag's kinds sorted by id, so the transcripts
+//! and draw by weight from the kinds that may be drawn, sorted by id, so the transcripts
 //! depend only on the rules, not on the order the engine lists things in.
 //!
 //! `GOLDEN_BLESS=1 cargo test --release -p carcassonne-engine --test suite golden::`
@@ -19,9 +20,11 @@ use carcassonne_engine::{Action, Actor, Edition, Event, Expansion, Rules, State}
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Every subset of the four expansions, with its file name.
+/// Every subset of the four expansions that meet The Ferries, then The
+/// River alone and with all four, with its file name.
 fn combinations() -> Vec<(String, Vec<Expansion>)> {
     (0..16u32)
+        .chain([16, 31])
         .map(|bits| {
             let set: Vec<Expansion> =
                 Expansion::ALL.into_iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, e)| e).collect();
@@ -55,7 +58,7 @@ fn transcript(rules: Rules, seed: u64) -> String {
     while let Some(actor) = state.actor() {
         let action = match actor {
             Actor::Chance => {
-                let mut kinds: Vec<_> = state.bag().kinds().collect();
+                let mut kinds: Vec<_> = state.bag().drawable().collect();
                 kinds.sort_by_key(|k| k.id());
                 let total: u32 = kinds.iter().map(|&k| state.bag().count(k) as u32).sum();
                 let mut pick = rng.random_range(0..total);
@@ -136,5 +139,6 @@ fn the_golden_transcripts_show_each_expansion_at_work() {
         assert_eq!(has("\"figure\":\"big\""), set.contains(&Expansion::Inns), "{name}");
         assert_eq!(has("abbey at"), set.contains(&Expansion::Abbey), "{name}");
         assert_eq!(has("\"figure\":\"builder\""), set.contains(&Expansion::Traders), "{name}");
+        assert_eq!(has("draw RL"), set.contains(&Expansion::River), "{name}");
     }
 }

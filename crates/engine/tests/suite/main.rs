@@ -14,6 +14,7 @@ mod golden;
 mod no_panic;
 mod records;
 mod reference_games;
+mod river;
 mod rule_options;
 mod rules_modules;
 mod scenarios;

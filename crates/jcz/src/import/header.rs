@@ -108,6 +108,7 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             "inns-and-cathedrals" | "inns-and-cathedrals:1" => sets.inns = true,
             "abbey-and-mayor" | "abbey-and-mayor:1" => sets.abbey = true,
             "traders-and-builders" | "traders-and-builders:1" => sets.traders = true,
+            "river/1:1" | "river/1:2" => sets.river = true,
             "traders-and-builders:2" => {
                 return Err(unsupported(
                     "setup.sets",
@@ -124,7 +125,7 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                 return Err(unsupported(
                     "setup.sets",
                     format!(
-                        "tile set {other} is not supported (only the base game, The Ferries, Inns & Cathedrals, Abbey & Mayor and Traders & Builders are)"
+                        "tile set {other} is not supported (only the base game, The Ferries, Inns & Cathedrals, Abbey & Mayor, Traders & Builders and The River I are)"
                     ),
                 ))
             }
@@ -295,11 +296,13 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     }
 
     if let Some(start) = setup.get("start") {
+        // The River's spring starts a game with The River, D any other.
+        let tile = if sets.river { "RI/s" } else { "BA/RCr" };
         let ok = match start {
             Value::Null => true,
             Value::Array(items) => {
                 items.len() == 1
-                    && items[0].get("tile").and_then(Value::as_str) == Some("BA/RCr")
+                    && items[0].get("tile").and_then(Value::as_str) == Some(tile)
                     && items[0].get("x").and_then(Value::as_i64) == Some(0)
                     && items[0].get("y").and_then(Value::as_i64) == Some(0)
                     && items[0].get("rotation").is_none_or(|r| read_rotation(r).ok() == Some(Rotation::R0))
@@ -307,7 +310,10 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             _ => false,
         };
         if !ok {
-            return Err(unsupported("setup.start", "only the start tile BA/RCr at [0, 0] turned 0 is supported"));
+            return Err(unsupported(
+                "setup.start",
+                format!("only the start tile {tile} at [0, 0] turned 0 is supported (BA/RCr, or RI/s with The River)"),
+            ));
         }
     }
     Ok((sets, options))

@@ -63,6 +63,9 @@ pub fn import(text: &str) -> Result<Import, JczError> {
     if sets.traders_rules {
         expansions.push(Expansion::Traders);
     }
+    if sets.river {
+        expansions.push(Expansion::River);
+    }
     let setup = Setup {
         players,
         expansions,

@@ -459,3 +459,59 @@ fn abbey_and_mayor_random_games_export_and_import_back() {
     assert!(abbeys > 10 && wagons > 5 && barns > 5, "{abbeys} abbeys, {wagons} wagon moves, {barns} barns");
     assert!(second_turns > 5, "{second_turns} second turns");
 }
+
+/// Random games with The River (alone, with The Ferries, with Inns &
+/// Cathedrals) export with JCloisterZone's set `river/1:1`, its spring as
+/// the start tile and its tile ids, and import back to the same record
+/// and state. A third-edition game writes the set `river/1:2` and its
+/// garden bend `RI.1/IIG`, which imports as the plain bend (a garden is
+/// field without The Abbot), to the same final scores.
+#[test]
+fn river_games_export_and_import_back() {
+    for seed in 0..12u64 {
+        let mut expansions = Vec::new();
+        if seed % 2 == 1 {
+            expansions.push(Expansion::Ferries);
+        }
+        if seed % 3 == 1 {
+            expansions.push(Expansion::Inns);
+        }
+        expansions.push(Expansion::River);
+        // Even seeds play without The Ferries, whose third-edition lakes JCloisterZone lacks.
+        let edition = if seed % 4 == 2 { carcassonne_engine::Edition::C3 } else { carcassonne_engine::Edition::C2 };
+        let setup = Setup {
+            players: (0..1 + (seed % 4) as usize).map(|i| format!("P{i}")).collect(),
+            expansions,
+            edition: Some(edition),
+            seed: None,
+            rules: RuleOptions::default(),
+        };
+        let mut game = Game::new(setup).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut buf = Vec::new();
+        while let Some(a) = random_action(game.state(), &mut rng, &mut buf) {
+            game.play(a).unwrap();
+        }
+        let record = game.record();
+        let text = carcassonne_jcz::export(record).unwrap_or_else(|e| panic!("game {seed}: {e}")).text;
+        check_export(record, &text).unwrap_or_else(|e| panic!("game {seed}: {e}"));
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let set = if edition == carcassonne_engine::Edition::C3 { "river/1:2" } else { "river/1:1" };
+        assert_eq!(doc["setup"]["sets"][set], 1, "game {seed}: {}", doc["setup"]["sets"]);
+        assert_eq!(doc["setup"]["start"][0]["tile"], "RI/s", "game {seed}");
+        let first = doc["gameAnnotations"]["drawOrder"][0].as_str().unwrap();
+        assert!(first.starts_with("RI.1/") && first != "RI.1/I.e", "game {seed}: the river first, {first}");
+        assert_eq!(doc["gameAnnotations"]["drawOrder"][10], "RI.1/I.e", "game {seed}: then its lake");
+        let back = carcassonne_jcz::import(&text).unwrap_or_else(|e| panic!("game {seed}: {e}"));
+        assert!(back.warnings.is_empty(), "game {seed}: {:?}", back.warnings);
+        let replayed = Game::replay(&back.record).unwrap();
+        if edition == carcassonne_engine::Edition::C2 {
+            assert_eq!(&back.record, record, "game {seed}");
+            assert_eq!(replayed.state(), game.state(), "game {seed}");
+        } else {
+            let garden = record.turns.iter().position(|t| t.tile == "R9").expect("the c3 river has the garden bend");
+            assert_eq!(back.record.turns[garden].tile, "R8", "game {seed}");
+            assert_eq!(replayed.state().final_scores(), game.state().final_scores(), "game {seed}");
+        }
+    }
+}

@@ -278,6 +278,11 @@ async fn an_inns_and_cathedrals_game_seats_six_and_deploys_the_big_follower() {
     assert!(record.body.to_string().contains("deploy big on"), "{}", record.body);
 }
 
+/// Tiles without a river carry no `river` field.
+fn only_river_tiles_have_a_river(tiles: &[Value]) -> bool {
+    tiles.iter().filter(|t| t["expansion"] != "river").all(|t| t.get("river").is_none())
+}
+
 #[tokio::test]
 async fn the_catalogue_and_the_ui_are_served() {
     let (_dir, db) = temp_db();
@@ -287,8 +292,18 @@ async fn the_catalogue_and_the_ui_are_served() {
     assert_eq!(r.status, 200);
     let tiles = r.body["tiles"].as_array().unwrap();
     // The base game's, The Ferries', Inns & Cathedrals', Abbey & Mayor's
-    // (its abbey too) and Traders & Builders' kinds.
-    assert_eq!(tiles.len(), 24 + 3 + 17 + 12 + 1 + 24);
+    // (its abbey too), Traders & Builders' and The River's kinds.
+    assert_eq!(tiles.len(), 24 + 3 + 17 + 12 + 1 + 24 + 11);
+    // The River: its edges and the sides its river reaches; D and the
+    // spring start games.
+    let r4 = tiles.iter().find(|t| t["id"] == "R4").unwrap();
+    assert_eq!(
+        (r4["edges"].clone(), r4["river"].clone()),
+        (json!(["river", "road", "river", "road"]), json!(["N", "S"]))
+    );
+    let starts: Vec<&Value> = tiles.iter().filter(|t| t["start"] == true).map(|t| &t["id"]).collect();
+    assert_eq!(starts, [&json!("D"), &json!("RS")]);
+    assert!(only_river_tiles_have_a_river(tiles));
     let c = tiles.iter().find(|t| t["id"] == "C").unwrap();
     assert_eq!(c["features"][0]["pennants"], 1);
     assert_eq!(c["features"][0]["sides"], json!(["N", "E", "S", "W"]));

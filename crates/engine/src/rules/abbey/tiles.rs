@@ -100,4 +100,6 @@ pub static TILES: TileSet = TileSet {
         // The abbey: a monastery whose edges match anything.
         tile!("AB", 0, [monastery()]),
     ],
+    start: None,
+    stages: &[],
 };

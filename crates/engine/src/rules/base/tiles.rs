@@ -78,6 +78,8 @@ pub static TILES: TileSet = TileSet {
             [[0, 1, 2, 3]]
         ),
     ],
+    start: None,
+    stages: &[],
 };
 
 /// The tile that lies at [0, 0] before the first turn.

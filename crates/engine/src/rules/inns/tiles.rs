@@ -119,4 +119,6 @@ pub static TILES: TileSet = TileSet {
             ]
         ),
     ],
+    start: None,
+    stages: &[],
 };

@@ -207,4 +207,6 @@ pub static TILES: TileSet = TileSet {
             ]
         ),
     ],
+    start: None,
+    stages: &[],
 };
