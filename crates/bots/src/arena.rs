@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use carcassonne_engine::record::{Record, Setup};
-use carcassonne_engine::{Action, Actor, Game, PlayError, RecordError, Rules, State, Step};
+use carcassonne_engine::{Action, Actor, PlayError, RecordError, Rules, State, Step};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use thiserror::Error;
@@ -61,25 +61,10 @@ impl Played {
         self.state.final_scores()
     }
 
-    /// The game with its record, played again from its actions: only
-    /// what asks for a record pays for writing one.
-    pub fn game(&self) -> Result<Game, ArenaError> {
-        let mut game = Game::new(self.setup.clone())?;
-        for (i, &action) in self.actions.iter().enumerate() {
-            let turn = game.state().turns() + 1;
-            game.play(action).map_err(|error| ArenaError::Illegal {
-                bot: format!("action {i}"),
-                turn,
-                action,
-                error,
-            })?;
-        }
-        Ok(game)
-    }
-
-    /// The game's record (see [`game`](Self::game)).
+    /// The game's record, played again from its actions: only what asks
+    /// for a record pays for writing one.
     pub fn record(&self) -> Result<Record, ArenaError> {
-        Ok(self.game()?.record().clone())
+        Ok(Record::from_actions(self.setup.clone(), self.actions.iter().copied())?)
     }
 }
 

@@ -71,8 +71,8 @@ pub enum PlayError {
     WrongStep { tried: &'static str, step: Step },
     #[error("tile {0} is not in the bag")]
     NotInBag(TileKind),
-    #[error("tile {tile} cannot be drawn yet: tiles of {} that come before it are still in the bag", .first.title())]
-    NotDrawnYet { tile: TileKind, first: Expansion },
+    #[error("tile {tile} cannot be drawn yet: tiles that come before it, such as {before}, are still in the bag")]
+    NotDrawnYet { tile: TileKind, before: TileKind },
     #[error("{0} already holds a tile")]
     Occupied(Pos),
     #[error("a tile must share an edge with a placed tile, and {0} touches none")]

@@ -73,11 +73,9 @@ impl State {
                     return Err(PlayError::NotInBag(kind));
                 }
                 if !self.bag.may_draw(kind) {
-                    let first = self.bag.drawable().find_map(|k| k.info().expansion);
-                    return Err(PlayError::NotDrawnYet {
-                        tile: kind,
-                        first: first.expect("tiles drawn first are an expansion's"),
-                    });
+                    if let Some(before) = self.bag.drawable().next() {
+                        return Err(PlayError::NotDrawnYet { tile: kind, before });
+                    }
                 }
                 Ok(())
             }
