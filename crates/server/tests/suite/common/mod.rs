@@ -256,10 +256,27 @@ use carcassonne_engine::{Action, Actor, FeatureKind, FollowerKind, Game, State, 
 /// The game as the server has stored it (its public view), replayed with
 /// the engine from its setup and history: what a test steers by.
 pub async fn engine_state(client: &Client, game: &str) -> State {
-    let view = client.view(game).await;
+    engine_state_at(client, game, None).await
+}
+
+/// As [`engine_state`], once the history holds `version` actions (the
+/// version of the view an action was answered with): a history read at
+/// once after an action may not hold it yet on a loaded machine.
+pub async fn engine_state_at(client: &Client, game: &str, version: Option<u64>) -> State {
+    let mut tries = 0;
+    let (view, history) = loop {
+        let view = client.view(game).await;
+        let history = client.get(&format!("/api/games/{game}/actions")).await;
+        let held = history.body["actions"].as_array().map_or(0, |a| a.len() as u64);
+        let want = version.unwrap_or_else(|| view["version"].as_u64().unwrap_or(0));
+        tries += 1;
+        if held >= want || tries >= 100 {
+            break (view, history);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
     let setup: Setup = serde_json::from_value(view["setup"].clone()).expect("the view's setup");
     let mut replayed = Game::new(setup).expect("a valid setup");
-    let history = client.get(&format!("/api/games/{game}/actions")).await;
     for a in history.body["actions"].as_array().expect("the history") {
         let action: Action = a["action"]["text"].as_str().unwrap().parse().expect("the history's notation");
         replayed.play(action).expect("the history replays");
@@ -306,10 +323,10 @@ pub async fn steer(
         if tokens[seat].is_empty() {
             break;
         }
-        let state = engine_state(client, game).await;
+        let version = view["version"].as_u64().unwrap();
+        let state = engine_state_at(client, game, Some(version)).await;
         assert_eq!(state.actor(), Some(Actor::Player(seat)), "the engine agrees on who acts");
         let action = choose(&state);
-        let version = view["version"].as_u64().unwrap();
         let r = client.act(game, seat, &tokens[seat], version, &json!(action.to_string())).await;
         assert_eq!(r.status, 200, "{action} at version {version}: {}", r.body);
         view = r.body["view"].clone();
