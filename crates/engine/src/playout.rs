@@ -35,7 +35,7 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R, buf: &mut Vec<
 fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Placement> {
     let kind = state.drawn()?;
     // Tiles placed by more than their edges are listed in full.
-    if state.placing_rules() && crate::rules::restricts_placement(kind.info()) {
+    if state.placing_restricted(kind) {
         return None;
     }
     let oriented = &kind.info().oriented;

@@ -183,12 +183,6 @@ impl State {
         self.plan.steps()
     }
 
-    /// Whether some tiles in play are placed by more than their edges.
-    #[inline]
-    pub(crate) fn placing_rules(&self) -> bool {
-        self.plan.placing_rules()
-    }
-
     // ----- pieces and their names -------------------------------------------
 
     /// Where a piece lies and its canonical name there.

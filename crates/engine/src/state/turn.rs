@@ -4,12 +4,12 @@
 //! turn, is asked of [`crate::rules`].
 
 use crate::action::{Action, Location, Step};
-use crate::board::Misfit;
+use crate::board::{Misfit, Placement};
 use crate::error::PlayError;
 use crate::event::{Event, EventSink, NoEvents};
 use crate::features::PieceId;
 use crate::rules;
-use crate::tile::FeatureKind;
+use crate::tile::{FeatureKind, TileKind};
 
 use super::{FollowerKind, State};
 
@@ -22,15 +22,7 @@ impl State {
             Step::Place => {
                 let kind = self.drawn.expect("a tile is drawn at the Place step");
                 let start = out.len();
-                if self.plan.placing_rules() && rules::restricts_placement(kind.info()) {
-                    self.board.for_each_placement(kind, |p| {
-                        if rules::check_placement(self, kind, p).is_ok() {
-                            out.push(Action::Place(p));
-                        }
-                    });
-                } else {
-                    self.board.for_each_placement(kind, |p| out.push(Action::Place(p)));
-                }
+                self.for_each_legal_placement(kind, |p| out.push(Action::Place(p)));
                 if out.len() == start {
                     out.push(Action::Discard);
                 }
@@ -46,6 +38,27 @@ impl State {
                 out.push(Action::Pass);
             }
             step => rules::legal_actions(step, self, out),
+        }
+    }
+
+    /// Whether placing `kind` asks the rules beyond its edges; a flag test
+    /// in games whose tiles have no such rule.
+    #[inline]
+    pub(crate) fn placing_restricted(&self, kind: TileKind) -> bool {
+        self.plan.placing_rules() && rules::restricts_placement(kind.info())
+    }
+
+    /// Calls `f` with each legal placement of `kind`: those its edges allow,
+    /// and the rules too where they restrict it.
+    fn for_each_legal_placement(&self, kind: TileKind, mut f: impl FnMut(Placement)) {
+        if self.placing_restricted(kind) {
+            self.board.for_each_placement(kind, |p| {
+                if rules::check_placement(self, kind, p).is_ok() {
+                    f(p);
+                }
+            });
+        } else {
+            self.board.for_each_placement(kind, f);
         }
     }
 
@@ -89,7 +102,7 @@ impl State {
                     Misfit::NotTouching => PlayError::NotTouching(p.pos),
                     Misfit::Edge(side) => PlayError::EdgeMismatch { tile: kind, rot: p.rot, at: p.pos, side },
                 })?;
-                if self.plan.placing_rules() && rules::restricts_placement(kind.info()) {
+                if self.placing_restricted(kind) {
                     rules::check_placement(self, kind, p)?;
                 }
                 Ok(())
@@ -99,9 +112,9 @@ impl State {
                     return Err(wrong("discard a tile"));
                 }
                 let kind = self.drawn.expect("a tile is drawn at the Place step");
-                let fits = if self.plan.placing_rules() && rules::restricts_placement(kind.info()) {
+                let fits = if self.placing_restricted(kind) {
                     let mut any = false;
-                    self.board.for_each_placement(kind, |p| any |= rules::check_placement(self, kind, p).is_ok());
+                    self.for_each_legal_placement(kind, |_| any = true);
                     any
                 } else {
                     self.board.fits_somewhere(kind)
