@@ -103,7 +103,7 @@ impl Estimator {
                     (gain * worth * self.completion(t.open as f32, left), true)
                 }
                 FeatureKind::City => (0.0, false),
-                FeatureKind::Monastery => {
+                FeatureKind::Monastery | FeatureKind::Garden => {
                     let pos = state.board().tile(features.info(root).tile as usize).pos;
                     let around = pos.surrounding().filter(|p| state.board().tile_index(*p).is_some()).count() as f32;
                     ((8.0 - around) * left / (left + 8.0), around < 8.0)

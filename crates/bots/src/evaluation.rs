@@ -398,7 +398,7 @@ impl Evaluator {
                         }
                     }
                 }
-                FeatureKind::Monastery => {
+                FeatureKind::Monastery | FeatureKind::Garden => {
                     let (missing, dead) = self.monastery(state, root, left);
                     for p in 0..players {
                         if figures[p] == 0 || strong[p] != best {

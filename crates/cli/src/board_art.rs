@@ -9,7 +9,7 @@
 //! ```
 //!
 //! `▓` city (`◆` its coat of arms), road lines `─ │ ┌ ┼ …`, `·` field, `†`
-//! monastery, `≈` lake, `═ ║ ╔ …` a ferry, a digit a follower of that player
+//! monastery, `♣` garden, `≈` lake or river, `═ ║ ╔ …` a ferry, a digit a follower of that player
 //! (seat 1 to 5). Neighbouring tiles share nothing, so roads and cities run on
 //! from tile to tile. A board too wide for the terminal falls back to 3 by 3
 //! characters a tile (the corners and middles of the above). Colours are
@@ -43,6 +43,7 @@ const FIELD: Glyph = Glyph::new('·', 92, FIELD_BG, false);
 const CITY: Glyph = Glyph::new('▓', 33, CITY_BG, false);
 const PENNANT: Glyph = Glyph::new('◆', 94, CITY_BG, true);
 const MONASTERY: Glyph = Glyph::new('†', 91, FIELD_BG, true);
+const GARDEN: Glyph = Glyph::new('♣', 32, FIELD_BG, true);
 const LAKE: Glyph = Glyph::new('≈', 97, LAKE_BG, false);
 
 fn road(ch: char) -> Glyph {
@@ -187,6 +188,13 @@ pub fn tile(kind: TileKind, rot: Rotation) -> Cell {
             };
         }
     }
+    // A garden in a field, as near the middle as a field is.
+    if info.garden != NO_PIECE {
+        let spots = [(1, 2), (1, 3), (1, 1), (2, 2), (0, 2), (2, 1), (2, 3), (0, 1), (0, 3)];
+        if let Some(&(r, col)) = spots.iter().find(|(r, col)| c[*r][*col] == FIELD) {
+            c[r][col] = GARDEN;
+        }
+    }
     // A coat of arms in its city, as near the middle as the city reaches.
     if let Some(f) = features.iter().find(|f| f.kind == FeatureKind::City && f.pennants > 0) {
         let sides = turn_sides(f.sides, rot);
@@ -223,8 +231,9 @@ pub fn location_spot(loc: Location) -> (usize, usize) {
             HalfEdge::Wsw => (2, 0),
             HalfEdge::Wnw => (0, 0),
         },
-        // The middle: a monastery, or a field between cities (never both).
-        Location::Monastery | Location::InnerField => (1, 2),
+        // The middle: a monastery, or a field between cities (never both);
+        // a garden where its tile draws it (`spot_on`), most often there.
+        Location::Monastery | Location::InnerField | Location::Garden => (1, 2),
         // A second field between cities (Abbey & Mayor's crossing cities).
         Location::InnerField2 => (1, 3),
         Location::Corner(c) => match c {
@@ -248,16 +257,29 @@ pub fn put_ferry(c: &mut Cell, pair: JettyPair) {
     }
 }
 
+/// Where a figure on `loc` stands on this drawn tile: a garden's spot is
+/// where the tile drew it.
+fn spot_on(c: &Cell, loc: Location) -> (usize, usize) {
+    if loc == Location::Garden {
+        for (r, row) in c.iter().enumerate() {
+            if let Some(col) = row.iter().position(|g| *g == GARDEN) {
+                return (r, col);
+            }
+        }
+    }
+    location_spot(loc)
+}
+
 /// Draws a follower of seat `player` on `loc`.
 pub fn put_follower(c: &mut Cell, loc: Location, player: usize) {
-    let (r, col) = location_spot(loc);
+    let (r, col) = spot_on(c, loc);
     let digit = char::from_digit(player as u32 + 1, 10).unwrap_or('?');
     c[r][col] = Glyph::new(digit, 30, PLAYER_BG[player % PLAYER_BG.len()], true);
 }
 
 /// Puts a label (an option number) on `loc`, for choosing where to deploy.
 pub fn put_label(c: &mut Cell, loc: Location, label: char) {
-    let (r, col) = location_spot(loc);
+    let (r, col) = spot_on(c, loc);
     c[r][col] = Glyph::new(label, 30, 103, true);
 }
 

@@ -19,8 +19,10 @@ pub fn rules(players: usize, expansions: &str, edition: &str) -> Result<Rules> {
 /// `rules` with the variants of `--rules` applied: `NAME=VALUE` items, the
 /// option repeated or the items separated by commas: `tiny-city-scoring=2`
 /// (a completed two-tile city scores 2, not 4), `wagon-move=C1` (Abbey &
-/// Mayor's first-edition wagon), `abbeys=N`, and a figure's name with how
-/// many each player has (`barn=2`, `pig=0`, `normal=8`).
+/// Mayor's first-edition wagon), `abbeys=N`, `labyrinth-variant=basic` (a
+/// road through the labyrinth without the bonus for its figures), and a
+/// figure's name with how many each player has (`barn=2`, `pig=0`,
+/// `normal=8`).
 pub fn with_variants(mut rules: Rules, variants: &[String]) -> Result<Rules> {
     for item in variants.iter().flat_map(|v| v.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
         let Some((name, value)) = item.split_once('=') else {
@@ -41,10 +43,16 @@ pub fn with_variants(mut rules: Rules, variants: &[String]) -> Result<Rules> {
                 rules.with_wagon_move(rule)
             }
             "abbeys" => rules.with_abbeys(count()?),
+            "labyrinth-variant" => {
+                let variant = carcassonne_engine::LabyrinthVariant::parse(value).ok_or_else(|| {
+                    anyhow!("--rules: labyrinth-variant is advanced (standard) or basic, not '{value}'")
+                })?;
+                rules.with_labyrinth_variant(variant)
+            }
             other => match FollowerKind::parse(other) {
                 Some(kind) => rules.with_figures(kind, count()?),
                 None => bail!(
-                    "--rules: unknown rule '{other}' (known: tiny-city-scoring, wagon-move, abbeys, and the figures {})",
+                    "--rules: unknown rule '{other}' (known: tiny-city-scoring, wagon-move, abbeys, labyrinth-variant, and the figures {})",
                     FollowerKind::ALL.map(FollowerKind::name).join(", ")
                 ),
             },
@@ -80,6 +88,9 @@ pub fn variants_text(rules: &Rules) -> String {
     }
     if let Some(rule) = o.wagon_move {
         parts.push(format!("wagon-move {rule}"));
+    }
+    if let Some(variant) = o.labyrinth_variant {
+        parts.push(format!("labyrinth-variant {}", variant.name()));
     }
     parts.join(", ")
 }
@@ -128,5 +139,12 @@ mod tests {
         assert!(err("wagon-move=C3").contains("C2 (standard) or C1"));
         assert!(err("barn=many").contains("takes a number"));
         assert!(err("dragon=1").contains("unknown rule 'dragon'"));
+        assert!(err("labyrinth-variant=basic").contains("cannot be in play without labyrinth"));
+        let labyrinth = rules(1, "labyrinth,abbot", "c3").unwrap();
+        let got = with_variants(labyrinth, &["labyrinth-variant=basic,abbot=2".into()]).unwrap();
+        assert_eq!(got.labyrinth_variant(), carcassonne_engine::LabyrinthVariant::Basic);
+        assert_eq!(variants_text(&got), "abbot 2, labyrinth-variant basic");
+        let err = |v: &str| with_variants(labyrinth, &[v.to_string()]).unwrap_err().to_string();
+        assert!(err("labyrinth-variant=hard").contains("advanced (standard) or basic"));
     }
 }

@@ -37,7 +37,8 @@ pub struct Args {
     pub games: u64,
     /// Expansions in play, separated by commas: `ferries` (the default),
     /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), `traders`
-    /// (Traders & Builders), `river` (The River), or `none` for the base game.
+    /// (Traders & Builders), `river` (The River), `abbot` (The Abbot),
+    /// `labyrinth` (The Labyrinth), or `none` for the base game.
     #[arg(long, default_value = "ferries", value_name = "LIST")]
     pub expansions: String,
     /// Tile distribution: `c3` (third edition) or `c2` (second).

@@ -9,6 +9,9 @@
 //! | `Deploy` | `deploy on road:E` (the normal follower), `deploy big on city:N` |
 //! | `PlaceFerry` | `ferry E-W` |
 //! | `MoveFerry` | `move ferry at [1, 0] to S-W` |
+//! | `PlaceAbbey` | `abbey at [1, 1]` |
+//! | `MoveWagon` | `move wagon to road:E at [1, 0]` |
+//! | `ReturnAbbot` | `take back abbot at [1, 0]` |
 //! | `Pass` | `pass` |
 //!
 //! `Display` writes it, `FromStr` reads exactly that form (anything else is
@@ -115,7 +118,7 @@ pub enum Actor {
 }
 
 /// A feature of the tile just placed, named as it lies on the board
-/// (`road:E`, `city:N`, `field:SSE`, `monastery`; `field:inner` and
+/// (`road:E`, `city:N`, `field:SSE`, `monastery`, `garden`; `field:inner` and
 /// `field:inner2` for fields inside a tile that touch no edge, between its
 /// cities; `corner:NW` for the field corner a barn stands on).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -124,6 +127,8 @@ pub enum Location {
     City(Side),
     Field(HalfEdge),
     Monastery,
+    /// The Abbot: the garden of a tile.
+    Garden,
     InnerField,
     /// The second field inside a tile (Abbey & Mayor's crossing cities have two).
     InnerField2,
@@ -140,6 +145,7 @@ impl Location {
                 FeatureKind::Field
             }
             Location::Monastery => FeatureKind::Monastery,
+            Location::Garden => FeatureKind::Garden,
         }
     }
 }
@@ -151,6 +157,7 @@ impl fmt::Display for Location {
             Location::City(s) => write!(f, "city:{s}"),
             Location::Field(h) => write!(f, "field:{h}"),
             Location::Monastery => f.write_str("monastery"),
+            Location::Garden => f.write_str("garden"),
             Location::InnerField => f.write_str("field:inner"),
             Location::InnerField2 => f.write_str("field:inner2"),
             Location::Corner(c) => write!(f, "corner:{c}"),
@@ -162,10 +169,15 @@ impl FromStr for Location {
     type Err = NotationError;
 
     fn from_str(s: &str) -> Result<Location, NotationError> {
-        let bad =
-            || NotationError::new(s, "a feature name (road:E, city:N, field:SSE, field:inner, monastery or corner:NW)");
+        let bad = || {
+            NotationError::new(
+                s,
+                "a feature name (road:E, city:N, field:SSE, field:inner, monastery, garden or corner:NW)",
+            )
+        };
         match s {
             "monastery" => return Ok(Location::Monastery),
+            "garden" => return Ok(Location::Garden),
             "field:inner" => return Ok(Location::InnerField),
             "field:inner2" => return Ok(Location::InnerField2),
             _ => {}
@@ -253,6 +265,9 @@ pub enum Action {
     /// Abbey & Mayor: move the wagon whose feature was scored onto this
     /// feature of the tile at `at`.
     MoveWagon { at: Pos, to: Location },
+    /// The Abbot: instead of deploying, take back the abbot on the
+    /// monastery or garden of the tile at `at`, scoring it as it stands.
+    ReturnAbbot(Pos),
     /// Skip an optional step: deploy no follower, move no more ferries,
     /// draw instead of placing an abbey, or take a wagon back.
     Pass,
@@ -270,13 +285,14 @@ impl fmt::Display for Action {
             Action::MoveFerry { at, ferry } => write!(f, "move ferry at {at} to {ferry}"),
             Action::PlaceAbbey(at) => write!(f, "abbey at {at}"),
             Action::MoveWagon { at, to } => write!(f, "move wagon to {to} at {at}"),
+            Action::ReturnAbbot(at) => write!(f, "take back abbot at {at}"),
             Action::Pass => f.write_str("pass"),
         }
     }
 }
 
 const ACTION: &str = "an action (draw U, place at [1, 0] turned 90, discard, deploy on road:E, deploy big on city:N, \
-                      ferry E-W, move ferry at [1, 0] to S-W, abbey at [1, 1], move wagon to road:E at [1, 0] or pass)";
+                      ferry E-W, move ferry at [1, 0] to S-W, abbey at [1, 1], move wagon to road:E at [1, 0], take back abbot at [1, 0] or pass)";
 
 impl FromStr for Action {
     type Err = NotationError;
@@ -313,6 +329,8 @@ impl FromStr for Action {
             Ok(Action::MoveFerry { at: pos(at).ok_or_else(bad)?, ferry: p.parse()? })
         } else if let Some(at) = s.strip_prefix("abbey at ") {
             Ok(Action::PlaceAbbey(pos(at).ok_or_else(bad)?))
+        } else if let Some(at) = s.strip_prefix("take back abbot at ") {
+            Ok(Action::ReturnAbbot(pos(at).ok_or_else(bad)?))
         } else if let Some(rest) = s.strip_prefix("move wagon to ") {
             let (to, at) = rest.split_once(" at ").ok_or_else(bad)?;
             Ok(Action::MoveWagon { at: pos(at).ok_or_else(bad)?, to: to.parse()? })
@@ -348,6 +366,8 @@ mod tests {
             Action::MoveWagon { at: Pos::new(0, -1), to: Location::Monastery },
             Action::Deploy(FollowerKind::Barn, Location::Corner(Corner::Se)),
             Action::Deploy(FollowerKind::Normal, Location::InnerField2),
+            Action::Deploy(FollowerKind::Abbot, Location::Garden),
+            Action::ReturnAbbot(Pos::new(2, -1)),
         ];
         for a in all {
             assert_eq!(a.to_string().parse::<Action>(), Ok(a), "{a}");
@@ -361,6 +381,8 @@ mod tests {
         assert_eq!(all[10].to_string(), "abbey at [-1, 2]");
         assert_eq!(all[11].to_string(), "move wagon to monastery at [0, -1]");
         assert_eq!(all[12].to_string(), "deploy barn on corner:SE");
+        assert_eq!(all[14].to_string(), "deploy abbot on garden");
+        assert_eq!(all[15].to_string(), "take back abbot at [2, -1]");
     }
 
     #[test]
@@ -388,6 +410,9 @@ mod tests {
             "move wagon to road:E",
             "move wagon to corner:XX at [1, 0]",
             "deploy barn on corner:N",
+            "take back abbot",
+            "take back abbot [1, 0]",
+            "take back at [1, 0]",
         ] {
             assert!(text.parse::<Action>().is_err(), "{text:?}");
         }

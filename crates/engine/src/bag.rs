@@ -10,7 +10,7 @@ use crate::setup::Rules;
 use crate::tile::{TileKind, STAGES};
 
 /// Room for every kind of the catalogue.
-const MAX_KINDS: usize = 96;
+const MAX_KINDS: usize = 112;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Bag {
@@ -44,12 +44,21 @@ impl Bag {
         // a game without them nothing.
         let kinds = &catalogue().kinds;
         let mut staged_sets = false;
+        let in_play = |e: &Option<_>| e.is_none_or(|e| rules.has_tiles(e));
         for ((expansion, range), set) in catalogue().sets.iter().zip(TILE_SETS) {
-            if expansion.is_none_or(|e| rules.has_tiles(e)) {
+            if in_play(expansion) {
                 for i in range.clone() {
                     counts[i] = kinds[i].count(rules.edition());
                 }
                 staged_sets |= !set.stages.is_empty();
+            }
+        }
+        for set in TILE_SETS.iter().filter(|set| in_play(&set.expansion)) {
+            for (own, plain) in set.replaces {
+                let (own, plain) = (TileKind::parse(own), TileKind::parse(plain));
+                if let (Some(own), Some(plain)) = (own, plain) {
+                    counts[plain.index()] = counts[plain.index()].saturating_sub(counts[own.index()]);
+                }
             }
         }
         counts[Bag::start_for(rules).index()] -= 1;

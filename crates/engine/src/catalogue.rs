@@ -9,13 +9,15 @@ use std::sync::LazyLock;
 use crate::tile::{derive, Catalogue, KindInfo, TileKind, TileSet};
 
 /// Every module's tiles, base game first: the catalogue's order.
-pub(crate) static TILE_SETS: [&TileSet; 6] = [
+pub(crate) static TILE_SETS: [&TileSet; 8] = [
     &crate::rules::base::tiles::TILES,
     &crate::rules::ferries::tiles::TILES,
     &crate::rules::inns::tiles::TILES,
     &crate::rules::abbey::tiles::TILES,
     &crate::rules::traders::tiles::TILES,
     &crate::rules::river::tiles::TILES,
+    &crate::rules::abbot::tiles::TILES,
+    &crate::rules::labyrinth::tiles::TILES,
 ];
 
 static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {

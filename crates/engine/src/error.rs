@@ -113,7 +113,7 @@ pub enum PlayError {
     SameJetties { at: Pos, ferry: JettyPair },
     #[error("an abbey goes only into a hole: {0} must be empty with a tile on each of its four sides")]
     NotAHole(Pos),
-    #[error("a {} may not stand on {location}: {why}", .figure.noun())]
+    #[error("{} may not stand on {location}: {why}", .figure.with_article())]
     WrongFeatureForFigure { figure: FollowerKind, location: Location, why: &'static str },
     #[error("a barn goes on a corner where four fields meet, and {0} of the tile just placed is not one")]
     NotAFieldCorner(Location),
@@ -121,6 +121,10 @@ pub enum PlayError {
     FarmHasBarn(Location),
     #[error("the wagon may not move to {to} at {at}: {why}")]
     WagonMove { at: Pos, to: Location, why: &'static str },
+    #[error("you have no abbot at {0} to take back")]
+    NoAbbotThere(Pos),
+    #[error("the abbot at {0} stays: its monastery or garden is surrounded and scores at the end of this turn")]
+    AbbotScoresNow(Pos),
 }
 
 impl PlayError {
@@ -154,6 +158,8 @@ impl PlayError {
             PlayError::NotAFieldCorner(_) => "not-a-field-corner",
             PlayError::FarmHasBarn(_) => "farm-has-barn",
             PlayError::WagonMove { .. } => "wagon-move",
+            PlayError::NoAbbotThere(_) => "no-abbot-there",
+            PlayError::AbbotScoresNow(_) => "abbot-scores-now",
         }
     }
 
@@ -171,6 +177,8 @@ impl PlayError {
             | PlayError::NotJettiesOf { at, .. }
             | PlayError::SameJetties { at, .. }
             | PlayError::NotAHole(at)
+            | PlayError::NoAbbotThere(at)
+            | PlayError::AbbotScoresNow(at)
             | PlayError::WagonMove { at, .. } => Some(*at),
             _ => None,
         }

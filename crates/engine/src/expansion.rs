@@ -5,7 +5,8 @@
 use crate::names::written_names;
 
 /// An expansion that can be played besides the base game. Written and read
-/// by its name (`ferries`, `inns`, `abbey`, `traders`, `river`), in records as
+/// by its name (`ferries`, `inns`, `abbey`, `traders`, `river`, `abbot`,
+/// `labyrinth`), in records as
 /// everywhere: `FromStr` and serde refuse an unknown name with
 /// `SetupError::UnknownExpansion`'s words.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -21,11 +22,24 @@ pub enum Expansion {
     /// The River (in the third edition's base box): a river of 12 tiles
     /// from the spring to its lake, laid before the rest of the bag.
     River,
+    /// The Abbot (in the third edition's base box): each player's abbot,
+    /// on a monastery or a garden, and the gardens of eight base tiles.
+    Abbot,
+    /// The Labyrinth: a crossing whose four roads are one road, scoring a
+    /// bonus for the figures on it once completed.
+    Labyrinth,
 }
 
 impl Expansion {
-    pub const ALL: [Expansion; 5] =
-        [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders, Expansion::River];
+    pub const ALL: [Expansion; 7] = [
+        Expansion::Ferries,
+        Expansion::Inns,
+        Expansion::Abbey,
+        Expansion::Traders,
+        Expansion::River,
+        Expansion::Abbot,
+        Expansion::Labyrinth,
+    ];
 
     /// The name on the box.
     pub const fn title(self) -> &'static str {
@@ -35,6 +49,8 @@ impl Expansion {
             Expansion::Abbey => "Abbey & Mayor",
             Expansion::Traders => "Traders & Builders",
             Expansion::River => "The River",
+            Expansion::Abbot => "The Abbot",
+            Expansion::Labyrinth => "The Labyrinth",
         }
     }
 }
@@ -45,6 +61,8 @@ written_names!(Expansion {
     Abbey => "abbey",
     Traders => "traders",
     River => "river",
+    Abbot => "abbot",
+    Labyrinth => "labyrinth",
 });
 
 /// Which tile distribution is used, written `c3` or `c2`.

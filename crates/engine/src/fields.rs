@@ -14,6 +14,7 @@
 //! | `move ferry at [1, 0] to S-W` | `{"type": "move", "at": [1, 0], "ferry": "S-W"}` |
 //! | `abbey at [1, 1]` | `{"type": "abbey", "at": [1, 1]}` |
 //! | `move wagon to road:E at [1, 0]` | `{"type": "wagon", "at": [1, 0], "to": "road:E"}` |
+//! | `take back abbot at [1, 0]` | `{"type": "return_abbot", "at": [1, 0]}` |
 
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +61,9 @@ pub enum ActionFields {
         at: [i64; 2],
         to: String,
     },
+    ReturnAbbot {
+        at: [i64; 2],
+    },
 }
 
 fn xy(p: Pos) -> [i64; 2] {
@@ -88,6 +92,7 @@ impl From<Action> for ActionFields {
             Action::MoveFerry { at, ferry } => ActionFields::Move { at: xy(at), ferry: ferry.to_string() },
             Action::PlaceAbbey(at) => ActionFields::Abbey { at: xy(at) },
             Action::MoveWagon { at, to } => ActionFields::Wagon { at: xy(at), to: to.to_string() },
+            Action::ReturnAbbot(at) => ActionFields::ReturnAbbot { at: xy(at) },
         }
     }
 }
@@ -114,7 +119,7 @@ impl TryFrom<&ActionFields> for Action {
                     None => FollowerKind::Normal,
                     Some(name) => FollowerKind::parse(name).ok_or_else(|| NotationError {
                         text: name.to_string(),
-                        expected: "a figure (normal, big, builder, pig, mayor, wagon or barn)",
+                        expected: "a figure (normal, big, builder, pig, mayor, wagon, barn or abbot)",
                     })?,
                 };
                 Action::Deploy(figure, meeple.parse::<Location>()?)
@@ -124,6 +129,7 @@ impl TryFrom<&ActionFields> for Action {
             ActionFields::Move { at, ferry } => Action::MoveFerry { at: pos(*at)?, ferry: ferry.parse()? },
             ActionFields::Abbey { at } => Action::PlaceAbbey(pos(*at)?),
             ActionFields::Wagon { at, to } => Action::MoveWagon { at: pos(*at)?, to: to.parse()? },
+            ActionFields::ReturnAbbot { at } => Action::ReturnAbbot(pos(*at)?),
         })
     }
 }
@@ -146,6 +152,8 @@ mod tests {
             ("move ferry at [1, 0] to S-W", json!({"type": "move", "at": [1, 0], "ferry": "S-W"})),
             ("abbey at [1, 1]", json!({"type": "abbey", "at": [1, 1]})),
             ("move wagon to road:E at [1, 0]", json!({"type": "wagon", "at": [1, 0], "to": "road:E"})),
+            ("take back abbot at [1, 0]", json!({"type": "return_abbot", "at": [1, 0]})),
+            ("deploy abbot on garden", json!({"type": "deploy", "meeple": "garden", "figure": "abbot"})),
         ];
         for (text, fields) in rows {
             let action: Action = text.parse().unwrap();

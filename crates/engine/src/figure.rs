@@ -25,6 +25,8 @@ pub enum FollowerKind {
     Wagon,
     /// Abbey & Mayor: on a field corner; scores its farm at the end.
     Barn,
+    /// The Abbot: on a monastery or a garden; may be taken back early.
+    Abbot,
 }
 
 written_names!(FollowerKind {
@@ -35,10 +37,11 @@ written_names!(FollowerKind {
     Mayor => "mayor",
     Wagon => "wagon",
     Barn => "barn",
+    Abbot => "abbot",
 });
 
 impl FollowerKind {
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
 
     /// The figure as the rules name it in a sentence.
     pub const fn noun(self) -> &'static str {
@@ -50,7 +53,15 @@ impl FollowerKind {
             FollowerKind::Mayor => "mayor",
             FollowerKind::Wagon => "wagon",
             FollowerKind::Barn => "barn",
+            FollowerKind::Abbot => "abbot",
         }
+    }
+
+    /// The figure's noun with its article: "a follower", "an abbot".
+    pub fn with_article(self) -> String {
+        let noun = self.noun();
+        let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        format!("{article} {noun}")
     }
 
     pub const ALL: [FollowerKind; FollowerKind::COUNT] = [
@@ -61,6 +72,7 @@ impl FollowerKind {
         FollowerKind::Mayor,
         FollowerKind::Wagon,
         FollowerKind::Barn,
+        FollowerKind::Abbot,
     ];
 }
 

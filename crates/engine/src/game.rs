@@ -164,8 +164,8 @@ impl Game {
                 t.moves.push(FerryMove { at: [at.x as i64, at.y as i64], ferry: ferry.to_string() })
             }
             Action::Pass => {}
-            // Version 1 has no abbey and no wagon.
-            Action::PlaceAbbey(_) | Action::MoveWagon { .. } => return false,
+            // Version 1 has no abbey, no wagon and no abbot.
+            Action::PlaceAbbey(_) | Action::MoveWagon { .. } | Action::ReturnAbbot(_) => return false,
         }
         true
     }

@@ -52,7 +52,7 @@ pub use game::Game;
 pub use geometry::{Corner, HalfEdge, Pos, Rotation, Side};
 pub use record::{Record, RecordError, RuleOptions, Summary, TurnError};
 pub use rules::ferries::Ferry;
-pub use setup::{Edition, Expansion, Rules, WagonMove};
+pub use setup::{Edition, Expansion, LabyrinthVariant, Rules, WagonMove};
 pub use state::scoring::FeatureWorth;
 pub use state::State;
 pub use tile::{FeatureKind, TileKind};

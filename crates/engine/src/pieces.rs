@@ -43,7 +43,33 @@ pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
             Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
         }
         FeatureKind::Monastery => Location::Monastery,
+        FeatureKind::Garden => Location::Garden,
     }
+}
+
+/// The index among its tile's pieces of the piece named `loc` on a placed
+/// tile, if it has one.
+pub(crate) fn local_piece(t: &PlacedTile, loc: Location) -> Option<u8> {
+    let k = t.kind.info();
+    let o = &k.oriented[t.rot.quarters() as usize];
+    let local = match loc {
+        Location::Road(s) | Location::City(s) => o.side_piece[s.index()],
+        Location::Field(h) => o.half_piece[h.index()],
+        Location::Monastery => k.monastery,
+        Location::Garden => k.garden,
+        Location::InnerField => k.inner_field,
+        Location::InnerField2 => k.inner_field2,
+        // A corner: the one field that holds both its halves.
+        Location::Corner(c) => {
+            let [a, b] = c.halves();
+            let p = o.half_piece[a.index()];
+            if p != o.half_piece[b.index()] {
+                return None;
+            }
+            p
+        }
+    };
+    (local != NO_PIECE && k.def.features[local as usize].kind == loc.kind()).then_some(local)
 }
 
 /// The sides a road or city piece reaches, as it lies on the board.

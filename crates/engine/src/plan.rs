@@ -20,6 +20,9 @@ pub(crate) struct TurnPlan {
     pub(crate) other_figures: bool,
     /// Whether some tiles in play are placed by more than their edges.
     pub(crate) placing_rules: bool,
+    /// Whether a follower may join a feature others hold where the rules
+    /// say (a road parted by the labyrinth).
+    pub(crate) shared_features: bool,
     /// The steps before the draw (a bit per step).
     pub(crate) before_draw: u16,
 }
@@ -37,6 +40,7 @@ impl TurnPlan {
             deploy_follows_place: false,
             other_figures: false,
             placing_rules: false,
+            shared_features: false,
             before_draw: 0,
         };
         for &s in steps {
@@ -75,6 +79,13 @@ impl TurnPlan {
     #[inline]
     pub(crate) fn placing_rules(&self) -> bool {
         self.placing_rules
+    }
+
+    /// Whether a follower may join a feature others hold where the rules
+    /// say, so that an occupied feature asks them.
+    #[inline]
+    pub(crate) fn shared_features(&self) -> bool {
+        self.shared_features
     }
 
     /// Whether `step` comes before the draw in this plan.

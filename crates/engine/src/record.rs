@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::action::{Action, NotationError, Step};
 use crate::error::{PlayError, SetupError};
 use crate::figure::FollowerKind;
-use crate::setup::{Edition, Expansion, Rules, WagonMove, TINY_CITY_STANDARD};
+use crate::setup::{Edition, Expansion, LabyrinthVariant, Rules, WagonMove, TINY_CITY_STANDARD};
 use crate::state::State;
 use crate::tile::TileKind;
 
@@ -81,6 +81,10 @@ pub struct RuleOptions {
     /// Where a scored wagon may move: `C2` (standard, also when absent) or `C1`.
     #[serde(rename = "wagon-move", default, skip_serializing_if = "Option::is_none")]
     pub wagon_move: Option<WagonMove>,
+    /// How a road through the labyrinth scores: `advanced` (standard, also
+    /// when absent: 2 more a figure on it) or `basic`.
+    #[serde(rename = "labyrinth-variant", default, skip_serializing_if = "Option::is_none")]
+    pub labyrinth_variant: Option<LabyrinthVariant>,
 }
 
 impl RuleOptions {
@@ -102,6 +106,8 @@ impl RuleOptions {
             figures,
             abbeys: (rules.abbeys() != standard.abbeys()).then_some(rules.abbeys()),
             wagon_move: (rules.wagon_move() != WagonMove::C2).then_some(rules.wagon_move()),
+            labyrinth_variant: (rules.labyrinth_variant() != LabyrinthVariant::Advanced)
+                .then_some(rules.labyrinth_variant()),
         }
     }
 
@@ -126,6 +132,9 @@ impl RuleOptions {
         }
         if let Some(rule) = self.wagon_move {
             rules = rules.with_wagon_move(rule)?;
+        }
+        if let Some(variant) = self.labyrinth_variant {
+            rules = rules.with_labyrinth_variant(variant)?;
         }
         Ok(rules)
     }

@@ -77,6 +77,22 @@ pub enum WagonMove {
 
 written_names!(WagonMove { C2 => "C2", C1 => "C1" });
 
+/// How a completed road through the labyrinth scores (The Labyrinth;
+/// JCloisterZone's rule `labyrinth-variant`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+pub enum LabyrinthVariant {
+    /// The standard rule, and JCloisterZone's default: 2 more points for
+    /// each figure on the road.
+    #[default]
+    #[serde(rename = "advanced")]
+    Advanced,
+    /// A road like any other.
+    #[serde(rename = "basic")]
+    Basic,
+}
+
+written_names!(LabyrinthVariant { Advanced => "advanced", Basic => "basic" });
+
 /// The most figures of one kind besides the follower, or abbeys, a player
 /// may be given.
 pub const MAX_FIGURES: u8 = 9;
@@ -106,6 +122,7 @@ pub struct Rules {
     /// Abbeys a player starts with (Abbey & Mayor).
     pub(crate) abbeys: u8,
     pub(crate) wagon_move: WagonMove,
+    pub(crate) labyrinth: LabyrinthVariant,
 }
 
 impl Rules {
@@ -139,6 +156,22 @@ impl Rules {
             return Err(SetupError::NotInPlay { what: "the wagon's move".into(), expansion: Expansion::Abbey });
         }
         Ok(Rules { wagon_move: rule, ..self })
+    }
+
+    /// These rules with a road through the labyrinth scoring as `variant`
+    /// says (The Labyrinth).
+    pub fn with_labyrinth_variant(self, variant: LabyrinthVariant) -> Result<Rules, SetupError> {
+        if variant != LabyrinthVariant::Advanced && !self.has(Expansion::Labyrinth) {
+            return Err(SetupError::NotInPlay {
+                what: "the labyrinth's variant".into(),
+                expansion: Expansion::Labyrinth,
+            });
+        }
+        Ok(Rules { labyrinth: variant, ..self })
+    }
+
+    pub fn labyrinth_variant(&self) -> LabyrinthVariant {
+        self.labyrinth
     }
 
     /// Whether the tiles of `e` are in the bag.

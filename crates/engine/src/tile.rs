@@ -17,9 +17,27 @@ pub enum FeatureKind {
     City,
     Field,
     Monastery,
+    /// A garden (The Abbot): only an abbot stands on it, and it scores as
+    /// a monastery does.
+    Garden,
 }
 
-written_names!(FeatureKind { Road => "road", City => "city", Field => "field", Monastery => "monastery" });
+written_names!(FeatureKind {
+    Road => "road",
+    City => "city",
+    Field => "field",
+    Monastery => "monastery",
+    Garden => "garden",
+});
+
+impl FeatureKind {
+    /// A monastery or a garden: a feature of one tile, completed when the
+    /// eight cells around it hold tiles.
+    #[inline]
+    pub const fn scores_as_monastery(self) -> bool {
+        matches!(self, FeatureKind::Monastery | FeatureKind::Garden)
+    }
+}
 
 /// What lies along an edge; neighbours must agree on it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -156,6 +174,11 @@ pub const fn monastery() -> FeatureDef {
     FeatureDef { kind: FeatureKind::Monastery, ..EMPTY }
 }
 
+/// A garden (The Abbot), in a field of its tile: the field is whole around it.
+pub const fn garden() -> FeatureDef {
+    FeatureDef { kind: FeatureKind::Garden, ..EMPTY }
+}
+
 /// One entry of a [`TileSet`]: a tile with the same count in both editions.
 macro_rules! tile {
     ($id:literal, $count:literal, [$($f:expr),* $(,)?]) => {
@@ -195,6 +218,10 @@ pub struct TileSet {
     /// Tiles drawn before the rest of the bag: `(tile, stage)`, the
     /// highest stage first (The River's tiles, then its lake).
     pub stages: &'static [(&'static str, u8)],
+    /// Tiles of this set that each take the place of one copy of another
+    /// set's tile: `(tile, the tile it replaces)` (The Abbot's garden
+    /// tiles, drawn instead of as many plain ones of the same layout).
+    pub replaces: &'static [(&'static str, &'static str)],
 }
 
 /// The most draw stages a bag has (see [`TileSet::stages`]).
@@ -227,6 +254,11 @@ pub struct KindInfo {
     pub oriented: [Oriented; 4],
     /// Piece index of the monastery, or [`NO_PIECE`].
     pub monastery: u8,
+    /// Piece index of the garden, or [`NO_PIECE`] (The Abbot).
+    pub garden: u8,
+    /// The pieces a follower may stand on (a bit per piece): all but a
+    /// garden, which holds only an abbot.
+    pub follower_pieces: u16,
     /// Piece index of a field touching no edge (`field:inner`), or [`NO_PIECE`].
     pub inner_field: u8,
     /// Piece index of a second such field (`field:inner2`), or [`NO_PIECE`].
@@ -274,6 +306,7 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
     let mut side_piece = [NO_PIECE; 4];
     let mut half_piece = [NO_PIECE; 8];
     let mut monastery = NO_PIECE;
+    let mut garden = NO_PIECE;
     let mut inner_field = NO_PIECE;
     let mut inner_field2 = NO_PIECE;
     let mut jetties = 0;
@@ -301,6 +334,9 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         if f.kind == FeatureKind::Monastery {
             monastery = i as u8;
         }
+        if f.kind == FeatureKind::Garden {
+            garden = i as u8;
+        }
         if f.kind == FeatureKind::Field && f.halves == 0 {
             if inner_field == NO_PIECE {
                 inner_field = i as u8;
@@ -324,6 +360,10 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         }
     }
     let wild_edges = def.features.len() == 1 && monastery == 0;
+    let mut follower_pieces = ((1u32 << def.features.len()) - 1) as u16;
+    if garden != NO_PIECE {
+        follower_pieces &= !(1 << garden);
+    }
     KindInfo {
         def,
         expansion,
@@ -331,6 +371,8 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         edges,
         oriented,
         monastery,
+        garden,
+        follower_pieces,
         inner_field,
         inner_field2,
         wild_edges,

@@ -151,6 +151,19 @@ pub fn export_with(record: &Record, options: &ExportOptions) -> Result<Export, J
         // JCloisterZone's set with the garden bend is the third edition's.
         sets[if rules.edition() == Edition::C3 { "river/1:2" } else { "river/1:1" }] = json!(1);
     }
+    if rules.has(Expansion::Abbot) {
+        // The abbot, and the gardens of the third edition's base set.
+        elements["abbot"] = json!(rules.figure_count(FollowerKind::Abbot));
+        if rules.has_tiles(Expansion::Abbot) {
+            sets.as_object_mut().expect("an object").remove("basic:1");
+            sets["basic:2"] = json!(1);
+            elements["garden"] = json!(1);
+        }
+    }
+    if rules.has(Expansion::Labyrinth) {
+        sets["labyrinth"] = json!(1);
+        jcz_rules["labyrinth-variant"] = json!(rules.labyrinth_variant().name());
+    }
     if rules.has(Expansion::Traders) {
         // As JCloisterZone's client sets the expansion: its set, the two
         // figures and the goods, each of which a setup may leave out.
@@ -355,6 +368,32 @@ impl Writer {
                         json!({
                             "pointer": {"position": [tile.pos.x, tile.pos.y], "feature": feature, "location": location},
                             "meepleId": format!("{player}.{}.{n}", meeple_class(figure)),
+                        }),
+                        player,
+                    );
+                }
+                Action::ReturnAbbot(pos) => {
+                    let tile = *self.game.state().board().tile_at(pos).ok_or_else(|| illegal(&at, "no tile there"))?;
+                    let state = self.game.state();
+                    let piece = state.followers().iter().find(|f| {
+                        f.kind == FollowerKind::Abbot
+                            && f.player as usize == player
+                            && state.piece_location(f.piece).0 == pos
+                    });
+                    let (loc, n) = match piece {
+                        Some(f) => (state.piece_location(f.piece).1, self.on_board.get(&f.piece).map_or(1, |m| m.2)),
+                        None => (Location::Monastery, 1),
+                    };
+                    self.play(action, &at)?;
+                    let (feature, location) = location::to_jcz(tile.kind, tile.rot, loc);
+                    self.message(
+                        "RETURN_MEEPLE",
+                        json!({
+                            "pointer": {
+                                "featurePointer": {"position": [pos.x, pos.y], "feature": feature, "location": location},
+                                "meepleId": format!("{player}.abbot.{n}"),
+                            },
+                            "source": "ABBOT_RETURN",
                         }),
                         player,
                     );

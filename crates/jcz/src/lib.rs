@@ -1,7 +1,8 @@
 //! Conversion between JCloisterZone 5.x saved games (`.jcz`) and game
 //! records (`carcassonne-record/1`, or `/2` once a figure other than the
 //! follower is deployed), for the base game with any of The Ferries, Inns &
-//! Cathedrals and Abbey & Mayor.
+//! Cathedrals, Abbey & Mayor, Traders & Builders, The River, The Abbot and
+//! The Labyrinth.
 //!
 //! The crate is pure: it reads and writes text, and checks every game with
 //! the engine. [`import`] turns a saved game into a record (refusing, with
@@ -35,8 +36,10 @@ use carcassonne_engine::{Action, State, Step};
 /// Whether JCloisterZone offers the player a follower step now, just after
 /// the tile is placed: only with a follower in supply and a feature of the
 /// new tile that holds no follower (counting every tile the feature spans;
-/// one completed by this tile counts). Without one, JCloisterZone skips the
-/// step and no message says so, while our engine lets the player pass.
+/// one completed by this tile counts), or an abbot to take back. Without
+/// one, JCloisterZone skips the step and no message says so, while our
+/// engine lets the player pass.
 pub(crate) fn follower_step_offered(state: &State) -> bool {
-    state.step() == Step::Deploy && state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(..)))
+    state.step() == Step::Deploy
+        && state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(..) | Action::ReturnAbbot(_)))
 }

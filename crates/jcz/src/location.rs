@@ -4,7 +4,7 @@
 //! or city reaches (`N`, `WE`, `SE`, `_S` for all but south, `NWSE`), the
 //! half-edges a field touches (`NL.NR.EL`, where `NL` is the left half of the
 //! north edge seen from the tile's centre, our `NNW`), or `I` for the
-//! monastery (`CLOISTER` in JCloisterZone 5 before 5.7). A pointer in a saved game names the whole feature of the placed
+//! monastery (`CLOISTER` in JCloisterZone 5 before 5.7) and the garden. A pointer in a saved game names the whole feature of the placed
 //! tile as it lies on the board (after rotation), as our names do; ours name
 //! one edge or half-edge of it.
 
@@ -98,6 +98,7 @@ pub(crate) fn to_ours(
         Some("City") => Some(FeatureKind::City),
         Some("Field") => Some(FeatureKind::Field),
         Some("Monastery") | Some("Cloister") => Some(FeatureKind::Monastery),
+        Some("Garden") => Some(FeatureKind::Garden),
         Some(other) => return Err(format!("feature {other} is not supported (it belongs to another expansion)")),
     };
     let info = kind.info();
@@ -115,6 +116,12 @@ pub(crate) fn to_ours(
             return Err(missing());
         }
         (FeatureKind::Field, Location::InnerField)
+    } else if loc.monastery && wanted == Some(FeatureKind::Garden) {
+        // `I` names the middle of the tile, where the garden lies too.
+        if info.garden == NO_PIECE {
+            return Err(missing());
+        }
+        (FeatureKind::Garden, Location::Garden)
     } else if loc.monastery {
         if info.monastery == NO_PIECE {
             return Err(missing());
@@ -163,6 +170,7 @@ pub(crate) fn to_jcz(kind: TileKind, rot: Rotation, loc: Location) -> (&'static 
     let o = &kind.info().oriented[rot.quarters() as usize];
     match loc {
         Location::Monastery => ("Monastery", "I".to_string()),
+        Location::Garden => ("Garden", "I".to_string()),
         Location::InnerField => ("Field", "I".to_string()),
         Location::InnerField2 => ("Field", "II".to_string()),
         // A barn's corner: JCloisterZone names the field of the tile there.

@@ -10,8 +10,9 @@ use carcassonne_engine::TileKind;
 /// `(JCloisterZone id, our id)` for the base game, The Ferries, Inns &
 /// Cathedrals (set `inns-and-cathedrals:1`), Abbey & Mayor (set
 /// `abbey-and-mayor:1`, and its abbey), Traders & Builders (set
-/// `traders-and-builders:1`) and The River (sets `river/1:1` and, with the
-/// garden bend, `river/1:2`).
+/// `traders-and-builders:1`), The River (sets `river/1:1` and, with the
+/// garden bend, `river/1:2`), The Abbot's garden tiles (set `basic:2`, see
+/// [`GARDEN_TILES`]) and The Labyrinth.
 pub(crate) const TILES: &[(&str, &str)] = &[
     ("BA/LR", "A"),
     ("BA/L", "B"),
@@ -105,6 +106,15 @@ pub(crate) const TILES: &[(&str, &str)] = &[
     ("RI.1/RrII", "R7"),
     ("RI.1/II", "R8"),
     ("RI.1/IIG", "R9"),
+    ("BA/CG", "EG"),
+    ("BA/CFCG", "HG"),
+    ("BA/CCG", "IG"),
+    ("BA/Cc+G", "MG"),
+    ("BA/CcG", "NG"),
+    ("BA/CccG", "RG"),
+    ("BA/RFrG", "UG"),
+    ("BA/RrG", "VG"),
+    ("LA/Rrrr", "LA"),
 ];
 
 /// The River's bend with a garden (set `river/1:2`): without the abbot a
@@ -113,18 +123,23 @@ pub(crate) const TILES: &[(&str, &str)] = &[
 pub(crate) const RIVER_GARDEN_TILE: (&str, &str) = ("RI.1/IIG", "R8");
 
 /// The tiles with a garden of JCloisterZone's `basic:2` set (its third
-/// edition): without the abbot a garden is only a picture, so each is the
-/// plain tile of the same layout.
-pub(crate) const GARDEN_TILES: &[(&str, &str)] = &[
-    ("BA/CG", "E"),
-    ("BA/CFCG", "H"),
-    ("BA/CCG", "I"),
-    ("BA/Cc+G", "M"),
-    ("BA/CcG", "N"),
-    ("BA/CccG", "R"),
-    ("BA/RFrG", "U"),
-    ("BA/RrG", "V"),
+/// edition), with the plain tile of the same layout and The Abbot's garden
+/// tile: with the abbot and its gardens (elements `abbot` and `garden`)
+/// each is the garden tile; otherwise a garden is only a picture, and each
+/// is the plain tile.
+pub(crate) const GARDEN_TILES: &[(&str, &str, &str)] = &[
+    ("BA/CG", "E", "EG"),
+    ("BA/CFCG", "H", "HG"),
+    ("BA/CCG", "I", "IG"),
+    ("BA/Cc+G", "M", "MG"),
+    ("BA/CcG", "N", "NG"),
+    ("BA/CccG", "R", "RG"),
+    ("BA/RFrG", "U", "UG"),
+    ("BA/RrG", "V", "VG"),
 ];
+
+/// JCloisterZone's id of The Labyrinth's tile.
+pub(crate) const LABYRINTH_TILE: &str = "LA/Rrrr";
 
 /// The garden tiles of JCloisterZone's set `inns-and-cathedrals:2`, which
 /// is not read (see `import::read_setup`).
@@ -152,6 +167,13 @@ pub(crate) struct Sets {
     pub traders_rules: bool,
     /// The River (`river/1:1` or `river/1:2`).
     pub river: bool,
+    /// The abbot (the element `abbot`).
+    pub abbot: bool,
+    /// The Abbot's gardens on the tiles of `basic:2` (the elements `abbot`
+    /// and `garden` with that set): its garden tiles are in play.
+    pub abbot_gardens: bool,
+    /// The Labyrinth (the set `labyrinth`).
+    pub labyrinth: bool,
 }
 
 /// Our tile kind for a JCloisterZone tile id, or why there is none.
@@ -159,33 +181,42 @@ pub(crate) fn to_ours(id: &str, sets: Sets) -> Result<TileKind, String> {
     if id.starts_with("RI") && !sets.river {
         return Err(format!("tile {id} is a tile of The River, whose set river/1 the setup does not name"));
     }
+    if id == LABYRINTH_TILE && !sets.labyrinth {
+        return Err(format!("tile {id} is the labyrinth, whose set labyrinth the setup does not name"));
+    }
     let ours = if id == RIVER_GARDEN_TILE.0 {
+        if sets.abbot_gardens {
+            return Err(format!(
+                "tile {id} is not supported with the abbot's gardens: a game read here plays the second edition's river, whose bend has no garden"
+            ));
+        }
         Some(RIVER_GARDEN_TILE.1)
+    } else if let Some((_, plain, garden)) = GARDEN_TILES.iter().find(|(j, _, _)| *j == id) {
+        if !sets.gardens {
+            return Err(format!("tile {id} belongs to the set basic:2, which the setup does not name"));
+        }
+        Some(if sets.abbot_gardens { *garden } else { *plain })
     } else {
         TILES.iter().find(|(j, _)| *j == id).map(|(_, o)| *o)
     };
     let ours = match ours {
         Some(o) => o,
-        None => match GARDEN_TILES.iter().find(|(j, _)| *j == id) {
-            Some((_, o)) if sets.gardens => o,
-            Some(_) => return Err(format!("tile {id} belongs to the set basic:2, which the setup does not name")),
-            None if INNS_GARDEN_TILES.contains(&id) => {
-                return Err(format!(
-                    "tile {id} is not supported: it is a garden tile of the set inns-and-cathedrals:2 (only inns-and-cathedrals:1 is read)"
-                ))
-            }
-            None => {
-                return Err(match id.split_once('/') {
-                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) | Some(("AM", _)) | Some(("TB", _)) | Some(("RI" | "RI.1", _)) => {
-                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries, Inns & Cathedrals, Abbey & Mayor, Traders & Builders or The River")
+        None if INNS_GARDEN_TILES.contains(&id) => {
+            return Err(format!(
+                "tile {id} is not supported: it is a garden tile of the set inns-and-cathedrals:2 (only inns-and-cathedrals:1 is read)"
+            ))
+        }
+        None => {
+            return Err(match id.split_once('/') {
+                    Some(("BA", _)) | Some(("FR", _)) | Some(("IC", _)) | Some(("AM", _)) | Some(("TB", _)) | Some(("RI" | "RI.1" | "LA", _)) => {
+                        format!("there is no tile {id} in JCloisterZone's base game, The Ferries, Inns & Cathedrals, Abbey & Mayor, Traders & Builders, The River or The Labyrinth")
                     }
                     Some((set, _)) => format!(
-                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR), Inns & Cathedrals (IC), Abbey & Mayor (AM), Traders & Builders (TB) or The River I (RI.1)"
+                        "tile {id} is not supported: its set {set} is not the base game (BA), The Ferries (FR), Inns & Cathedrals (IC), Abbey & Mayor (AM), Traders & Builders (TB), The River I (RI.1) or The Labyrinth (LA)"
                     ),
                     None => format!("'{id}' is not a JCloisterZone tile id such as BA/RCr"),
                 })
-            }
-        },
+        }
     };
     if id.starts_with("FR/") && !sets.ferries {
         return Err(format!("tile {id} is a lake tile of The Ferries, which the setup does not name"));
@@ -318,7 +349,16 @@ mod tests {
         ("RI.1/CcII", "river:SE city:NW field:EL.SR field:ER.SL"),
         ("RI.1/RrII", "river:SW road:NE field:NL.ER.SL.WR field:NR.EL field:SR.WL"),
         ("RI.1/II", "river:SW field:NL.NR.EL.ER.SL.WR field:SR.WL"),
-        ("RI.1/IIG", "river:SW field:NL.NR.EL.ER.SL.WR field:SR.WL"),
+        ("RI.1/IIG", "river:SW field:NL.NR.EL.ER.SL.WR field:SR.WL garden"),
+        ("BA/CG", "city:N field:EL.ER.SL.SR.WL.WR garden"),
+        ("BA/CFCG", "city:N city:S field:EL.ER.WL.WR garden"),
+        ("BA/CCG", "city:N city:W field:EL.ER.SL.SR garden"),
+        ("BA/Cc+G", "city+:NW field:EL.ER.SL.SR garden"),
+        ("BA/CcG", "city:NW field:EL.ER.SL.SR garden"),
+        ("BA/CccG", "city:_S field:SL.SR garden"),
+        ("BA/RFrG", "road:WE field:NL.NR.EL.WR field:ER.SL.SR.WL garden"),
+        ("BA/RrG", "road:SW field:NL.NR.EL.ER.SL.WR field:SR.WL garden"),
+        ("LA/Rrrr", "road:NWSE field:NL.WR field:NR.EL field:ER.SL field:SR.WL"),
     ];
 
     fn describe(kind: TileKind) -> Vec<String> {
@@ -330,6 +370,7 @@ mod tests {
             .enumerate()
             .map(|(i, f)| match f.kind {
                 FeatureKind::Monastery => "monastery".to_string(),
+                FeatureKind::Garden => "garden".to_string(),
                 FeatureKind::Road if f.mark => format!("road:{}(inn)", side_name(f.sides)),
                 FeatureKind::Road => format!("road:{}", side_name(f.sides)),
                 FeatureKind::City if f.mark => format!("city:{}(cathedral)", side_name(f.sides)),

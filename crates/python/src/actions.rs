@@ -128,8 +128,8 @@ impl Ids {
                 }
                 self.moves() + PAIRS.len() as u64 * self.cell(at)? + pair_index(ferry)
             }
-            // Abbey & Mayor is not among the expansions this package plays.
-            Action::PlaceAbbey(_) | Action::MoveWagon { .. } => return None,
+            // Abbey & Mayor and The Abbot are not among the expansions this package plays.
+            Action::PlaceAbbey(_) | Action::MoveWagon { .. } | Action::ReturnAbbot(_) => return None,
         })
     }
 
@@ -177,7 +177,7 @@ fn feature_index(loc: Location) -> Option<u64> {
         Location::City(s) => 4 + s.index(),
         Location::Field(h) => 8 + h.index(),
         Location::Monastery => 16,
-        Location::InnerField | Location::InnerField2 | Location::Corner(_) => return None,
+        Location::InnerField | Location::InnerField2 | Location::Corner(_) | Location::Garden => return None,
     } as u64)
 }
 

@@ -174,7 +174,7 @@ impl Shape {
                 FeatureKind::Road => 0,
                 FeatureKind::City => 1,
                 FeatureKind::Field => 2,
-                FeatureKind::Monastery => 3,
+                FeatureKind::Monastery | FeatureKind::Garden => 3,
             };
             set(FOLLOWER_KIND + kind, at, 1.0);
             set(FOLLOWER_OF + rel(usize::from(f.player)), at, 1.0);

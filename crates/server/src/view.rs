@@ -179,7 +179,8 @@ impl Live {
                 match sc.kind {
                     FeatureKind::Road => b.road += p,
                     FeatureKind::City => b.city += p,
-                    FeatureKind::Monastery => b.monastery += p,
+                    // A garden scores as a monastery does, and is counted with them.
+                    FeatureKind::Monastery | FeatureKind::Garden => b.monastery += p,
                     FeatureKind::Field => b.field += p,
                 }
             }

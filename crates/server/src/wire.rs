@@ -262,6 +262,7 @@ fn build_catalogue() -> String {
                             Some(halves.first().map_or(Location::InnerField, |h| Location::Field(*h)))
                         }
                         FeatureKind::Monastery => Some(Location::Monastery),
+                        FeatureKind::Garden => Some(Location::Garden),
                     };
                     FeatureOut {
                         index,

@@ -55,7 +55,8 @@ pub struct Args {
     pub players: Option<String>,
     /// Expansions in play, separated by commas: `ferries` (the default),
     /// `inns` (Inns & Cathedrals), `abbey` (Abbey & Mayor), `traders`
-    /// (Traders & Builders), `river` (The River), or `none` for the base game.
+    /// (Traders & Builders), `river` (The River), `abbot` (The Abbot),
+    /// `labyrinth` (The Labyrinth), or `none` for the base game.
     #[arg(long, value_name = "LIST")]
     pub expansions: Option<String>,
     /// Tile distribution: `c3` (third edition, the default) or `c2` (second).

@@ -14,7 +14,7 @@ use crate::figure::FollowerKind;
 use crate::geometry::{Pos, Rotation};
 use crate::plan::TurnPlan;
 use crate::rules::kept::Extensions;
-use crate::setup::{Rules, WagonMove, MAX_FIGURES, MAX_FOLLOWERS, MAX_PLAYERS, MIN_PLAYERS};
+use crate::setup::{LabyrinthVariant, Rules, WagonMove, MAX_FIGURES, MAX_FOLLOWERS, MAX_PLAYERS, MIN_PLAYERS};
 use crate::state::State;
 
 impl Rules {
@@ -43,6 +43,7 @@ impl Rules {
             figures: [0; FollowerKind::COUNT],
             abbeys: 0,
             wagon_move: WagonMove::C2,
+            labyrinth: LabyrinthVariant::Advanced,
         };
         super::default_figures(&rules.clone(), |kind, n| rules.figures[kind as usize] = n);
         if rules.has(Expansion::Abbey) {

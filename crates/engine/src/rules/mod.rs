@@ -1,5 +1,6 @@
 //! The rules in play, as modules: the base game ([`base`]) and each
-//! expansion ([`ferries`], [`inns`], [`abbey`], [`traders`], [`river`]) give their
+//! expansion ([`ferries`], [`inns`], [`abbey`], [`traders`], [`river`],
+//! [`abbot`], [`labyrinth`]) give their
 //! parts through one fixed set of hooks, and this file is the one place
 //! that asks each module in play:
 //!
@@ -7,12 +8,12 @@
 //! |---|---|---|
 //! | tiles | its [`TileSet`](crate::tile::TileSet), in its `tiles.rs`, with a start tile and tiles drawn first if it has them | `catalogue::TILE_SETS` |
 //! | placing | where a tile may go beyond its edges | [`restricts_placement`], [`check_placement`] |
-//! | figures | its figure kinds, how many each player has, where they stand | [`figures`], [`other_deployments`], [`check_deployment`], [`deployed`], [`stands_on`] |
+//! | figures | its figure kinds, how many each player has, where they stand, where one may join a feature others hold | [`figures`], [`other_deployments`], [`check_deployment`], [`deployed`], [`stands_on`], [`may_join`] |
 //! | steps | its steps of the turn plan, before the draw or after the base game's | [`TurnPlan::of`] |
 //! | enter, legal actions, check, apply | its steps' decisions | [`enter`], [`legal_actions`], [`check`], [`apply`] |
 //! | placed | what a tile placed changes beyond the board | [`tile_placed`] |
 //! | scoring | what comes before and after the turn's scoring, features a turn touched, figures that stay or move on after their feature scores | [`before_scoring`], [`after_scoring`], [`touched`], [`after_scoring_of`] |
-//! | points | points of a completed or unfinished feature, of a farm, a figure's strength | [`completed_points`], [`open_points`], [`farm_at_end`], [`interactions::farm_now`], [`strength`] |
+//! | points | points of a completed or unfinished feature, beyond them for what the feature passes through, of a farm, a figure's strength | [`completed_points`], [`completed_bonus`], [`open_points`], [`farm_at_end`], [`interactions::farm_now`], [`strength`] |
 //! | next | who plays the next turn | [`next_player`] |
 //! | end | when the game ends, a last round, its last scoring | [`game_over`], [`after_last_tile`], [`end_of_game`] |
 //!
@@ -31,6 +32,7 @@
 //! expansion. docs/engine.md shows how to add one.
 
 pub mod abbey;
+pub mod abbot;
 pub mod base;
 mod configure;
 mod context;
@@ -39,6 +41,7 @@ pub(crate) mod kept;
 pub(crate) use context::{Feature, Table, Touched, View};
 pub mod inns;
 pub(crate) mod interactions;
+pub mod labyrinth;
 pub mod river;
 pub mod traders;
 
@@ -63,6 +66,7 @@ impl TurnPlan {
             deploy_follows_place: false,
             other_figures: !followers_alike(rules).is_empty() || !figures_apart(rules).is_empty(),
             placing_rules: rules.has_tiles(Expansion::River),
+            shared_features: rules.has(Expansion::Labyrinth) && labyrinth::parts_roads(rules.labyrinth_variant()),
             before_draw: 0,
         };
         if rules.has(Expansion::Abbey) && rules.abbeys() > 0 {
@@ -90,6 +94,7 @@ pub(crate) fn expansion_of(kind: FollowerKind) -> Option<Expansion> {
         FollowerKind::Big => Some(Expansion::Inns),
         FollowerKind::Mayor | FollowerKind::Wagon | FollowerKind::Barn => Some(Expansion::Abbey),
         FollowerKind::Builder | FollowerKind::Pig => Some(Expansion::Traders),
+        FollowerKind::Abbot => Some(Expansion::Abbot),
         FollowerKind::Normal => None,
     }
 }
@@ -115,6 +120,11 @@ pub(crate) fn default_figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)
             f(kind, n);
         }
     }
+    if rules.has(Expansion::Abbot) {
+        for &(kind, n) in abbot::FIGURES {
+            f(kind, n);
+        }
+    }
 }
 
 /// Each figure kind the expansions in play give, and how many of it each
@@ -125,25 +135,38 @@ pub(crate) fn figures(rules: &Rules, mut f: impl FnMut(FollowerKind, u8)) {
 
 /// Figures that stand only on some features or corners (the mayor, the
 /// wagon, the barn; the builder and the pig, which join a feature of their
-/// owner's), in the rules in play; [`stands_on`] says where.
+/// owner's; the abbot), in the rules in play; [`stands_on`] says where.
 #[inline]
 pub(crate) fn figures_apart(rules: &Rules) -> &'static [FollowerKind] {
-    use FollowerKind::{Barn, Builder, Mayor, Pig, Wagon};
-    match (rules.has(Expansion::Abbey), rules.has(Expansion::Traders)) {
-        (false, false) => &[],
-        (true, false) => &[Mayor, Wagon, Barn],
-        (false, true) => &[Builder, Pig],
-        (true, true) => &[Mayor, Wagon, Barn, Builder, Pig],
-    }
+    use FollowerKind::{Abbot, Barn, Builder, Mayor, Pig, Wagon};
+    // By Abbey & Mayor, Traders & Builders and The Abbot in play (a bit each).
+    const APART: [&[FollowerKind]; 8] = [
+        &[],
+        &[Mayor, Wagon, Barn],
+        &[Builder, Pig],
+        &[Mayor, Wagon, Barn, Builder, Pig],
+        &[Abbot],
+        &[Mayor, Wagon, Barn, Abbot],
+        &[Builder, Pig, Abbot],
+        &[Mayor, Wagon, Barn, Builder, Pig, Abbot],
+    ];
+    let i = usize::from(rules.has(Expansion::Abbey))
+        | usize::from(rules.has(Expansion::Traders)) << 1
+        | usize::from(rules.has(Expansion::Abbot)) << 2;
+    APART[i]
 }
 
 /// Whether a figure of `kind` may stand on a feature of kind `on`, or why not.
 #[inline]
 pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'static str> {
+    if on == FeatureKind::Garden {
+        return abbot::on_garden(kind);
+    }
     match expansion_of(kind) {
-        None | Some(Expansion::Inns | Expansion::Ferries | Expansion::River) => Ok(()),
+        None | Some(Expansion::Inns | Expansion::Ferries | Expansion::River | Expansion::Labyrinth) => Ok(()),
         Some(Expansion::Abbey) => abbey::stands_on(kind, on),
         Some(Expansion::Traders) => traders::stands_on(kind, on),
+        Some(Expansion::Abbot) => abbot::stands_on(kind, on),
     }
 }
 
@@ -183,6 +206,14 @@ pub(crate) fn check_placement(state: &State, kind: TileKind, p: Placement) -> Re
     river::check(state, kind, p)
 }
 
+/// Whether a follower may join piece `p` of the tile just placed, whose
+/// feature others hold; asked only where the turn plan has
+/// `shared_features` (a road parted by the labyrinth).
+#[inline]
+pub(crate) fn may_join(state: &State, p: PieceId) -> bool {
+    labyrinth::may_join(state, p)
+}
+
 /// The tiles players hold outside the bag, which may join the board (the
 /// abbeys of Abbey & Mayor).
 pub(crate) fn tiles_held(rules: &Rules) -> usize {
@@ -210,8 +241,13 @@ pub(crate) fn other_deployments(state: &State, out: &mut Vec<Action>) {
         match expansion_of(kind) {
             Some(Expansion::Abbey) => abbey::deployments(kind, state, out),
             Some(Expansion::Traders) => traders::deployments(kind, state, out),
+            Some(Expansion::Abbot) => abbot::deployments(state, out),
             _ => {}
         }
+    }
+    // The Abbot: instead of deploying, an abbot may be taken back.
+    if state.rules.has(Expansion::Abbot) {
+        abbot::returns(state, out);
     }
 }
 
@@ -221,6 +257,7 @@ pub(crate) fn check_deployment(kind: FollowerKind, loc: Location, state: &State)
     match expansion_of(kind) {
         Some(Expansion::Abbey) => abbey::check_deployment(kind, loc, state),
         Some(Expansion::Traders) => traders::check_deployment(kind, loc, state),
+        Some(Expansion::Abbot) => abbot::check_deployment(loc, state),
         _ => state.check_follower(kind, loc).map(|_| ()),
     }
 }
@@ -290,6 +327,13 @@ pub(crate) fn check(action: Action, state: &State) -> Result<(), PlayError> {
             ferries::check(action, step, &state.ext.ferries, state.view())
         }
         Action::PlaceAbbey(_) | Action::MoveWagon { .. } => abbey::check(action, state),
+        Action::ReturnAbbot(at) if step == Step::Deploy && state.rules.has(Expansion::Abbot) => {
+            abbot::check_return(at, state)
+        }
+        Action::ReturnAbbot(_) if step == Step::Deploy => {
+            Err(PlayError::FigureNotInGame { figure: FollowerKind::Abbot, expansion: Some(Expansion::Abbot) })
+        }
+        Action::ReturnAbbot(_) => Err(PlayError::WrongStep { tried: "take back an abbot", step }),
         Action::Pass if matches!(step, Step::MoveFerries | Step::Abbey | Step::MoveWagon) => Ok(()),
         Action::Pass => Err(PlayError::WrongStep { tried: "pass", step }),
         _ => unreachable!("the base game checks its own actions"),
@@ -303,6 +347,11 @@ pub(crate) fn check(action: Action, state: &State) -> Result<(), PlayError> {
 /// Plays a checked action of an expansion's step, and goes on with the turn.
 pub(crate) fn apply<E: EventSink>(action: Action, state: &mut State, events: &mut E) {
     let step = state.step;
+    if let Action::ReturnAbbot(at) = action {
+        abbot::take_back(at, state, events);
+        state.next_step(step, events);
+        return;
+    }
     match step {
         Step::PlaceFerry | Step::MoveFerries => {
             let table = Table {
@@ -377,6 +426,17 @@ pub(crate) fn completed_points(rules: &Rules, f: &Feature) -> u32 {
     base::completed_points(rules, f)
 }
 
+/// Points a completed feature of `root` scores beyond [`completed_points`]
+/// for what it passes through (a road through the labyrinth).
+#[inline]
+pub(crate) fn completed_bonus(state: &State, root: PieceId, f: &Feature) -> u32 {
+    if f.kind == FeatureKind::Road && state.rules.has(Expansion::Labyrinth) {
+        labyrinth::completed_bonus(state, root)
+    } else {
+        0
+    }
+}
+
 /// Points of a feature still open at the end (a farm: always).
 #[inline]
 pub(crate) fn open_points(rules: &Rules, f: &Feature) -> u32 {
@@ -408,6 +468,7 @@ pub fn strength(kind: FollowerKind, totals: &Totals) -> u8 {
         // Abbey & Mayor: the wagon counts once, the mayor once per pennant.
         FollowerKind::Wagon => 1,
         FollowerKind::Mayor => totals.pennants,
+        FollowerKind::Abbot => abbot::STRENGTH,
         // Traders & Builders' builder and pig, and the barn, win no majority.
         FollowerKind::Builder | FollowerKind::Pig | FollowerKind::Barn => 0,
     }

@@ -24,11 +24,11 @@ use crate::bag::Bag;
 use crate::board::{Board, PlacedTile};
 use crate::features::{Features, PieceId, Totals};
 use crate::geometry::Pos;
-use crate::pieces::location_of;
+use crate::pieces::{local_piece, location_of};
 use crate::plan::TurnPlan;
 use crate::rules::kept::Extensions;
 use crate::setup::{Rules, MAX_PLAYERS};
-use crate::tile::{TileKind, NO_PIECE};
+use crate::tile::TileKind;
 
 /// Equality is structural: two states are equal when every part is, which
 /// is what the conformance tests compare after clone-then-play and replay.
@@ -195,28 +195,7 @@ impl State {
     /// The piece named `loc` on the tile at index `tile`.
     pub fn resolve(&self, tile: usize, loc: Location) -> Option<PieceId> {
         let t = self.board.tile(tile);
-        let k = t.kind.info();
-        let o = &k.oriented[t.rot.quarters() as usize];
-        let local = match loc {
-            Location::Road(s) | Location::City(s) => o.side_piece[s.index()],
-            Location::Field(h) => o.half_piece[h.index()],
-            Location::Monastery => k.monastery,
-            Location::InnerField => k.inner_field,
-            Location::InnerField2 => k.inner_field2,
-            // A corner: the one field that holds both its halves.
-            Location::Corner(c) => {
-                let [a, b] = c.halves();
-                let p = o.half_piece[a.index()];
-                if p != o.half_piece[b.index()] {
-                    return None;
-                }
-                p
-            }
-        };
-        if local == NO_PIECE || k.def.features[local as usize].kind != loc.kind() {
-            return None;
-        }
-        Some(t.first_piece + local as PieceId)
+        local_piece(t, loc).map(|local| t.first_piece + local as PieceId)
     }
 
     /// The feature totals of the piece named `loc` on the tile at `at`.

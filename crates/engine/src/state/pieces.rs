@@ -6,6 +6,7 @@ use crate::features::{Joint, PieceId, PieceInfo, Totals};
 use crate::figure::{Follower, FollowerKind};
 use crate::geometry::Side;
 use crate::pieces::{location_of, piece_across};
+use crate::rules;
 use crate::tile::{TileKind, NO_PIECE};
 
 use super::State;
@@ -65,13 +66,20 @@ impl State {
         self.features.add_follower(p);
     }
 
+    /// Whether a follower may go on piece `p` for the figures already
+    /// there: none, or the rules let it join them.
+    #[inline]
+    pub(crate) fn may_deploy_on(&self, p: PieceId) -> bool {
+        self.features.totals(p).followers == 0 || (self.plan.shared_features() && rules::may_join(self, p))
+    }
+
     /// Calls `f` with each legal location for a follower on the tile just placed.
     pub(crate) fn for_each_deployment(&self, mut f: impl FnMut(Location)) {
         let t = self.board.tile(self.placed);
-        let n = t.kind.info().pieces();
-        for local in 0..n {
+        let k = t.kind.info();
+        for local in 0..k.pieces() {
             let p = t.first_piece + local as PieceId;
-            if self.features.totals(p).followers == 0 {
+            if k.follower_pieces & (1 << local) != 0 && self.may_deploy_on(p) {
                 f(location_of(t, local as u8));
             }
         }

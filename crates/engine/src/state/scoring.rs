@@ -46,33 +46,29 @@ impl State {
         let kind = self.features.info(root).kind;
         let tiles = self.feature_tiles(root);
         let feature = Feature { kind, tiles: tiles.len(), totals: t, neighbours: 0, cities: 0 };
-        let points = rules::completed_points(&self.rules, &feature);
+        let points = rules::completed_points(&self.rules, &feature) + rules::completed_bonus(self, root, &feature);
         self.award(root, kind, points, tiles, events);
     }
 
-    /// Scores monasteries with a monk on or around `at` that are now surrounded.
+    /// Scores monasteries (and what scores as one) with a figure on or
+    /// around `at` that are now surrounded.
     pub(super) fn score_monasteries_around<E: EventSink>(&mut self, at: Pos, events: &mut E) {
         let mut i = 0;
         while i < self.followers.len() {
             let p = self.followers[i].piece;
             i += 1;
             let info = self.features.info(p);
-            if info.kind != FeatureKind::Monastery {
+            if !info.kind.scores_as_monastery() {
                 continue;
             }
             let pos = self.board.tile(info.tile as usize).pos;
             if (pos.x - at.x).abs() <= 1 && (pos.y - at.y).abs() <= 1 && self.neighbours(pos) == 8 {
                 let mut tiles = FeatureTiles::default();
                 tiles.insert(info.tile);
-                let feature = Feature {
-                    kind: FeatureKind::Monastery,
-                    tiles: 1,
-                    totals: self.features.totals(p),
-                    neighbours: 8,
-                    cities: 0,
-                };
+                let feature =
+                    Feature { kind: info.kind, tiles: 1, totals: self.features.totals(p), neighbours: 8, cities: 0 };
                 let points = rules::completed_points(&self.rules, &feature);
-                self.award(p, FeatureKind::Monastery, points, tiles, events);
+                self.award(p, info.kind, points, tiles, events);
                 // Awarding removed followers from the list: look at it afresh.
                 i = 0;
             }
@@ -80,7 +76,7 @@ impl State {
     }
 
     /// How many of the eight cells around `pos` hold tiles.
-    fn neighbours(&self, pos: Pos) -> u32 {
+    pub(crate) fn neighbours(&self, pos: Pos) -> u32 {
         pos.surrounding().filter(|p| self.board.tile_index(*p).is_some()).count() as u32
     }
 
@@ -235,19 +231,21 @@ impl State {
                 feature.tiles = self.feature_tiles(root).len();
                 totals.open == 0
             }
-            FeatureKind::Monastery => {
-                feature.tiles = 1;
-                feature.neighbours = self.neighbours(self.board.tile(self.features.info(root).tile as usize).pos);
-                feature.neighbours == 8
-            }
             FeatureKind::Field => {
                 feature.cities = self.completed_cities_bordered(root);
                 false
             }
+            // A monastery, or what scores as one.
+            _ => {
+                feature.tiles = 1;
+                feature.neighbours = self.neighbours(self.board.tile(self.features.info(root).tile as usize).pos);
+                feature.neighbours == 8
+            }
         };
         // Completed, a monastery has all eight neighbours.
         let done = Feature { kind, tiles: feature.tiles, totals, neighbours: 8, cities: 0 };
-        let value_complete = (kind != FeatureKind::Field).then(|| rules::completed_points(&self.rules, &done));
+        let value_complete = (kind != FeatureKind::Field)
+            .then(|| rules::completed_points(&self.rules, &done) + rules::completed_bonus(self, root, &done));
         let if_completed = value_complete.map(|v| self.won(root, kind, v)[..players].to_vec());
         let (value_end, at_end) = if kind == FeatureKind::Field {
             rules::farm_at_end(self, root, feature.cities)
@@ -299,17 +297,18 @@ impl State {
                     feature.tiles = tiles.len();
                     tiles
                 }
-                FeatureKind::Monastery => {
+                FeatureKind::Field => {
+                    feature.cities = self.completed_cities_bordered(root);
+                    FeatureTiles::default()
+                }
+                // A monastery, or what scores as one.
+                _ => {
                     let tile = self.features.info(root).tile;
                     let mut tiles = FeatureTiles::default();
                     tiles.insert(tile);
                     feature.tiles = 1;
                     feature.neighbours = self.neighbours(self.board.tile(tile as usize).pos);
                     tiles
-                }
-                FeatureKind::Field => {
-                    feature.cities = self.completed_cities_bordered(root);
-                    FeatureTiles::default()
                 }
             };
             let won = if kind == FeatureKind::Field {

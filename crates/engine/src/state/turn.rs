@@ -161,7 +161,7 @@ impl State {
             location: loc,
             why,
         })?;
-        if self.features.totals(p).followers > 0 {
+        if !self.may_deploy_on(p) {
             return Err(PlayError::FeatureOccupied(loc));
         }
         Ok(p)

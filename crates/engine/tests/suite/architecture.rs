@@ -21,6 +21,10 @@ const EXPANSION_WORDS: &[&str] = &[
     "pig",
     "goods",
     "second_turn",
+    "river",
+    "abbot",
+    "garden",
+    "labyrinth",
 ];
 
 /// Every `.rs` file under `dir`, by its path from `dir` (`ferries/mod.rs`).

@@ -1,6 +1,7 @@
 //! Golden transcripts, in the spirit of OpenSpiel's playthroughs: seeded
-//! games of every combination of the four expansions (and The River alone
-//! and with all four), written turn by turn
+//! games of every combination of the four expansions (and The River, The
+//! Abbot and The Labyrinth each alone, The River with all four, and all
+//! seven), written turn by turn
 //! as the actions played and the events' wire JSON (docs/api.md's game
 //! log), checked in under `tests/golden/`. Any change to what the engine
 //! does in any of them changes a byte of a file: a refactoring must leave
@@ -21,10 +22,11 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Every subset of the four expansions that meet The Ferries, then The
-/// River alone and with all four, with its file name.
+/// River alone and with all four, The Abbot and The Labyrinth alone, and
+/// all seven, with its file name.
 fn combinations() -> Vec<(String, Vec<Expansion>)> {
     (0..16u32)
-        .chain([16, 31])
+        .chain([16, 31, 32, 64, 127])
         .map(|bits| {
             let set: Vec<Expansion> =
                 Expansion::ALL.into_iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, e)| e).collect();
@@ -140,5 +142,7 @@ fn the_golden_transcripts_show_each_expansion_at_work() {
         assert_eq!(has("abbey at"), set.contains(&Expansion::Abbey), "{name}");
         assert_eq!(has("\"figure\":\"builder\""), set.contains(&Expansion::Traders), "{name}");
         assert_eq!(has("draw RL"), set.contains(&Expansion::River), "{name}");
+        assert_eq!(has("\"figure\":\"abbot\""), set.contains(&Expansion::Abbot), "{name}");
+        assert_eq!(has("draw LA"), set.contains(&Expansion::Labyrinth), "{name}");
     }
 }

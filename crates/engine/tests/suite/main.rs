@@ -6,6 +6,7 @@
 //! Run one file's tests by its module name, for example
 //! `cargo test --release -p carcassonne-engine --test suite architecture::`.
 
+mod abbot;
 mod architecture;
 mod conformance;
 mod events;

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use carcassonne_engine::setup::MAX_FIGURES;
-use carcassonne_engine::{Expansion, Pos, Rotation, RuleOptions, TileKind, WagonMove};
+use carcassonne_engine::{Expansion, LabyrinthVariant, Pos, Rotation, RuleOptions, TileKind, WagonMove};
 
 use crate::error::{malformed, unsupported, JczError};
 use crate::tiles::{self, Sets};
@@ -73,6 +73,20 @@ const EXPANSION_RULES: &[&str] = &[
     "king-and-robber-scoring",
 ];
 
+/// The expansion a game element of JCloisterZone belongs to, for the
+/// elements of the expansions played most with those read here.
+fn element_expansion(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "bridge" | "castle" | "bazaar" => "Bridges, Castles & Bazaars",
+        "tower" => "The Tower",
+        "dragon" | "fairy" | "princess" | "portal" => "The Princess & the Dragon",
+        "phantom" => "The Phantom",
+        "king" | "robber" => "King & Robber",
+        "shepherd" => "Hills & Sheep",
+        _ => return None,
+    })
+}
+
 pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     let setup = v.as_object().ok_or_else(|| malformed("setup", "not an object"))?;
     if !setup.contains_key("sets") {
@@ -109,6 +123,7 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             "abbey-and-mayor" | "abbey-and-mayor:1" => sets.abbey = true,
             "traders-and-builders" | "traders-and-builders:1" => sets.traders = true,
             "river/1:1" | "river/1:2" => sets.river = true,
+            "labyrinth" | "labyrinth:1" => sets.labyrinth = true,
             "traders-and-builders:2" => {
                 return Err(unsupported(
                     "setup.sets",
@@ -125,7 +140,7 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                 return Err(unsupported(
                     "setup.sets",
                     format!(
-                        "tile set {other} is not supported (only the base game, The Ferries, Inns & Cathedrals, Abbey & Mayor, Traders & Builders and The River I are)"
+                        "tile set {other} is not supported (only the base game, The Ferries, Inns & Cathedrals, Abbey & Mayor, Traders & Builders, The River I and The Labyrinth are)"
                     ),
                 ))
             }
@@ -154,6 +169,8 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
     // Traders & Builders' figures, a number a player, and its goods.
     let mut traders_counts: [(&str, u8); 2] = [("builder", 0), ("pig", 0)];
     let mut goods = false;
+    // The Abbot: abbots a player, and whether the gardens count.
+    let (mut abbots, mut garden) = (0u8, false);
     for (name, value) in elements {
         if !enabled(value) {
             continue;
@@ -169,7 +186,8 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             // Pig-herd fields are on tiles of other sets only.
             "pig-herd" => {}
             "traders" => goods = true,
-            "abbey" | "mayor" | "wagon" | "barn" | "builder" | "pig" => {
+            "garden" => garden = true,
+            "abbey" | "mayor" | "wagon" | "barn" | "builder" | "pig" | "abbot" => {
                 let n = match value {
                     Value::Bool(true) => Some(1.0),
                     v => number(v),
@@ -177,18 +195,28 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                 let at = format!("setup.elements.{name}");
                 let n = match n {
                     Some(n) if n.fract() == 0.0 && (1.0..=f64::from(MAX_FIGURES)).contains(&n) => n as u8,
-                    _ => return Err(unsupported(at, format!("{value} {name}s a player are not supported (1 to {MAX_FIGURES} are)"))),
+                    _ => {
+                        return Err(unsupported(
+                            at,
+                            format!("{value} {name}s a player are not supported (1 to {MAX_FIGURES} are)"),
+                        ))
+                    }
                 };
-                let slot = abbey_counts.iter_mut().chain(traders_counts.iter_mut()).find(|(k, _)| k == name);
-                slot.expect("listed").1 = n;
+                if name == "abbot" {
+                    abbots = n;
+                } else {
+                    let slot = abbey_counts.iter_mut().chain(traders_counts.iter_mut()).find(|(k, _)| k == name);
+                    slot.expect("listed").1 = n;
+                }
             }
             other => {
+                let of = element_expansion(other).map(|e| format!(" ({e})")).unwrap_or_default();
                 return Err(unsupported(
                     format!("setup.elements.{other}"),
                     format!(
-                        "game element {other} is not supported (only followers, farmers, ferries, big followers, inns, cathedrals, abbeys, mayors, wagons, barns, builders, pigs, traders and pig-herds are)"
+                        "game element {other}{of} is not supported (only followers, farmers, ferries, big followers, inns, cathedrals, abbeys, mayors, wagons, barns, builders, pigs, traders, pig-herds, abbots and gardens are)"
                     ),
-                ))
+                ));
             }
         }
     }
@@ -240,15 +268,25 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
             }
         }
     }
+    // The Abbot: its abbots, and its garden tiles where the set basic:2
+    // draws them and the gardens count.
+    sets.abbot = abbots > 0;
+    sets.abbot_gardens = sets.abbot && garden && sets.gardens;
+    if abbots > 1 {
+        options.figures.insert("abbot".to_string(), abbots);
+    }
     // An expansion in play for its figures only: the record names the
     // expansions whose tiles are in the bag.
-    if sets.abbey_rules && !sets.abbey || sets.traders_rules && !sets.traders {
+    if sets.abbey_rules && !sets.abbey || sets.traders_rules && !sets.traders || sets.abbot && !sets.abbot_gardens {
         let mut with_tiles = Vec::new();
         for (on, e) in [
             (sets.ferries, Expansion::Ferries),
             (sets.inns, Expansion::Inns),
             (sets.abbey, Expansion::Abbey),
             (sets.traders, Expansion::Traders),
+            (sets.river, Expansion::River),
+            (sets.abbot_gardens, Expansion::Abbot),
+            (sets.labyrinth, Expansion::Labyrinth),
         ] {
             if on {
                 with_tiles.push(e);
@@ -282,6 +320,17 @@ pub(super) fn read_setup(v: &Value) -> Result<(Sets, RuleOptions), JczError> {
                     Some("C2") | None => {}
                     Some(other) => {
                         return Err(unsupported(at, format!("wagon-move {other} is not supported (only C1 or C2)")))
+                    }
+                }
+            } else if name == "labyrinth-variant" && sets.labyrinth {
+                match value.as_str() {
+                    Some("basic") => options.labyrinth_variant = Some(LabyrinthVariant::Basic),
+                    Some("advanced") | None => {}
+                    Some(other) => {
+                        return Err(unsupported(
+                            at,
+                            format!("labyrinth-variant {other} is not supported (only basic or advanced)"),
+                        ))
                     }
                 }
             } else if name == "barn-placement" && sets.abbey_rules && value.as_str() == Some("occupied") {

@@ -66,6 +66,12 @@ pub fn import(text: &str) -> Result<Import, JczError> {
     if sets.river {
         expansions.push(Expansion::River);
     }
+    if sets.abbot {
+        expansions.push(Expansion::Abbot);
+    }
+    if sets.labyrinth {
+        expansions.push(Expansion::Labyrinth);
+    }
     let setup = Setup {
         players,
         expansions,
@@ -177,10 +183,11 @@ impl Reader {
             "DEPLOY_MEEPLE" => self.deploy(&at, payload),
             "PASS" => self.pass(i, &at, next),
             "PLACE_TOKEN" => self.place_token(&at, payload),
+            "RETURN_MEEPLE" => self.return_meeple(&at, payload),
             "COMMIT" => self.commit(&at),
             other => Err(unsupported(
                 &at,
-                format!("message {other} is not supported (only PLACE_TILE, DEPLOY_MEEPLE, PLACE_TOKEN, PASS and COMMIT are)"),
+                format!("message {other} is not supported (only PLACE_TILE, DEPLOY_MEEPLE, RETURN_MEEPLE, PLACE_TOKEN, PASS and COMMIT are)"),
             )),
         }
     }
@@ -268,11 +275,12 @@ impl Reader {
             Some(&"barn") => FollowerKind::Barn,
             Some(&"builder") => FollowerKind::Builder,
             Some(&"pig") => FollowerKind::Pig,
+            Some(&"abbot") => FollowerKind::Abbot,
             Some(_) => {
                 return Err(unsupported(
                     at,
                     format!(
-                        "meeple {meeple} is not supported (only small and big followers, mayors, wagons, barns, builders and pigs are)"
+                        "meeple {meeple} is not supported (only small and big followers, mayors, wagons, barns, builders, pigs and abbots are)"
                     ),
                 ))
             }
@@ -280,7 +288,7 @@ impl Reader {
         if self.game.state().rules().figure_count(figure) == 0 {
             return Err(illegal(
                 at,
-                format!("meeple {meeple} is a {}, and this game gives the players none", figure.noun()),
+                format!("meeple {meeple} is {}, and this game gives the players none", figure.with_article()),
             ));
         }
         let pointer = payload.get("pointer").ok_or_else(|| malformed(at, "DEPLOY_MEEPLE without a pointer"))?;
@@ -331,6 +339,32 @@ impl Reader {
         let feature = pointer.get("feature").and_then(Value::as_str);
         let loc = location::to_ours(tile.kind, tile.rot, feature, jcz, text).map_err(|e| illegal(at, e))?;
         self.play(Action::Deploy(figure, loc), at)?;
+        self.turn.as_mut().expect("open").acted = true;
+        Ok(())
+    }
+
+    /// An abbot taken back instead of deploying (source `ABBOT_RETURN`),
+    /// from the tile its pointer names.
+    fn return_meeple(&mut self, at: &str, payload: &Value) -> Result<(), JczError> {
+        let source = payload.get("source").and_then(Value::as_str).unwrap_or("");
+        if source != "ABBOT_RETURN" {
+            return Err(unsupported(
+                at,
+                format!("RETURN_MEEPLE from {source} is not supported (only ABBOT_RETURN, the abbot taken back)"),
+            ));
+        }
+        let turn = self.open_turn(at, "RETURN_MEEPLE")?;
+        if turn.acted {
+            return Err(illegal(at, "a second follower step in one turn"));
+        }
+        let pointer = payload.get("pointer").ok_or_else(|| malformed(at, "RETURN_MEEPLE without a pointer"))?;
+        let meeple = pointer.get("meepleId").and_then(Value::as_str).unwrap_or("");
+        if meeple.split('.').nth(1) != Some("abbot") {
+            return Err(illegal(at, format!("meeple {meeple} is not an abbot: only an abbot is taken back")));
+        }
+        let feature = pointer.get("featurePointer").unwrap_or(pointer);
+        let pos = read_position(feature.get("position")).map_err(|e| malformed(at, e))?;
+        self.play(Action::ReturnAbbot(pos), at)?;
         self.turn.as_mut().expect("open").acted = true;
         Ok(())
     }

@@ -25,6 +25,23 @@ use serde_json::Value;
 fn follower_step_exists(state: &State) -> bool {
     let t = state.placed_tile().expect("a tile was placed");
     let p = state.current_player();
+    // The Abbot: an abbot to take back from where fewer than eight tiles
+    // surround it, or one in supply and a free monastery or garden.
+    let board = state.board();
+    let abbot_back = state.followers().iter().any(|f| {
+        let at = state.piece_location(f.piece).0;
+        f.kind == FollowerKind::Abbot
+            && f.player as usize == p
+            && at.surrounding().filter(|q| board.tile_index(*q).is_some()).count() < 8
+    });
+    let abbot_on = state.supply_of(FollowerKind::Abbot).get(p).is_some_and(|n| *n > 0)
+        && [Location::Monastery, Location::Garden]
+            .into_iter()
+            .filter_map(|l| state.feature_at(t.pos, l))
+            .any(|f| f.followers == 0);
+    if abbot_back || abbot_on {
+        return true;
+    }
     if state.supply()[p] == 0 && state.supply_of(FollowerKind::Big)[p] == 0 {
         return false;
     }
@@ -74,7 +91,10 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
                     placed = Some(p.pos);
                     let step = follower_step_exists(&state);
                     // The engine agrees on where a follower may go.
-                    let engine = state.legal_action_list().iter().any(|a| matches!(a, Action::Deploy(..)));
+                    let engine = state
+                        .legal_action_list()
+                        .iter()
+                        .any(|a| matches!(a, Action::Deploy(..) | Action::ReturnAbbot(_)));
                     assert_eq!(step, engine, "{at}");
                     if !step {
                         // No message: JCloisterZone skips the step.
@@ -90,6 +110,7 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
                     let class = match figure {
                         FollowerKind::Normal => "small",
                         FollowerKind::Big => "big",
+                        FollowerKind::Abbot => "abbot",
                         other => return Err(format!("{at}: a {other} in the record")),
                     };
                     let id = msg["payload"]["meepleId"].as_str().unwrap_or("");
@@ -109,6 +130,14 @@ fn check_export(record: &Record, text: &str) -> Result<(), String> {
                     play(&mut state, action)?;
                 }
                 // The export refuses Abbey & Mayor, so its games are never generated here.
+                Action::ReturnAbbot(_) => {
+                    let msg = next(&mut k, &["RETURN_MEEPLE"], &at)?;
+                    let id = msg["payload"]["pointer"]["meepleId"].as_str().unwrap_or("");
+                    if !id.starts_with(&format!("{player}.abbot.")) || msg["payload"]["source"] != "ABBOT_RETURN" {
+                        return Err(format!("{at}: {msg} to take back player {player}'s abbot"));
+                    }
+                    play(&mut state, action)?;
+                }
                 Action::PlaceAbbey(_) | Action::MoveWagon { .. } => {
                     return Err(format!("{at}: {action} in the record"))
                 }
@@ -348,8 +377,9 @@ fn messages(text: &str) -> Vec<String> {
 /// and exported again, give back JCloisterZone's own messages: the abbey as
 /// PLACE_TILE AM/A, a wagon's move after the turn's COMMIT by its owner with
 /// a COMMIT of its own, a barn pointing at the field south-east of its
-/// corner, builders and pigs, and the sets, elements and rules of the setup;
-/// the solo games (one player) as well as our two-player copies.
+/// corner, builders and pigs, abbots on gardens, the labyrinth in both
+/// variants, and the sets, elements and rules of the setup; the solo games
+/// (one player) as well as our two-player copies.
 #[test]
 fn abbey_and_mayor_and_traders_and_builders_exports_write_what_jcloisterzone_wrote() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/engine-tests");
@@ -369,6 +399,9 @@ fn abbey_and_mayor_and_traders_and_builders_exports_write_what_jcloisterzone_wro
         "pig-scoring.jcz",
         "pigs-no-stack.jcz",
         "pigs-no-stack-two-players.jcz",
+        "garden-scoring.jcz",
+        "labyrinth-basic-variant.jcz",
+        "labyrinth-meeples-bonus.jcz",
     ] {
         let original = std::fs::read_to_string(dir.join(name)).unwrap();
         let record = carcassonne_jcz::import_record(&original).unwrap();
@@ -387,6 +420,8 @@ fn abbey_and_mayor_and_traders_and_builders_exports_write_what_jcloisterzone_wro
         assert_eq!(got["setup"]["elements"], elements, "{name}");
         let rule = |v: &Value| v["setup"]["rules"]["wagon-move"].as_str().unwrap_or("C2").to_string();
         assert_eq!(rule(&got), rule(&want), "{name}");
+        let variant = |v: &Value| v["setup"]["rules"]["labyrinth-variant"].as_str().unwrap_or("advanced").to_string();
+        assert_eq!(variant(&got), variant(&want), "{name}");
         assert_eq!(carcassonne_jcz::import_record(&exported).unwrap(), record, "{name}");
     }
 }
@@ -514,4 +549,70 @@ fn river_games_export_and_import_back() {
             assert_eq!(replayed.state().final_scores(), game.state().final_scores(), "game {seed}");
         }
     }
+}
+
+/// Random games with The Abbot (its gardens or only its abbot, with Abbey
+/// & Mayor's wagons and abbeys in some) export as JCloisterZone writes them:
+/// the abbot's DEPLOY_MEEPLE on a garden or monastery, its RETURN_MEEPLE
+/// with the source ABBOT_RETURN, the set basic:2 with the elements abbot
+/// and garden; and they import back to the same record. Random games with
+/// The Labyrinth export and import back too.
+#[test]
+fn abbot_and_labyrinth_random_games_export_and_import_back() {
+    let (mut deployed, mut returned) = (0, 0);
+    for seed in 0..16u64 {
+        let mut expansions = vec![Expansion::Abbot];
+        if seed % 3 == 1 {
+            expansions.push(Expansion::Abbey);
+        }
+        if seed % 4 == 3 {
+            expansions.push(Expansion::Ferries);
+        }
+        let labyrinth = seed % 2 == 1;
+        if labyrinth {
+            expansions.push(Expansion::Labyrinth);
+        }
+        expansions.sort();
+        // Some leave out The Abbot's garden tiles: its abbot then stands on monasteries only.
+        let others = expansions.iter().copied().filter(|e| *e != Expansion::Abbot).collect();
+        let rules = RuleOptions { tile_sets: (seed % 5 == 4).then_some(others), ..RuleOptions::default() };
+        let setup = Setup {
+            players: (0..1 + (seed % 4) as usize).map(|i| format!("P{i}")).collect(),
+            expansions: expansions.clone(),
+            edition: Some(carcassonne_engine::Edition::C2),
+            seed: None,
+            rules,
+        };
+        let mut game = Game::new(setup).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut buf = Vec::new();
+        while let Some(a) = random_action(game.state(), &mut rng, &mut buf) {
+            match a {
+                Action::Deploy(FollowerKind::Abbot, _) => deployed += 1,
+                Action::ReturnAbbot(_) => returned += 1,
+                _ => {}
+            }
+            game.play(a).unwrap();
+        }
+        let record = game.record();
+        let text = carcassonne_jcz::export(record).unwrap_or_else(|e| panic!("game {seed}: {e}")).text;
+        if !labyrinth && !expansions.contains(&Expansion::Abbey) {
+            check_export(record, &text).unwrap_or_else(|e| panic!("game {seed}: {e}"));
+        }
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let gardens = record.setup.rules.tile_sets.is_none();
+        assert_eq!(doc["setup"]["sets"]["basic:2"] == 1, gardens, "game {seed}: {}", doc["setup"]["sets"]);
+        assert_eq!(doc["setup"]["elements"]["garden"] == 1, gardens, "game {seed}");
+        assert_eq!(doc["setup"]["elements"]["abbot"], 1, "game {seed}");
+        assert_eq!(doc["setup"]["sets"]["labyrinth"] == 1, labyrinth, "game {seed}");
+        let back = carcassonne_jcz::import(&text).unwrap_or_else(|e| panic!("game {seed}: {e}"));
+        assert_eq!(back.record.setup, record.setup, "game {seed}");
+        let differ = back.record.turns.iter().zip(&record.turns).position(|(a, b)| a != b);
+        if let Some(i) = differ {
+            panic!("game {seed}, turn {}: {:?} for {:?}", i + 1, back.record.turns[i], record.turns[i]);
+        }
+        assert_eq!(&back.record, record, "game {seed}");
+        assert_eq!(Game::replay(&back.record).unwrap().state(), game.state(), "game {seed}");
+    }
+    assert!(deployed > 10 && returned > 5, "{deployed} abbots deployed, {returned} taken back");
 }

@@ -221,8 +221,8 @@ fn other_expansions_and_rule_variants_are_refused() {
         JczErrorKind::Unsupported,
         "setup.rules.barn-placement: barn-placement occupied is not supported",
     );
-    let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["abbot"] = json!(1));
-    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.abbot: game element abbot is not supported");
+    let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["fairy"] = json!(true));
+    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.fairy: game element fairy (The Princess & the Dragon) is not supported");
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["farmers"] = json!(false));
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.farmers: a game without farmers is not supported");
     let e = refused("base-scoring.jcz", |d| d["setup"]["rules"]["tiny-city-scoring"] = json!("3"));
@@ -247,11 +247,17 @@ fn other_expansions_and_rule_variants_are_refused() {
     );
     let e = refused("ferries.jcz", |d| d["replay"][2]["payload"]["token"] = json!("BRIDGE"));
     assert_refusal(&e, JczErrorKind::Unsupported, "replay[2]: token BRIDGE is not supported");
-    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.abbot.1"));
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.phantom.1"));
     assert_refusal(
         &e,
         JczErrorKind::Unsupported,
-        "replay[1]: meeple 0.abbot.1 is not supported (only small and big followers, mayors, wagons, barns, builders and pigs are)",
+        "replay[1]: meeple 0.phantom.1 is not supported (only small and big followers, mayors, wagons, barns, builders, pigs and abbots are)",
+    );
+    let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.abbot.1"));
+    assert_refusal(
+        &e,
+        JczErrorKind::Illegal,
+        "replay[1]: meeple 0.abbot.1 is an abbot, and this game gives the players none",
     );
     let e = refused("base-scoring.jcz", |d| d["replay"][1]["payload"]["meepleId"] = json!("0.builder.1"));
     assert_refusal(

@@ -366,3 +366,42 @@ fn traders_and_builders_pigs_do_not_stack() {
     let record = assert_engine_test("pigs-no-stack-two-players.jcz");
     assert_eq!(record.setup.rules.figures.get("pig"), Some(&2));
 }
+
+/// The Abbot: two abbots on the gardens of `basic:2`'s garden tiles; one
+/// garden is surrounded (9), the other scores at the end (4).
+#[test]
+fn the_abbot_garden_scoring() {
+    let record = assert_engine_test("garden-scoring.jcz");
+    assert!(record.setup.expansions.contains(&carcassonne_engine::Expansion::Abbot));
+    assert_eq!(record.setup.rules.tile_sets, None, "the garden tiles are in the bag");
+    let tiles: Vec<&str> = record.turns.iter().map(|t| t.tile.as_str()).collect();
+    assert_eq!(tiles[..2], ["UG", "VG"]);
+    assert_eq!(actions(&record, 0), ["place at [1, 0] turned 0", "deploy abbot on garden"]);
+}
+
+/// The Labyrinth, both variants: the same game scores its road 6 under the
+/// basic one, and 12 with the bonus of 2 a figure (three followers, each
+/// on a leg of its own).
+#[test]
+fn the_labyrinth_in_both_variants() {
+    let basic = assert_engine_test("labyrinth-basic-variant.jcz");
+    assert_eq!(basic.setup.rules.labyrinth_variant, Some(carcassonne_engine::LabyrinthVariant::Basic));
+    let bonus = assert_engine_test("labyrinth-meeples-bonus.jcz");
+    assert_eq!(bonus.setup.rules.labyrinth_variant, None, "the standard rule");
+    assert_eq!(bonus.setup.players.len(), 1, "a solo game");
+    let roads = bonus.turns.iter().filter(|t| t.meeple.as_deref().is_some_and(|m| m.starts_with("road:"))).count();
+    assert_eq!(roads, 3);
+}
+
+/// The one engine test of these folders that needs an expansion outside
+/// the product is refused, naming it: a bridge of Bridges, Castles & Bazaars.
+#[test]
+fn the_wagon_move_over_a_bridge_is_refused_naming_the_bridge() {
+    let err = import(&engine_test("abbey-wagon-move-bridge.jcz")).unwrap_err();
+    assert_eq!(err.kind, carcassonne_jcz::JczErrorKind::Unsupported);
+    let text = err.to_string();
+    assert!(
+        text.starts_with("setup.elements.bridge: game element bridge (Bridges, Castles & Bazaars) is not supported"),
+        "{text}"
+    );
+}

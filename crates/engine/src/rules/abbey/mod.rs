@@ -131,7 +131,8 @@ pub(crate) fn touched(view: View, out: &mut Touched) {
 /// or monastery, unfinished and without any figure.
 fn wagon_may_go(board: &Board, features: &Features, pos: Pos, p: PieceId) -> bool {
     let kind = features.info(p).kind;
-    if kind == FeatureKind::Field {
+    // Not a field, nor a garden (which holds only an abbot).
+    if !matches!(kind, FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery) {
         return false;
     }
     let totals = features.totals(p);
@@ -441,6 +442,9 @@ fn wagon_check(state: &State, at: Pos, to: Location) -> Result<(), PlayError> {
     }
     if to.kind() == FeatureKind::Field {
         return bad("a wagon goes on a road, a city or a monastery, never a field");
+    }
+    if to.kind() == FeatureKind::Garden {
+        return bad("only an abbot stands on a garden");
     }
     if state.features.totals(p).followers > 0 {
         return bad("a wagon goes only where no figure stands");

@@ -102,4 +102,5 @@ pub static TILES: TileSet = TileSet {
     ],
     start: None,
     stages: &[],
+    replaces: &[],
 };

@@ -37,7 +37,8 @@ pub(crate) fn completed_points(rules: &Rules, f: &Feature) -> u32 {
             let per = if f.tiles == 2 && rules.tiny_city_scoring() == TINY_CITY_VARIANT { 1 } else { CITY_POINTS };
             per * (f.tiles + f.totals.pennants as u32)
         }
-        FeatureKind::Monastery => MONASTERY_POINTS,
+        // A garden scores as a monastery does.
+        FeatureKind::Monastery | FeatureKind::Garden => MONASTERY_POINTS,
         FeatureKind::Road | FeatureKind::Field => f.tiles,
     }
 }
@@ -46,7 +47,7 @@ pub(crate) fn open_points(_rules: &Rules, f: &Feature) -> u32 {
     match f.kind {
         FeatureKind::Road => f.tiles,
         FeatureKind::City => f.tiles + f.totals.pennants as u32,
-        FeatureKind::Monastery => 1 + f.neighbours,
+        FeatureKind::Monastery | FeatureKind::Garden => 1 + f.neighbours,
         FeatureKind::Field => FARM_POINTS * f.cities,
     }
 }

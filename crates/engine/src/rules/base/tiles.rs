@@ -80,6 +80,7 @@ pub static TILES: TileSet = TileSet {
     ],
     start: None,
     stages: &[],
+    replaces: &[],
 };
 
 /// The tile that lies at [0, 0] before the first turn.

@@ -68,4 +68,5 @@ pub static TILES: TileSet = TileSet {
     ],
     start: None,
     stages: &[],
+    replaces: &[],
 };

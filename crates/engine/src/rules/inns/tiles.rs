@@ -121,4 +121,5 @@ pub static TILES: TileSet = TileSet {
     ],
     start: None,
     stages: &[],
+    replaces: &[],
 };

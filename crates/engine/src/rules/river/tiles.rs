@@ -3,13 +3,14 @@
 //!
 //! The 12 tiles of JCloisterZone's sets `river/1:1` (edition c2) and
 //! `river/1:2` (c3, where one plain bend carries a garden of The Abbot;
-//! without The Abbot a garden is field, so the two bends play alike). The
+//! without The Abbot no figure may stand on a garden, so the two bends
+//! play alike). The
 //! river reaches the sides in `river`; the fields lie on either bank.
 
 use crate::expansion::Expansion;
 use crate::geometry::HalfEdge::{Ene, Ese, Nne, Nnw, Sse, Ssw, Wnw, Wsw};
 use crate::geometry::Side::{E, N, S, W};
-use crate::tile::{city, field, monastery, road, side_mask, TileDef, TileSet};
+use crate::tile::{city, field, garden, monastery, road, side_mask, TileDef, TileSet};
 
 const ALL_HALVES: &[crate::geometry::HalfEdge] = &[Nnw, Nne, Ene, Ese, Sse, Ssw, Wsw, Wnw];
 
@@ -94,7 +95,13 @@ pub static TILES: TileSet = TileSet {
         ),
         // The river bending through fields; R9 is the same bend with a garden.
         river_tile!("R8", 1, 2, [W, S], [field(&[Wnw, Nnw, Nne, Ene, Ese, Sse], &[]), field(&[Wsw, Ssw], &[])]),
-        river_tile!("R9", 1, 0, [W, S], [field(&[Wnw, Nnw, Nne, Ene, Ese, Sse], &[]), field(&[Wsw, Ssw], &[])]),
+        river_tile!(
+            "R9",
+            1,
+            0,
+            [W, S],
+            [field(&[Wnw, Nnw, Nne, Ene, Ese, Sse], &[]), field(&[Wsw, Ssw], &[]), garden()]
+        ),
     ],
     start: Some(SPRING),
     // The river's tiles come first, then the lake, then the rest.
@@ -110,4 +117,5 @@ pub static TILES: TileSet = TileSet {
         ("R8", 2),
         ("R9", 2),
     ],
+    replaces: &[],
 };

@@ -209,4 +209,5 @@ pub static TILES: TileSet = TileSet {
     ],
     start: None,
     stages: &[],
+    replaces: &[],
 };
