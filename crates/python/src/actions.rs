@@ -20,12 +20,17 @@
 //! | F + pair, F = D + 17 | put the ferry on the jetties N-E, N-S, N-W, E-S, E-W, S-W (0-5) |
 //! | M + 6 * cell + pair, M = F + 6 | move the ferry of the lake on `cell` to a pair of jetties (The Ferries only) |
 //!
+//! | X + 0, 1, X = the end of the above | The Abbot: deploy the abbot on the monastery (0) or the garden (1) of the tile just placed |
+//! | X + 2 + cell | The Abbot: take back the abbot from the tile on `cell` |
+//!
 //! The number of distinct ids is `M + 6C` with The Ferries and `F` without
-//! (no ferry id is ever legal there, so the range stops before them).
-//! Chance's ids are the tile kinds' indices in the engine's catalogue: id
-//! `k` draws kind `k`.
+//! (no ferry id is ever legal there, so the range stops before them), and
+//! `X + 2 + C` with The Abbot. Chance's ids number the tile kinds this
+//! game may draw, in the engine's catalogue order: those of the base game
+//! and The Ferries (ids 0 to 26, the kinds' catalogue indices, with or
+//! without The Ferries in play), then The River's, The Abbot's and The
+//! Labyrinth's where they are in play.
 
-use carcassonne_engine::catalogue::catalogue;
 use carcassonne_engine::geometry::{HalfEdge, Pos, Rotation, Side};
 use carcassonne_engine::{Action, Bag, Expansion, FollowerKind, JettyPair, Location, Placement, Rules, TileKind};
 
@@ -45,17 +50,50 @@ const PASS: u64 = 0;
 const DISCARD: u64 = 1;
 const PLACE: u64 = 2;
 
-/// The integer encoding of one game's actions: its board window and which
-/// ranges are in use.
+/// The integer encoding of one game's actions: its board window, which
+/// ranges are in use and which tile kinds chance may draw.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Ids {
     radius: i32,
     ferries: bool,
+    abbot: bool,
+    /// The expansions in play whose tiles chance's ids number after the
+    /// base game's and The Ferries' (a bit per [`Expansion`]).
+    more_kinds: u32,
 }
 
 impl Ids {
     pub fn for_rules(rules: &Rules) -> Ids {
-        Ids { radius: i32::from(Bag::for_rules(rules).total()), ferries: rules.has(Expansion::Ferries) }
+        let more_kinds =
+            SUPPORTED.iter().filter(|e| **e != Expansion::Ferries && rules.has(**e)).fold(0, |m, e| m | 1 << *e as u32);
+        Ids {
+            radius: i32::from(Bag::for_rules(rules).total()),
+            ferries: rules.has(Expansion::Ferries),
+            abbot: rules.has(Expansion::Abbot),
+            more_kinds,
+        }
+    }
+
+    /// Whether this game's rules have `e` in play (of the expansions that
+    /// change the ids or the observation).
+    pub fn has(&self, e: Expansion) -> bool {
+        match e {
+            Expansion::Ferries => self.ferries,
+            e => self.more_kinds & (1 << e as u32) != 0,
+        }
+    }
+
+    /// The tile kinds chance's ids number, in id order.
+    pub fn kinds(&self) -> impl Iterator<Item = TileKind> + '_ {
+        TileKind::all().filter(|k| match k.info().expansion {
+            None | Some(Expansion::Ferries) => true,
+            Some(e) => self.more_kinds & (1 << e as u32) != 0,
+        })
+    }
+
+    /// The chance id of a tile kind, `None` for a kind this game never draws.
+    pub fn kind_id(&self, kind: TileKind) -> Option<u64> {
+        self.kinds().position(|k| k == kind).map(|i| i as u64)
     }
 
     /// `R`: the window is `-R..=R` on both axes.
@@ -83,8 +121,8 @@ impl Ids {
         self.ferry() + PAIRS.len() as u64
     }
 
-    /// How many player ids there are: every id is below this.
-    pub fn distinct(&self) -> u64 {
+    /// Where The Abbot's ids start: after The Ferries' (or where they would).
+    fn abbot_ids(&self) -> u64 {
         if self.ferries {
             self.moves() + PAIRS.len() as u64 * self.cells()
         } else {
@@ -92,9 +130,18 @@ impl Ids {
         }
     }
 
-    /// How many chance ids there are (the tile kinds this package plays).
-    pub fn chance_outcomes() -> u64 {
-        kinds() as u64
+    /// How many distinct player ids there are: every id is below this.
+    pub fn distinct(&self) -> u64 {
+        if self.abbot {
+            self.abbot_ids() + 2 + self.cells()
+        } else {
+            self.abbot_ids()
+        }
+    }
+
+    /// How many chance ids there are (the tile kinds this game may draw).
+    pub fn chance_outcomes(&self) -> u64 {
+        self.kinds().count() as u64
     }
 
     fn cell(&self, p: Pos) -> Option<u64> {
@@ -113,14 +160,17 @@ impl Ids {
     /// The Ferries (neither is ever legal).
     pub fn encode(&self, action: Action) -> Option<u64> {
         Some(match action {
-            Action::Draw(kind) => kind.index() as u64,
+            Action::Draw(kind) => self.kind_id(kind)?,
             Action::Pass => PASS,
             Action::Discard => DISCARD,
             Action::Place(p) => PLACE + 4 * self.cell(p.pos)? + u64::from(p.rot.quarters()),
             Action::Deploy(FollowerKind::Normal, loc) => self.deploy() + feature_index(loc)?,
+            Action::Deploy(FollowerKind::Abbot, Location::Monastery) if self.abbot => self.abbot_ids(),
+            Action::Deploy(FollowerKind::Abbot, Location::Garden) if self.abbot => self.abbot_ids() + 1,
             // Other figures and inner fields belong to expansions this
             // package does not play.
             Action::Deploy(..) => return None,
+            Action::ReturnAbbot(at) if self.abbot => self.abbot_ids() + 2 + self.cell(at)?,
             Action::PlaceFerry(pair) => self.ferry() + pair_index(pair),
             Action::MoveFerry { at, ferry } => {
                 if !self.ferries {
@@ -128,7 +178,7 @@ impl Ids {
                 }
                 self.moves() + PAIRS.len() as u64 * self.cell(at)? + pair_index(ferry)
             }
-            // Abbey & Mayor and The Abbot are not among the expansions this package plays.
+            // Abbey & Mayor is not among the expansions this package plays.
             Action::PlaceAbbey(_) | Action::MoveWagon { .. } | Action::ReturnAbbot(_) => return None,
         })
     }
@@ -143,6 +193,12 @@ impl Ids {
         } else if id < self.deploy() {
             let (cell, q) = ((id - PLACE) / 4, (id - PLACE) % 4);
             Action::Place(Placement { pos: self.pos(cell), rot: Rotation::from_quarters(q as u8) })
+        } else if self.abbot && id >= self.abbot_ids() {
+            match id - self.abbot_ids() {
+                0 => Action::Deploy(FollowerKind::Abbot, Location::Monastery),
+                1 => Action::Deploy(FollowerKind::Abbot, Location::Garden),
+                cell => Action::ReturnAbbot(self.pos(cell - 2)),
+            }
         } else if id < self.ferry() {
             Action::Deploy(FollowerKind::Normal, feature((id - self.deploy()) as usize))
         } else if id < self.moves() {
@@ -153,23 +209,16 @@ impl Ids {
         })
     }
 
-    /// The draw of an id, `None` outside the catalogue.
-    pub fn decode_draw(id: i64) -> Option<Action> {
+    /// The draw of an id, `None` outside this game's kinds.
+    pub fn decode_draw(&self, id: i64) -> Option<Action> {
         let id = usize::try_from(id).ok()?;
-        TileKind::all().take(kinds()).nth(id).map(Action::Draw)
+        self.kinds().nth(id).map(Action::Draw)
     }
 }
 
 /// The expansions this package plays: its action ids (OpenSpiel's fixed
 /// action space) and observations cover their tiles and decisions only.
-pub const SUPPORTED: [Expansion; 1] = [Expansion::Ferries];
-
-/// How many tile kinds this package knows: the catalogue's first ones, of
-/// the base game and the expansions it plays (the catalogue lists each
-/// expansion's tiles after those before it).
-pub fn kinds() -> usize {
-    catalogue().kinds.iter().take_while(|k| k.expansion.is_none_or(|e| SUPPORTED.contains(&e))).count()
-}
+pub const SUPPORTED: [Expansion; 4] = [Expansion::Ferries, Expansion::River, Expansion::Abbot, Expansion::Labyrinth];
 
 fn feature_index(loc: Location) -> Option<u64> {
     Some(match loc {
@@ -235,7 +284,8 @@ mod tests {
 
     #[test]
     fn every_id_decodes_to_an_action_that_encodes_back_to_it() {
-        for rules in [Rules::base(2).unwrap(), Rules::new(3, &[Expansion::Ferries], Edition::C2).unwrap()] {
+        let abbot = Rules::new(1, &[Expansion::Abbot, Expansion::River, Expansion::Labyrinth], Edition::C3).unwrap();
+        for rules in [Rules::base(2).unwrap(), Rules::new(3, &[Expansion::Ferries], Edition::C2).unwrap(), abbot] {
             let ids = Ids::for_rules(&rules);
             for id in 0..ids.distinct() as i64 {
                 let action = ids.decode(id).unwrap();
@@ -272,8 +322,32 @@ mod tests {
     }
 
     #[test]
+    fn the_ids_of_the_ferries_games_stay_as_they_were() {
+        // Chance's ids of a game with The Ferries (or none) are the first 27
+        // kinds of the catalogue, as before The River, The Abbot and The
+        // Labyrinth were played here.
+        let ferries = Ids::for_rules(&Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap());
+        assert_eq!(ferries.chance_outcomes(), 27);
+        assert!(ferries.kinds().enumerate().all(|(i, k)| k.index() == i));
+        let all = [Expansion::Ferries, Expansion::River, Expansion::Abbot, Expansion::Labyrinth];
+        let all = Ids::for_rules(&Rules::new(2, &all, Edition::C3).unwrap());
+        assert_eq!(all.chance_outcomes(), 27 + 11 + 8 + 1);
+        // A larger window (more tiles), and the abbot's ids after the ferries'.
+        let r = 72 + 8 + 12 + 1 - 1;
+        assert_eq!(all.radius(), r);
+        let (w, c) = (2 * r as u64 + 1, (2 * r as u64 + 1).pow(2));
+        assert_eq!(all.distinct(), 2 + 4 * c + 17 + 6 + 6 * c + 2 + c, "{w}");
+    }
+
+    #[test]
     fn every_legal_action_of_random_games_has_an_id() {
-        let rules = Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap();
+        let river = Rules::new(2, &[Expansion::River, Expansion::Abbot, Expansion::Labyrinth], Edition::C3).unwrap();
+        for rules in [Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap(), river] {
+            every_legal_action_has_an_id(rules);
+        }
+    }
+
+    fn every_legal_action_has_an_id(rules: Rules) {
         let ids = Ids::for_rules(&rules);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let mut buf = Vec::new();
@@ -283,7 +357,7 @@ mod tests {
                 for legal in state.legal_action_list() {
                     let id = ids.encode(legal).unwrap();
                     let back = if matches!(legal, Action::Draw(_)) {
-                        Ids::decode_draw(id as i64)
+                        ids.decode_draw(id as i64)
                     } else {
                         ids.decode(id as i64)
                     };

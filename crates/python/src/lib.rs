@@ -130,10 +130,13 @@ impl PyState {
     /// The action an id names at the current step.
     fn decode(&self, id: i64) -> PyResult<Action> {
         let action =
-            if self.state().actor() == Some(Actor::Chance) { Ids::decode_draw(id) } else { self.ids.decode(id) };
+            if self.state().actor() == Some(Actor::Chance) { self.ids.decode_draw(id) } else { self.ids.decode(id) };
         action.ok_or_else(|| {
-            let n =
-                if self.state().actor() == Some(Actor::Chance) { Ids::chance_outcomes() } else { self.ids.distinct() };
+            let n = if self.state().actor() == Some(Actor::Chance) {
+                self.ids.chance_outcomes()
+            } else {
+                self.ids.distinct()
+            };
             IllegalActionError::new_err(format!("action id {id} is not one of this game's ids (0 to {})", n - 1))
         })
     }
@@ -169,7 +172,7 @@ impl PyState {
                 self.ids.radius()
             )));
         }
-        Ok(Shape { players: self.state().rules().players(), radius })
+        Ok(Shape { players: self.state().rules().players(), radius, ids: self.ids })
     }
 
     fn observer(&self, player: Option<usize>) -> PyResult<usize> {
@@ -219,7 +222,7 @@ impl PyState {
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<PyState> {
         let game = Game::from_json(text).map_err(|e| RecordError::new_err(e.to_string()))?;
-        // This package's action ids cover the base game and The Ferries only.
+        // This package's action ids cover the expansions it plays only.
         if let Some(e) = game.state().rules().expansions().find(|e| !SUPPORTED.contains(e)) {
             let known: Vec<&str> = SUPPORTED.iter().map(|e| e.name()).collect();
             return Err(SetupError::new_err(format!(
@@ -382,15 +385,16 @@ impl PyState {
         Ok(ids)
     }
 
-    /// At a chance node, each tile kind left in the bag as (id, probability):
-    /// its count over the tiles left. Empty elsewhere.
+    /// At a chance node, each tile kind that may be drawn now as (id,
+    /// probability): its count over the tiles that may be drawn (all those
+    /// left, but The River's tiles first). Empty elsewhere.
     fn chance_outcomes(&self) -> Vec<(u64, f64)> {
         if self.state().actor() != Some(Actor::Chance) {
             return Vec::new();
         }
         let bag = self.state().bag();
-        let total = f64::from(bag.total());
-        bag.kinds().map(|k| (k.index() as u64, f64::from(bag.count(k)) / total)).collect()
+        let total = f64::from(bag.drawable_total());
+        bag.drawable().filter_map(|k| Some((self.ids.kind_id(k)?, f64::from(bag.count(k)) / total))).collect()
     }
 
     /// The id of an action given in the engine's notation (at a chance node,
@@ -405,7 +409,7 @@ impl PyState {
     #[pyo3(signature = (id, chance = None))]
     fn action_text(&self, id: i64, chance: Option<bool>) -> PyResult<String> {
         let chance = chance.unwrap_or(self.state().actor() == Some(Actor::Chance));
-        let action = if chance { Ids::decode_draw(id) } else { self.ids.decode(id) };
+        let action = if chance { self.ids.decode_draw(id) } else { self.ids.decode(id) };
         action.map(actions::text).ok_or_else(|| IllegalActionError::new_err(format!("action id {id} names no action")))
     }
 
@@ -438,10 +442,12 @@ impl PyState {
         Clone::clone(self)
     }
 
-    /// Pickling: the settled record and the actions of the turn in progress.
+    /// Pickling: the settled record and the actions of the turn in progress
+    /// that it leaves out (a version-2 record holds them already).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.borrow();
-        let turn = this.turn.iter().map(|a| actions::text(*a)).collect();
+        let v1 = this.game.settled_record().format == carcassonne_engine::record::FORMAT_V1;
+        let turn = if v1 { this.turn.iter().map(|a| actions::text(*a)).collect() } else { Vec::new() };
         Ok((slf.get_type().getattr("_restore")?, (this.to_json(false), turn)))
     }
 
@@ -475,10 +481,25 @@ impl PyState {
         self.ids.distinct()
     }
 
-    /// How many chance ids there are (tile kinds of the catalogue).
+    /// How many chance ids there are: the tile kinds this game may draw.
     #[getter]
     fn num_chance_outcomes(&self) -> u64 {
-        Ids::chance_outcomes()
+        self.ids.chance_outcomes()
+    }
+
+    /// The tile kinds of this game's chance ids, in id order: those of
+    /// `TILE_KINDS`, then The River's, The Abbot's and The Labyrinth's
+    /// where they are in play.
+    #[getter]
+    fn tile_kinds(&self) -> Vec<&'static str> {
+        self.ids.kinds().map(TileKind::id).collect()
+    }
+
+    /// Figures of `figure` (`normal`, `abbot`) in supply, by seat.
+    fn supply_of(&self, figure: &str) -> PyResult<Vec<u32>> {
+        let kind = carcassonne_engine::FollowerKind::parse(figure)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown figure '{figure}' (normal or abbot)")))?;
+        Ok(self.state().supply_of(kind).iter().map(|s| u32::from(*s)).collect())
     }
 
     /// A bound on the player decisions of a whole game from the start: per
@@ -667,7 +688,9 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SetupError", py.get_type::<SetupError>())?;
     m.add("CHANCE", CHANCE)?;
     m.add("TERMINAL", TERMINAL)?;
-    m.add("TILE_KINDS", catalogue().kinds.iter().take(actions::kinds()).map(|k| k.def.id).collect::<Vec<_>>())?;
+    // The kinds whose chance ids every game shares: the base game's and The Ferries'.
+    let shared = catalogue().kinds.iter().filter(|k| k.expansion.is_none_or(|e| e == Expansion::Ferries));
+    m.add("TILE_KINDS", shared.map(|k| k.def.id).collect::<Vec<_>>())?;
     m.add("EXPANSIONS", SUPPORTED.iter().map(|e| e.name()).collect::<Vec<_>>())?;
     m.add("EDITIONS", [Edition::C3.name(), Edition::C2.name()])?;
     m.add("DEFAULT_WINDOW", DEFAULT_WINDOW)?;

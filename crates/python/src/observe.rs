@@ -8,12 +8,17 @@
 //! side (N, E, S, W); pennants; monastery; lake; the ferry there joins each
 //! side; the tile placed this turn; the drawn tile fits there turned 0, 90,
 //! 180, 270 (at the placement step); a follower on a road, city, field,
-//! monastery; then a follower of each player. Players are counted from the
-//! observer: plane or entry 0 is the observer, 1 the next seat, and so on.
+//! monastery; then a follower of each player; then, only in games with
+//! them, The River's planes (the river on each side), The Abbot's (a
+//! garden, an abbot there) and The Labyrinth's (the labyrinth there).
+//! Players are counted from the observer: plane or entry 0 is the
+//! observer, 1 the next seat, and so on.
 
 use carcassonne_engine::geometry::{Pos, Side};
-use carcassonne_engine::tile::{FeatureKind, NO_PIECE};
-use carcassonne_engine::{State, Step};
+use carcassonne_engine::tile::{EdgeKind, FeatureKind, NO_PIECE};
+use carcassonne_engine::{Action, Expansion, FollowerKind, State, Step};
+
+use crate::actions::Ids;
 
 /// Board planes before the players' follower planes.
 const PLANES: [&str; 25] = [
@@ -54,14 +59,23 @@ const FITS: usize = 17;
 const FOLLOWER_KIND: usize = 21;
 const FOLLOWER_OF: usize = 25;
 
+/// The River's planes, after the players' (in games with it).
+const RIVER_PLANES: [&str; 4] = ["river_n", "river_e", "river_s", "river_w"];
+/// The Abbot's planes, after those (in games with it).
+const ABBOT_PLANES: [&str; 2] = ["garden", "follower_abbot"];
+/// The Labyrinth's plane, last (in games with it).
+const LABYRINTH_PLANES: [&str; 1] = ["labyrinth"];
+
 /// The steps in the order of the `step` entries.
 const STEPS: [Step; 6] = [Step::Draw, Step::Place, Step::Deploy, Step::PlaceFerry, Step::MoveFerries, Step::GameOver];
 
-/// The shape of an observation: players and the window's radius `r`.
+/// The shape of an observation: players, the window's radius `r`, and the
+/// game's ids (the tile kinds it may draw, the expansions whose planes it has).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Shape {
     pub players: usize,
     pub radius: usize,
+    pub ids: Ids,
 }
 
 impl Shape {
@@ -69,21 +83,43 @@ impl Shape {
         2 * self.radius + 1
     }
 
+    /// The planes of the expansions in play, after the players': their
+    /// names and where each group starts.
+    fn extra_planes(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        for (e, planes) in [
+            (Expansion::River, &RIVER_PLANES[..]),
+            (Expansion::Abbot, &ABBOT_PLANES[..]),
+            (Expansion::Labyrinth, &LABYRINTH_PLANES[..]),
+        ] {
+            if self.ids.has(e) {
+                names.extend_from_slice(planes);
+            }
+        }
+        names
+    }
+
+    /// The plane named `name` among the expansions' planes, if in play.
+    fn extra_plane(&self, name: &str) -> Option<usize> {
+        self.extra_planes().iter().position(|n| *n == name).map(|i| PLANES.len() + self.players + i)
+    }
+
     pub fn planes(&self) -> usize {
-        PLANES.len() + self.players
+        PLANES.len() + self.players + self.extra_planes().len()
     }
 
     /// Names of the board planes, in order.
     pub fn plane_names(&self) -> Vec<String> {
         let mut names: Vec<String> = PLANES.iter().map(|s| s.to_string()).collect();
         names.extend((0..self.players).map(|p| format!("follower_player_{p}")));
+        names.extend(self.extra_planes().iter().map(|s| s.to_string()));
         names
     }
 
     /// The pieces of the flat vector, in order: name and shape.
     pub fn layout(&self) -> Vec<(&'static str, Vec<usize>)> {
-        let (p, k) = (self.players, crate::actions::kinds());
-        vec![
+        let (p, k) = (self.players, self.ids.chance_outcomes() as usize);
+        let mut pieces = vec![
             ("board", vec![self.planes(), self.side(), self.side()]),
             ("step", vec![STEPS.len()]),
             ("actor", vec![p]),
@@ -93,7 +129,11 @@ impl Shape {
             ("supply", vec![p]),
             ("window", vec![2]),
             ("tiles_left", vec![1]),
-        ]
+        ];
+        if self.ids.has(Expansion::Abbot) {
+            pieces.push(("abbots", vec![p]));
+        }
+        pieces
     }
 
     pub fn size(&self) -> usize {
@@ -125,6 +165,9 @@ impl Shape {
             let inside = |c: i64| (0..side as i64).contains(&c);
             (inside(col) && inside(row)).then(|| row as usize * side + col as usize)
         };
+        let river = self.extra_plane(RIVER_PLANES[0]);
+        let (garden, abbot) = (self.extra_plane(ABBOT_PLANES[0]), self.extra_plane(ABBOT_PLANES[1]));
+        let labyrinth = self.extra_plane(LABYRINTH_PLANES[0]);
         let mut set = |plane: usize, at: usize, value: f32| board[plane * side * side + at] = value;
 
         for t in tiles {
@@ -136,8 +179,19 @@ impl Shape {
                 match (signature >> (2 * s.index())) & 3 {
                     1 => set(ROAD + s.index(), at, 1.0),
                     2 => set(CITY + s.index(), at, 1.0),
+                    e if e == EdgeKind::River as u8 => {
+                        if let Some(r) = river {
+                            set(r + s.index(), at, 1.0);
+                        }
+                    }
                     _ => {}
                 }
+            }
+            if let (Some(g), true) = (garden, info.garden != NO_PIECE) {
+                set(g, at, 1.0);
+            }
+            if let (Some(l), Some(Expansion::Labyrinth)) = (labyrinth, info.expansion) {
+                set(l, at, 1.0);
             }
             let pennants: u32 = info.def.features.iter().map(|f| u32::from(f.pennants)).sum();
             set(PENNANTS, at, pennants as f32);
@@ -157,12 +211,21 @@ impl Shape {
             set(PLACED, at, 1.0);
         }
         if let (Step::Place, Some(kind)) = (state.step(), state.drawn()) {
-            let oriented = &kind.info().oriented;
-            for open in state.board().open_cells() {
-                let Some(at) = cell(open.pos) else { continue };
-                for (q, o) in oriented.iter().enumerate() {
-                    if open.accepts(o.signature) {
-                        set(FITS + q, at, 1.0);
+            if kind.info().river != 0 {
+                // A river tile fits where it continues the river, not only by its edges.
+                for a in state.legal_action_list() {
+                    if let Some((p, at)) = if let Action::Place(p) = a { cell(p.pos).map(|at| (p, at)) } else { None } {
+                        set(FITS + p.rot.quarters() as usize, at, 1.0);
+                    }
+                }
+            } else {
+                let oriented = &kind.info().oriented;
+                for open in state.board().open_cells() {
+                    let Some(at) = cell(open.pos) else { continue };
+                    for (q, o) in oriented.iter().enumerate() {
+                        if open.accepts(o.signature) {
+                            set(FITS + q, at, 1.0);
+                        }
                     }
                 }
             }
@@ -177,11 +240,14 @@ impl Shape {
                 FeatureKind::Monastery | FeatureKind::Garden => 3,
             };
             set(FOLLOWER_KIND + kind, at, 1.0);
+            if let (Some(a), FollowerKind::Abbot) = (abbot, f.kind) {
+                set(a, at, 1.0);
+            }
             set(FOLLOWER_OF + rel(usize::from(f.player)), at, 1.0);
         }
 
         // The numbers, piece by piece as in `layout`.
-        let k = crate::actions::kinds();
+        let k = self.ids.chance_outcomes() as usize;
         let mut pieces = Pieces { out: rest, at: 0 };
         let step = pieces.next(STEPS.len());
         if let Some(i) = STEPS.iter().position(|s| *s == state.step()) {
@@ -192,10 +258,10 @@ impl Shape {
             actor[rel(p)] = 1.0;
         }
         let drawn = pieces.next(k);
-        if let Some(kind) = state.drawn() {
-            drawn[kind.index()] = 1.0;
+        if let Some(i) = state.drawn().and_then(|kind| self.ids.kind_id(kind)) {
+            drawn[i as usize] = 1.0;
         }
-        for (kind, v) in carcassonne_engine::TileKind::all().zip(pieces.next(k)) {
+        for (kind, v) in self.ids.kinds().zip(pieces.next(k)) {
             *v = f32::from(state.bag().count(kind));
         }
         let scores = pieces.next(players);
@@ -210,6 +276,12 @@ impl Shape {
         window[0] = corner.0 as f32;
         window[1] = corner.1 as f32;
         pieces.next(1)[0] = f32::from(state.bag().total());
+        if self.ids.has(Expansion::Abbot) {
+            let abbots = pieces.next(players);
+            for (p, s) in state.supply_of(FollowerKind::Abbot).iter().enumerate() {
+                abbots[rel(p)] = f32::from(*s);
+            }
+        }
     }
 }
 
@@ -238,7 +310,7 @@ mod tests {
     #[test]
     fn the_layout_adds_up_and_every_tile_of_a_game_is_seen() {
         let rules = Rules::new(3, &[Expansion::Ferries], Edition::C3).unwrap();
-        let shape = Shape { players: 3, radius: 40 };
+        let shape = Shape { players: 3, radius: 40, ids: Ids::for_rules(&rules) };
         let mut out = vec![0.0; shape.size()];
         let mut state = State::new(rules);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
@@ -261,7 +333,7 @@ mod tests {
     #[test]
     fn the_fit_planes_hold_exactly_the_legal_placements() {
         let rules = Rules::new(2, &[Expansion::Ferries], Edition::C3).unwrap();
-        let shape = Shape { players: 2, radius: 80 };
+        let shape = Shape { players: 2, radius: 80, ids: Ids::for_rules(&rules) };
         let mut out = vec![0.0; shape.size()];
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut buf = Vec::new();

@@ -41,6 +41,7 @@ def test_the_game_is_registered_with_its_parameters():
         "carcassonne(expansions=none,utility=score)",
         "carcassonne(players=5,window=6)",
         "carcassonne(players=1,expansions=none)",
+        "carcassonne(players=2,expansions=river+abbot+labyrinth)",
     ],
 )
 def test_openspiels_random_simulation_test_passes(name):

@@ -5,6 +5,7 @@ import copy
 import json
 import pickle
 
+import numpy as np
 import pytest
 
 import carcassonne
@@ -44,7 +45,7 @@ def test_setups_of_every_kind():
     [
         ((0,), "a game has 1 to 5 players, not 0"),
         ((6,), "a game has 1 to 5 players, not 6"),
-        ((2, ["inns"]), "unknown expansion 'inns' (known: ferries)"),
+        ((2, ["inns"]), "unknown expansion 'inns' (known: ferries, river, abbot, labyrinth)"),
         ((2, ["ferries", "ferries"]), "expansion ferries is named twice"),
         ((2, [], "c1"), "unknown edition 'c1' (c3 or c2)"),
         ((2, [], "c3", 3), "tiny-city-scoring is 4"),
@@ -290,3 +291,62 @@ def test_arbitrary_input_is_refused_or_legal_and_never_crashes():
                     continue
                 assert (t in legal_ids) or (t in legal_texts), t
             s.apply(rng.choice(sorted(legal_ids)))
+
+
+def test_the_river_the_abbot_and_the_labyrinth_are_played_with_their_ids():
+    # Chance's ids: the 27 kinds of TILE_KINDS, then those of the expansions in play.
+    s = State(2, ["river", "abbot", "labyrinth"])
+    assert s.tile_kinds[:27] == list(carcassonne.TILE_KINDS)
+    assert len(s.tile_kinds) == s.num_chance_outcomes == 27 + 11 + 8 + 1
+    assert "RS" not in dict(s.bag()) and dict(s.bag())["D"] == 4
+    # The river's tiles come first: chance offers only them.
+    first = {s.tile_kinds[i] for i, _ in s.chance_outcomes()}
+    assert first <= {"R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9"}
+    assert abs(sum(p for _, p in s.chance_outcomes()) - 1) < 1e-9
+    assert s.supply_of("abbot") == [1, 1]
+    abbots = returns = 0
+    seed = 0
+    while not s.is_over():
+        if s.is_chance():
+            ids, probs = zip(*s.chance_outcomes())
+            s.apply(ids[seed % len(ids)])
+        else:
+            ids, texts = s.legal_action_ids(), s.legal_actions()
+            assert sorted(s.action_id(t) for t in texts) == ids
+            take = [t for t in texts if t.startswith("take back abbot")]
+            put = [t for t in texts if t.startswith("deploy abbot")]
+            pick = (take or put or texts)[(seed * 7919) % len(take or put or texts)]
+            abbots += pick.startswith("deploy abbot")
+            returns += pick.startswith("take back abbot")
+            s.apply(s.action_id(pick))
+        seed += 1
+    assert abbots > 0 and returns > 0
+    assert State.from_json(s.to_json()) == s
+
+
+def test_pickling_keeps_a_turn_in_progress_of_a_version_2_record():
+    # An abbot deployed makes the record version 2, which holds the turn
+    # in progress itself.
+    s = State(1, ["abbot"])
+    s.apply("draw B")
+    s.apply(s.legal_actions()[0])
+    s.apply("deploy abbot on monastery")
+    s.apply("draw UG")
+    s.apply(s.legal_actions()[0])
+    assert json.loads(s.to_json())["format"] == "carcassonne-record/2"
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.step == "deploy"
+
+
+def test_the_observation_has_the_planes_of_the_expansions_in_play():
+    s = State(2, ["river", "abbot", "labyrinth"])
+    planes = s.observation_planes()
+    assert planes[-7:] == ["river_n", "river_e", "river_s", "river_w", "garden", "follower_abbot", "labyrinth"]
+    layout = dict(s.observation_layout())
+    assert layout["abbots"] == [2] and layout["drawn"] == [47]
+    assert s.observation().size == sum(int(np.prod(shape)) for shape in layout.values())
+    # The spring lies in the middle: its river runs east.
+    side = layout["board"][1]
+    board = s.observation()[: len(planes) * side * side].reshape(len(planes), side, side)
+    assert board[planes.index("river_e"), side // 2, side // 2] == 1
+    assert State(2, ["ferries"]).observation_planes()[-1] == "follower_player_1"

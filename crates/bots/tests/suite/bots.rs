@@ -211,6 +211,31 @@ fn whole_games_with_the_river_are_legal() {
     }
 }
 
+/// The Abbot and The Labyrinth: every kind of bot plays them to the end,
+/// deploying abbots, and the bots that look ahead take one back early.
+#[test]
+fn whole_games_with_the_abbot_and_the_labyrinth_are_legal() {
+    let rules = Rules::new(2, &[Expansion::Abbot, Expansion::Labyrinth, Expansion::Ferries], Edition::C3).unwrap();
+    let (mut abbots, mut returns) = (0, 0);
+    for spec in ["greedy", "mcts:iters=60:draws=chance", "mcts:iters=60:draws=determinized"] {
+        for seed in 0..3 {
+            let played = play(&[spec, spec], rules, seed);
+            assert!(played.state.is_over(), "{spec}");
+            let record = played.record().unwrap();
+            for a in record.actions().unwrap().into_iter().flatten() {
+                match a {
+                    Action::Deploy(FollowerKind::Abbot, _) => abbots += 1,
+                    Action::ReturnAbbot(_) => returns += 1,
+                    _ => {}
+                }
+            }
+            let replayed = carcassonne_engine::Game::replay(&record).unwrap();
+            assert_eq!(replayed.state().final_scores(), played.scores(), "{spec}");
+        }
+    }
+    assert!(abbots > 3 && returns > 0, "{abbots} abbots deployed, {returns} taken back");
+}
+
 #[test]
 fn whole_games_with_ferries_and_three_players_are_legal() {
     for options in DRAWS.map(|d| format!("draws={d}")).into_iter().chain(["per=turn".to_string()]) {

@@ -206,12 +206,13 @@ pub(crate) fn check_placement(state: &State, kind: TileKind, p: Placement) -> Re
     river::check(state, kind, p)
 }
 
-/// Whether a follower may join piece `p` of the tile just placed, whose
-/// feature others hold; asked only where the turn plan has
-/// `shared_features` (a road parted by the labyrinth).
+/// Whether a figure may join piece `p`, whose feature others hold: one
+/// deployed on the tile just placed (`placed`), or one moving there (a
+/// wagon); asked only where the turn plan has `shared_features` (a road
+/// parted by the labyrinth).
 #[inline]
-pub(crate) fn may_join(state: &State, p: PieceId) -> bool {
-    labyrinth::may_join(state, p)
+pub(crate) fn may_join(state: &State, p: PieceId, placed: bool) -> bool {
+    labyrinth::may_join(state, p, placed)
 }
 
 /// The tiles players hold outside the bag, which may join the board (the

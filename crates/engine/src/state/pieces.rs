@@ -66,11 +66,18 @@ impl State {
         self.features.add_follower(p);
     }
 
-    /// Whether a follower may go on piece `p` for the figures already
-    /// there: none, or the rules let it join them.
+    /// Whether a follower may go on piece `p` of the tile just placed for
+    /// the figures already there: none, or the rules let it join them.
     #[inline]
     pub(crate) fn may_deploy_on(&self, p: PieceId) -> bool {
-        self.features.totals(p).followers == 0 || (self.plan.shared_features() && rules::may_join(self, p))
+        self.features.totals(p).followers == 0 || (self.plan.shared_features() && rules::may_join(self, p, true))
+    }
+
+    /// Whether a figure moving onto piece `p` (Abbey & Mayor's wagon) may join the
+    /// figures its feature holds, where the rules let it.
+    #[inline]
+    pub(crate) fn may_move_onto_held(&self, p: PieceId) -> bool {
+        self.plan.shared_features() && rules::may_join(self, p, false)
     }
 
     /// Calls `f` with each legal location for a follower on the tile just placed.

@@ -351,24 +351,12 @@ fn naive_follower_choices(state: &State) -> BTreeSet<String> {
         let free = nf.totals[c].2 == 0;
         let (_, loc) = state.piece_location(piece_id(state, (i, j)));
         let through = nf.comp.iter().any(|(n, cc)| *cc == c && labyrinth(*n));
-        let joins = parted && f.kind == FeatureKind::Road && through && {
-            if labyrinth((i, j)) {
-                !on_node((i, j))
+        let joins = f.kind == FeatureKind::Road
+            && if labyrinth((i, j)) {
+                parted && through && !on_node((i, j))
             } else {
-                let mut seen = BTreeSet::from([(i, j)]);
-                let mut stack = vec![(i, j)];
-                let mut empty = true;
-                while let Some(n) = stack.pop() {
-                    empty &= !on_node(n);
-                    for m in &nf.adjacency[&n] {
-                        if !labyrinth(*m) && seen.insert(*m) {
-                            stack.push(*m);
-                        }
-                    }
-                }
-                empty
-            }
-        };
+                naive_free_leg(state, &nf, (i, j))
+            };
         if f.kind != FeatureKind::Garden && (free || joins) && state.supply()[player] > 0 {
             out.insert(key(&canonical(state, Action::Deploy(FollowerKind::Normal, loc))));
         }
@@ -459,11 +447,41 @@ fn naive_wagon_may_go(state: &State, nf: &NaiveFeatures, n: Node) -> bool {
     let t = state.board().tile(n.0);
     let kind = t.kind.info().def.features[n.1].kind;
     let (open, _, followers, ..) = nf.totals[nf.comp[&n]];
+    // The labyrinth's standard rule: a free leg of its road, not the labyrinth itself.
+    let free = followers == 0 || (kind == FeatureKind::Road && t.kind.id() != "LA" && naive_free_leg(state, nf, n));
     match kind {
-        FeatureKind::Field => false,
-        FeatureKind::Monastery => followers == 0 && t.pos.surrounding().any(|q| state.board().tile_index(q).is_none()),
-        _ => followers == 0 && open > 0,
+        FeatureKind::Field | FeatureKind::Garden => false,
+        FeatureKind::Monastery => free && t.pos.surrounding().any(|q| state.board().tile_index(q).is_none()),
+        _ => free && open > 0,
     }
+}
+
+/// Under the labyrinth's standard rule, whether the road of node `n` runs
+/// through the labyrinth and its leg (flood-filled up to the labyrinth's
+/// tile) holds no figure.
+fn naive_free_leg(state: &State, nf: &NaiveFeatures, n: Node) -> bool {
+    let board = state.board();
+    let labyrinth = |m: Node| board.tile(m.0).kind.id() == "LA";
+    let parted =
+        state.rules().has(Expansion::Labyrinth) && state.rules().labyrinth_variant() == LabyrinthVariant::Advanced;
+    let c = nf.comp[&n];
+    if !parted || !nf.comp.iter().any(|(m, cc)| *cc == c && labyrinth(*m)) {
+        return false;
+    }
+    let on_node = |m: Node| state.followers().iter().any(|fl| fl.piece == piece_id(state, m));
+    let mut seen = BTreeSet::from([n]);
+    let mut stack = vec![n];
+    while let Some(m) = stack.pop() {
+        if on_node(m) {
+            return false;
+        }
+        for o in &nf.adjacency[&m] {
+            if !labyrinth(*o) && seen.insert(*o) {
+                stack.push(*o);
+            }
+        }
+    }
+    true
 }
 
 /// The features each tile links for a wagon under the first edition's rule,
@@ -1004,6 +1022,8 @@ fn random_labyrinth_games_keep_every_invariant() {
     let seen = run_games(60, &["labyrinth", "ferries"], "c3");
     // Legs of roads through the labyrinth that others hold were offered.
     assert!(seen.labyrinth_joins > 0, "{seen:?}");
+    // Wagons moving onto free legs of its road (Abbey & Mayor).
+    run_games(30, &["labyrinth", "abbey"], "c3");
     let basic = RuleOptions { labyrinth_variant: Some(LabyrinthVariant::Basic), ..RuleOptions::default() };
     run_games_with(20, &["labyrinth"], "c2", &basic);
 }

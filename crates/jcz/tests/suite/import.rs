@@ -222,7 +222,11 @@ fn other_expansions_and_rule_variants_are_refused() {
         "setup.rules.barn-placement: barn-placement occupied is not supported",
     );
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["fairy"] = json!(true));
-    assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.fairy: game element fairy (The Princess & the Dragon) is not supported");
+    assert_refusal(
+        &e,
+        JczErrorKind::Unsupported,
+        "setup.elements.fairy: game element fairy (The Princess & the Dragon) is not supported",
+    );
     let e = refused("base-scoring.jcz", |d| d["setup"]["elements"]["farmers"] = json!(false));
     assert_refusal(&e, JczErrorKind::Unsupported, "setup.elements.farmers: a game without farmers is not supported");
     let e = refused("base-scoring.jcz", |d| d["setup"]["rules"]["tiny-city-scoring"] = json!("3"));

@@ -28,7 +28,8 @@ Parameters (defaults in brackets):
 Action ids are those of ``carcassonne.State.legal_action_ids`` (documented in
 docs/python.md): a fixed encoding over the board window ``-R..R`` where R is
 the number of tiles in the bag, so ``num_distinct_actions`` is fixed for the
-parameters. Chance ids are tile kinds (``carcassonne.TILE_KINDS``).
+parameters. Chance ids are tile kinds (``carcassonne.TILE_KINDS``, then the
+kinds of The River, The Abbot and The Labyrinth where in play: ``native.tile_kinds``).
 Serialization is OpenSpiel's default (the history of ids, replayed).
 """
 

@@ -128,15 +128,18 @@ pub(crate) fn touched(view: View, out: &mut Touched) {
 }
 
 /// Whether a wagon may go to piece `p` of the tile at `pos`: a road, city
-/// or monastery, unfinished and without any figure.
-fn wagon_may_go(board: &Board, features: &Features, pos: Pos, p: PieceId) -> bool {
+/// or monastery, unfinished and without any figure (or where the rules in
+/// play let a figure join the others there: a free leg of a road parted
+/// by the labyrinth, [`State::may_move_onto_held`]).
+fn wagon_may_go(state: &State, pos: Pos, p: PieceId) -> bool {
+    let (board, features) = (&state.board, &state.features);
     let kind = features.info(p).kind;
     // Not a field, nor a garden (which holds only an abbot).
     if !matches!(kind, FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery) {
         return false;
     }
     let totals = features.totals(p);
-    if totals.followers > 0 {
+    if totals.followers > 0 && !state.may_move_onto_held(p) {
         return false;
     }
     match kind {
@@ -148,19 +151,15 @@ fn wagon_may_go(board: &Board, features: &Features, pos: Pos, p: PieceId) -> boo
 /// Where the wagon that stood on tile `from` may go (second edition, and
 /// JCloisterZone's default): a road, city or monastery on that tile or one
 /// of the eight around it, unfinished and without any figure.
-pub(crate) fn wagon_targets(
-    board: &Board,
-    features: &Features,
-    from: usize,
-    mut f: impl FnMut(Pos, Location, PieceId),
-) {
+pub(crate) fn wagon_targets(state: &State, from: usize, mut f: impl FnMut(Pos, Location, PieceId)) {
+    let board = &state.board;
     let at = board.tile(from).pos;
     for pos in std::iter::once(at).chain(at.surrounding()) {
         let Some(i) = board.tile_index(pos) else { continue };
         let t = board.tile(i);
         for local in 0..t.kind.info().pieces() {
             let p = t.first_piece + local as PieceId;
-            if wagon_may_go(board, features, pos, p) {
+            if wagon_may_go(state, pos, p) {
                 f(pos, crate::pieces::location_of(t, local as u8), p);
             }
         }
@@ -172,17 +171,13 @@ pub(crate) fn wagon_targets(
 /// tile of the scored feature links to it (its tile data's
 /// [`links`](crate::tile::TileDef::links)), and the
 /// monastery of an abbey that closed it.
-pub(crate) fn linked_wagon_targets(
-    board: &Board,
-    features: &Features,
-    scored: PieceId,
-    mut f: impl FnMut(Pos, Location, PieceId),
-) {
+pub(crate) fn linked_wagon_targets(state: &State, scored: PieceId, mut f: impl FnMut(Pos, Location, PieceId)) {
+    let (board, features) = (&state.board, &state.features);
     let root = features.find(scored);
     let mut seen: Vec<PieceId> = Vec::new();
     let mut offer = |pos: Pos, t: &crate::board::PlacedTile, local: u8, f: &mut dyn FnMut(Pos, Location, PieceId)| {
         let p = t.first_piece + local as PieceId;
-        if !seen.contains(&p) && wagon_may_go(board, features, pos, p) {
+        if !seen.contains(&p) && wagon_may_go(state, pos, p) {
             seen.push(p);
             f(pos, crate::pieces::location_of(t, local), p);
         }
@@ -463,8 +458,8 @@ fn wagon_check(state: &State, at: Pos, to: Location) -> Result<(), PlayError> {
 fn wagon_moves(state: &State, f: impl FnMut(Pos, Location, PieceId)) {
     let w = state.ext.abbey.waiting[0];
     match state.rules.wagon_move() {
-        WagonMove::C2 => wagon_targets(&state.board, &state.features, w.tile as usize, f),
-        WagonMove::C1 => linked_wagon_targets(&state.board, &state.features, w.piece, f),
+        WagonMove::C2 => wagon_targets(state, w.tile as usize, f),
+        WagonMove::C1 => linked_wagon_targets(state, w.piece, f),
     }
 }
 

@@ -14,7 +14,8 @@
 //! road, and on the labyrinth itself when it is the tile just placed. The
 //! whole road is still one road for majority, and once completed it
 //! scores 2 more points for each figure on it. A road still open at the
-//! end scores as any road.
+//! end scores as any road. A wagon moving on (Abbey & Mayor) may join a
+//! free leg too, but not the labyrinth itself.
 
 pub mod tiles;
 pub use tiles::{LABYRINTH, TILES};
@@ -42,18 +43,20 @@ fn in_labyrinth(state: &State, p: PieceId) -> bool {
     tile.kind.info().expansion == Some(Expansion::Labyrinth)
 }
 
-/// Whether a follower may join piece `p` of the tile just placed, whose
-/// feature others already hold: a road through the labyrinth, where `p`
-/// is the labyrinth itself or its leg holds no figure.
+/// Whether a figure may join piece `p`, whose feature others already
+/// hold: a road through the labyrinth, where the leg of `p` holds no
+/// figure, or `p` is the labyrinth itself on the tile just placed
+/// (`placed`: a follower deployed there; a wagon moving onto the
+/// labyrinth follows the usual rule, as JCloisterZone has it).
 #[cold]
-pub(crate) fn may_join(state: &State, p: PieceId) -> bool {
+pub(crate) fn may_join(state: &State, p: PieceId, placed: bool) -> bool {
     let root = state.features.find(p);
     if state.features.info(p).kind != FeatureKind::Road || !state.features.members(root).any(|m| in_labyrinth(state, m))
     {
         return false;
     }
     if in_labyrinth(state, p) {
-        return !state.followers.iter().any(|f| f.piece == p);
+        return placed && !state.followers.iter().any(|f| f.piece == p);
     }
     // The leg of `p`: its road up to the labyrinth, across tile edges and ferries.
     let mut seen = PieceSet::default();
