@@ -64,8 +64,9 @@ pub struct Args {
     pub edition: Option<String>,
     /// Rule variants, `NAME=VALUE`, separated by commas or the option
     /// repeated: `tiny-city-scoring=2` (a completed two-tile city scores 2,
-    /// not 4), `wagon-move=C1`, `abbeys=N`, or a figure and how many each
-    /// player has (`barn=2`, `pig=0`). Default: the standard rules.
+    /// not 4), `wagon-move=C1`, `abbeys=N`, `labyrinth-variant=basic`, or a
+    /// figure and how many each player has (`barn=2`, `pig=0`, `abbot=2`).
+    /// Default: the standard rules.
     #[arg(long = "rules", value_name = "NAME=VALUE")]
     pub rules: Vec<String>,
     /// Seed of the tile draws and the bots: the same seed deals the same

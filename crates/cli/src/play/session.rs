@@ -394,8 +394,13 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 text.push_str(&board_art::cells_in_a_row(&[(String::new(), c)], 2, 3, self.colour));
                 let supply = state.supply()[p];
                 let others = if state.rules().figures().len() > 1 { " or another figure" } else { "" };
+                // The Abbot: taking the abbot back is a choice of this step too.
+                let back = legal.iter().find_map(|a| match a {
+                    Action::ReturnAbbot(at) => Some(format!(", take back your abbot at {at}")),
+                    _ => None,
+                });
                 (
-                    format!("deploy a follower ({supply} in supply){others}, or pass"),
+                    format!("deploy a follower ({supply} in supply){others}{}, or pass", back.unwrap_or_default()),
                     "m FEATURE (m road:E; m builder road:E for another figure), pass",
                 )
             }
