@@ -604,6 +604,14 @@ async function inView(page, loc) {
   return box.x >= svg.x && box.y >= svg.y && box.x + box.width <= svg.x + svg.width && box.y + box.height <= svg.y + svg.height;
 }
 
+/** Whether the middle of the element is what a click there hits (no overlay over it). */
+async function onTop(page, loc) {
+  return loc.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && (hit === e || e.contains(hit) || e.parentNode.contains(hit));
+  });
+}
 
 // ---------------------------------------------------------------- Abbey & Mayor
 /** The tiles of the view by cell, with `extra` ({tile, at, rot}) placed too. */
@@ -664,8 +672,9 @@ function makesAHole(view, a, tile) {
  */
 // A two-seat hot-seat game created from the home page with `names` and
 // exactly the `expansions` checked (a screenshot of the form first, named
-// `shotName` if given); both seats' tokens, joined.
-async function createHotSeatGame(page, base, names, expansions, shotName) {
+// `shotName` if given), the labyrinth's basic variant if `basic` (with The
+// Labyrinth), listed if `listed`; both seats' tokens, joined.
+async function createHotSeatGame(page, base, names, expansions, shotName, { basic = false, listed = false } = {}) {
   await page.goto(`${base}/`);
   await page.waitForSelector('body[data-ready="1"][data-page="home"]');
   while (await page.locator('.seat-row').count() > names.length) await page.click('.seat-row:last-child button[aria-label^="remove seat"]');
@@ -673,9 +682,13 @@ async function createHotSeatGame(page, base, names, expansions, shotName) {
     await page.selectOption(`select[name="seat-${i}-type"]`, 'human');
     await page.fill(`input[name="seat-${i}-name"]`, name);
   }
-  for (const x of ['ferries', 'inns', 'abbey', 'traders', 'river']) {
+  for (const x of ['ferries', 'inns', 'abbey', 'traders', 'river', 'abbot', 'labyrinth']) {
     if ((await page.isChecked(`#exp-${x}`)) !== expansions.includes(x)) await page.click(`#exp-${x}`);
   }
+  // The labyrinth's variant is offered with The Labyrinth only (the choice is kept in the browser).
+  assert(await page.isDisabled('#rule-labyrinth-basic') === !expansions.includes('labyrinth'), 'the basic labyrinth is offered with The Labyrinth only');
+  if (expansions.includes('labyrinth') && (await page.isChecked('#rule-labyrinth-basic')) !== basic) await page.click('#rule-labyrinth-basic');
+  if ((await page.isChecked('#public-game')) !== listed) await page.click('#public-game');
   if (shotName) await shot(page, shotName);
   await page.click('#create-game');
   await page.waitForSelector('body[data-page="game"][data-status]');
@@ -1009,6 +1022,128 @@ async function playTradersGame(page, base, cat, gameNo) {
   }
   log(`T&B game ${gameNo}: ${JSON.stringify(stats)}`);
   return { gameId, stats };
+}
+
+// ---------------------------------------------------------------- The Abbot and The Labyrinth
+/**
+ * A hot-seat game with The Abbot and The Labyrinth played by the keys and
+ * clicks until a seat's abbot, deployed on a monastery or a garden, is
+ * taken back at its next deploy step: by a click on it on the board, taken
+ * back again with Undo, then by the key A; the score grows by what the
+ * monastery or garden is worth (1 and each tile around it), the log says
+ * so. Tiles are placed where they first fit. Returns what it did.
+ */
+async function playAbbotGame(page, base, gameNo) {
+  const names = ['Abbess', 'Prior'];
+  const { gameId, tokens } = await createHotSeatGame(page, base, names, ['abbot', 'labyrinth'], gameNo === 1 && 'abbot-home');
+  log(`Abbot game ${gameNo}: ${gameId}`);
+  const start = await api(base, `/api/games/${gameId}`);
+  const stats = { turns: 0, abbots: 0, takenBack: 0, gardens: 0, labyrinth: 0 };
+  const shots = new Set();
+  const once = async (name) => { if (!shots.has(name)) { shots.add(name); await shot(page, `abbot${gameNo}-${name}`); } };
+  const score = async (seat) => Number(await page.textContent(`table.scores [data-score="${seat}"]`));
+  while (!stats.takenBack) {
+    const d = await waitMyTurn(page);
+    if (d.status === 'finished') break;
+    const version = Number(d.version);
+    const seat = Number(d.toAct);
+    const view = await seatView(base, gameId, tokens[seat]);
+    assert(view.version === version && view.to_act === seat, `the page shows the seat's view (${version}, ${view.version})`);
+    if (view.step === 'end_turn') {
+      await page.click('#end-turn');
+      await page.waitForFunction((v) => (document.body.dataset.step !== 'end_turn' || Number(document.body.dataset.version) > v) && document.body.dataset.pending === '0', version, { polling: 50 });
+    } else if (view.step === 'place') {
+      stats.turns++;
+      const target = view.legal.find((a) => a.type === 'place');
+      if (!target) { await page.click('#discard'); await waitVersionPast(page, version); continue; }
+      if (/G$/.test(view.drawn)) stats.gardens++;
+      if (view.drawn === 'LA') stats.labyrinth++;
+      const key = `${target.at[0]},${target.at[1]}`;
+      for (let i = 0; i < 400; i++) {
+        if (await page.evaluate(() => document.querySelector('[data-ghost]')?.dataset.ghost ?? null) === key) break;
+        await page.keyboard.press(']');
+      }
+      for (let i = 0; i < 5 && Number(await page.getAttribute('[data-ghost]', 'data-rot')) !== target.rot; i++) await page.keyboard.press('r');
+      await page.click('#confirm');
+      await waitVersionPast(page, version);
+      if (view.drawn === 'LA') {
+        await page.waitForSelector(`.layer-tiles [data-tile="LA"][data-at="${key}"]`);
+        await once('labyrinth-placed');
+      }
+    } else if (view.step === 'deploy') {
+      const abbotSpots = view.legal.filter((a) => a.type === 'deploy' && a.figure === 'abbot');
+      const back = view.legal.find((a) => a.type === 'return_abbot');
+      if (back) {
+        // The seat's abbot: ringed on the board with what it scores, and a choice in the list.
+        const mine = view.followers.find((f) => f.figure === 'abbot' && f.seat === seat);
+        assert(mine && mine.at[0] === back.at[0] && mine.at[1] === back.at[1], `the abbot stands where it may be taken back (${JSON.stringify(mine)})`);
+        const around = view.board.filter((t) => Math.max(Math.abs(t.at[0] - back.at[0]), Math.abs(t.at[1] - back.at[1])) === 1).length;
+        const points = 1 + around;
+        const ring = page.locator(`.take-back[data-pick="return_abbot"][data-at="${back.at[0]},${back.at[1]}"]`);
+        await ring.waitFor();
+        assert(Number(await ring.getAttribute('data-points')) === points, `the ring says what taking it back scores (${await ring.getAttribute('data-points')}, ${points})`);
+        const label = await page.textContent('#take-back-abbot');
+        assert(label.includes(`+${points} points`) && label.includes(`(${back.at[0]}, ${back.at[1]})`), `the choice says where and how much: "${label}"`);
+        assert((await page.textContent('#abbot-hint')).includes(`${points} points`), 'the hint says it too');
+        await once('take-back-offered');
+        // Taken back by a click on the abbot (or its choice, if the board hides it).
+        const before = await score(seat);
+        const circle = ring.locator('circle.ring');
+        if (await circle.isVisible() && await inView(page, circle) && await onTop(page, circle)) await circle.click();
+        else await page.click('#take-back-abbot');
+        await waitVersionPast(page, version);
+        const after = await seatView(base, gameId, tokens[seat]);
+        assert(after.scores[seat] === view.scores[seat] + points, `the abbot scored ${points} (${view.scores[seat]} → ${after.scores[seat]})`);
+        assert(await score(seat) === before + points, 'the score board shows it');
+        assert(!after.followers.some((f) => f.figure === 'abbot' && f.seat === seat), 'the abbot left the board');
+        assert(after.figures.find((f) => f.figure === 'abbot').supply[seat] === 1, 'the abbot is back in the supply');
+        const scored = after.log.filter((e) => e.type === 'scored').pop();
+        assert(scored && !scored.completed && !scored.end_of_game && ['garden', 'monastery'].includes(scored.kind) && scored.points[seat] === points, `the log has the scoring (${JSON.stringify(scored)})`);
+        const line = await page.locator('.log .entry.take-back').last().textContent();
+        assert(line.includes(names[seat]) && line.includes(`takes the abbot back from the ${scored.kind}`) && line.includes(`${points} points`), `the log says it: "${line}"`);
+        const returned = await page.locator('.log .entry[data-type="follower_returned"]').last().textContent();
+        assert(returned.includes('abbot returns'), `the abbot returns, says the log: "${returned}"`);
+        assert(await page.locator('.layer-followers .meeple.abbot').count() === 0, 'the board no longer draws it');
+        await once('abbot-taken-back');
+        // Undo puts it back; the key A takes it back again.
+        await page.keyboard.press('u');
+        await page.waitForFunction(() => document.body.dataset.step === 'deploy' && document.body.dataset.pending === '0', null, { polling: 50 });
+        await ring.waitFor();
+        assert(await score(seat) === before, 'undone: the score is as before');
+        const v1 = Number(await page.evaluate(() => document.body.dataset.version));
+        await page.keyboard.press('a');
+        await waitVersionPast(page, v1);
+        const again = await seatView(base, gameId, tokens[seat]);
+        assert(again.scores[seat] === view.scores[seat] + points && again.step === 'end_turn', `the key A takes it back (${again.scores[seat]}, ${again.step})`);
+        await page.click('#end-turn');
+        await page.waitForFunction((v) => (document.body.dataset.step !== 'end_turn' || Number(document.body.dataset.version) > v) && document.body.dataset.pending === '0', again.version, { polling: 50 });
+        const pub = await api(base, `/api/games/${gameId}`);
+        assert(pub.scores[seat] === view.scores[seat] + points, 'once the turn is ended everyone sees the points');
+        stats.takenBack++;
+      } else if (abbotSpots.length && !stats.abbots) {
+        // The abbot on the monastery or the garden: its figure button, then its spot.
+        const a = abbotSpots[0];
+        await deployFigure(page, view, a, 'abbot', false);
+        await waitVersionPast(page, version);
+        const after = await seatView(base, gameId, tokens[seat]);
+        const deployed = after.log.filter((e) => e.type === 'follower_deployed').pop();
+        assert(deployed && deployed.figure === 'abbot' && deployed.feature === a.meeple, `the abbot was deployed on ${a.meeple}`);
+        assert(await page.locator('.layer-followers .meeple.abbot').count() === 1, 'the board draws the abbot');
+        assert(await page.locator(`table.scores tr[data-seat="${seat}"] svg.meeple-icon.abbot`).count() === 1, 'the score board shows the abbot');
+        const line = await page.locator('.log .entry[data-type="follower_deployed"]').last().textContent();
+        assert(line.includes(`abbot in the ${a.meeple}`), `the log says where the abbot went: "${line}"`);
+        await once(`abbot-on-${a.meeple}`);
+        stats.abbots++;
+      } else {
+        await page.keyboard.press('n');
+        await waitVersionPast(page, version);
+      }
+    } else {
+      throw new Error(`unexpected step ${view.step}`);
+    }
+  }
+  log(`Abbot game ${gameNo}: ${JSON.stringify(stats)}`);
+  return { gameId, stats, start };
 }
 
 // ---------------------------------------------------------------- main
@@ -1541,6 +1676,52 @@ try {
     assert(used.length >= 4, `the river tiles are on the board (${used})`);
     for (const h of used) assert(await page.locator(`${h} .river`).count() === 1, `${h} draws its river`);
     await shot(page, 'river-laid');
+  });
+
+  await check('The Abbot and The Labyrinth, hot-seat: gardens and the maze drawn, an abbot deployed and taken back early for its points, by a click and by the key', async () => {
+    const errors = [];
+    const onConsole = (m) => { if (m.type() === 'error') errors.push(m.text()); };
+    page.on('console', onConsole);
+    try {
+      let done = null;
+      for (let g = 1; g <= MAX_GAMES && !done; g++) {
+        const res = await playAbbotGame(page, base, g);
+        if (g === 1) {
+          // The tiles are drawn once in the page's <defs>: the gardens in their fields, the maze.
+          for (const id of ['EG', 'HG', 'IG', 'MG', 'NG', 'RG', 'UG', 'VG']) {
+            for (const rot of [0, 90, 180, 270]) assert(await page.locator(`#tile-${id}-${rot} [data-garden]`).count() === 1, `${id} at ${rot} draws its garden`);
+          }
+          assert(await page.locator('#tile-LA-0 .maze-hedge').count() === 1, 'the labyrinth draws its maze');
+          const view = res.start;
+          assert(JSON.stringify(view.setup.expansions) === '["abbot","labyrinth"]' && !view.setup.rules?.['labyrinth-variant'], `the setup (${JSON.stringify(view.setup)})`);
+          // Each garden tile takes the place of a plain copy (E: 5 without The Abbot).
+          const dealt = (id) => (view.bag.tiles[id] || 0) + (view.drawn === id ? 1 : 0);
+          for (const id of ['EG', 'HG', 'IG', 'MG', 'NG', 'RG', 'UG', 'VG', 'LA']) assert(dealt(id) === 1, `${id} is in the bag`);
+          assert(dealt('E') === 4, `4 plain E (${dealt('E')})`);
+        }
+        if (res.stats.takenBack) done = res;
+      }
+      assert(done, `no abbot was taken back in ${MAX_GAMES} games`);
+      assert(errors.length === 0, `no console errors (${errors.join('; ')})`);
+    } finally {
+      page.off('console', onConsole);
+    }
+  });
+
+  await check('The Abbot and The Labyrinth in the lobby: the basic labyrinth is sent as a rule, and the list names both', async () => {
+    const { gameId } = await createHotSeatGame(page, base, ['Maze', 'Walker'], ['abbot', 'labyrinth'], null, { basic: true, listed: true });
+    const view = await api(base, `/api/games/${gameId}`);
+    assert(view.setup.rules?.['labyrinth-variant'] === 'basic', `the rule was sent (${JSON.stringify(view.setup)})`);
+    await page.goto(`${base}/`);
+    const row = page.locator(`#active-games li[data-game="${gameId}"] .meta`);
+    await row.waitFor();
+    const meta = await row.textContent();
+    assert(meta.includes('The Abbot + The Labyrinth') && meta.includes('basic labyrinth'), `the list names them: "${meta}"`);
+    // Unticked for the next games: the variant goes with The Labyrinth.
+    await page.click('#rule-labyrinth-basic');
+    await page.click('#exp-labyrinth');
+    assert(await page.isDisabled('#rule-labyrinth-basic'), 'without The Labyrinth its variant is not offered');
+    await page.click('#exp-abbot');
   });
 
   await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {

@@ -301,7 +301,7 @@ export class BoardView {
   /**
    * Draw a view. `ix` holds the overlays of the step being played:
    * { cells:[{x,y,fits}], ghost:{x,y,tile,rot,seat,canRotate}, spots:[{x,y,tile,rot,piece,kind,meeple,seat,n}],
-   *   ferryOptions:[{x,y,ferry,n}], movable:[[x,y]], highlight:[[x,y]] }
+   *   takeBacks:[{x,y,tile,rot,piece,feature,seat,n,points}], ferryOptions:[{x,y,ferry,n}], movable:[[x,y]], highlight:[[x,y]] }
    */
   render(view, ix = {}) {
     const L = this.layers;
@@ -439,6 +439,23 @@ export class BoardView {
       g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${words}`)]));
       L.options.appendChild(g);
     }
+    // The Abbot: the seat's abbot ringed where it stands, with what taking it back scores.
+    for (const b of ix.takeBacks || []) {
+      const [px, py] = this.figurePoint({ tile: b.tile, rot: b.rot }, [b.x, b.y], b.piece, b.feature, 'abbot');
+      const words = spotWords({ ...b, pick: 'return_abbot' });
+      const g = el('g', {
+        class: `take-back${b.hot ? ' hot' : ''}`, transform: `translate(${px} ${py})`,
+        'data-pick': 'return_abbot', 'data-n': b.n, 'data-hover': b.n, 'data-at': `${b.x},${b.y}`, 'data-points': b.points,
+        role: 'button', 'aria-label': words,
+      });
+      g.appendChild(el('circle', { r: 17, class: 'ring', stroke: colourOf(b.seat) }));
+      const label = el('g', { class: 'take-back-label', transform: 'translate(0 -25)' });
+      label.appendChild(el('rect', { x: -17, y: -8, width: 34, height: 16, rx: 8, fill: colourOf(b.seat) }));
+      label.appendChild(el('text', { x: 0, y: 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: inkOn(colourOf(b.seat)) }, [document.createTextNode(`↩ +${b.points}`)]));
+      g.appendChild(label);
+      g.appendChild(el('title', {}, [document.createTextNode(`${b.n}: ${words}`)]));
+      L.options.appendChild(g);
+    }
     for (const [x, y] of ix.movable || []) {
       L.options.appendChild(el('circle', { cx: x * T + 50, cy: y * T + 50, r: 33, class: 'movable-ring', 'data-movable': `${x},${y}` }));
     }
@@ -477,7 +494,7 @@ function figureTransform(figure, kind) {
   if (figure === 'barn') return ' scale(1.25)';
   if (figure === 'wagon' || figure === 'mayor') return ' scale(1.1)';
   if (figure === 'pig') return ' scale(0.95)';
-  if (figure === 'builder') return ' scale(1.05)';
+  if (figure === 'builder' || figure === 'abbot') return ' scale(1.05)';
   return `${kind === 'field' ? ' rotate(-90)' : ''} scale(1.05)`;
 }
 

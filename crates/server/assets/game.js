@@ -8,7 +8,7 @@ import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
-import { FIGURE_WORDS, featureWords, figureCount, stepWords } from './words.js';
+import { FIGURE_WORDS, featureWords, figureCount, stepWords, takeBackPoints, takeBackWords } from './words.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -242,6 +242,9 @@ export class GamePage {
     } else if (v.step === 'deploy' && v.last_placed) {
       // Every spot must be clickable: clear of the board's buttons, not only on screen.
       this.board.reveal(...v.last_placed.at);
+      // The Abbot: the abbot to take back in view too.
+      const cells = [v.last_placed.at, ...this.legal('return_abbot').map((a) => a.at)];
+      if (cells.some((c) => !this.board.visible(...c))) this.board.revealAll(cells);
     } else if (v.step === 'abbey' || v.step === 'move_wagon') {
       // The holes, or the wagon and where it may go.
       const cells = this.options().map((o) => o.action.at);
@@ -296,8 +299,14 @@ export class GamePage {
     if (!v) return [];
     if (v.step === 'deploy') {
       const fig = this.deployFigure();
-      return this.legal('deploy').filter((a) => (a.figure || 'normal') === fig)
+      const deploys = this.legal('deploy').filter((a) => (a.figure || 'normal') === fig)
         .map((a, i) => ({ n: i + 1, action: a, label: featureWords(a.meeple, fig === 'big' ? null : fig), kind: a.kind, figure: fig }));
+      // The Abbot: instead of deploying, the abbot may come back (after the spots, whatever the figure shown).
+      const backs = this.legal('return_abbot').map((a, i) => {
+        const points = takeBackPoints(v.board, a.at);
+        return { n: deploys.length + i + 1, action: a, label: takeBackWords(points, a.at), points, takeBack: true };
+      });
+      return [...deploys, ...backs];
     }
     if (v.step === 'abbey') return this.legal('abbey').map((a, i) => ({ n: i + 1, action: a, label: t('a hole at {at}', { at: at(a.at) }) }));
     if (v.step === 'move_wagon') {
@@ -327,6 +336,12 @@ export class GamePage {
     this.figure = figs[(figs.indexOf(this.deployFigure()) + 1) % figs.length];
     this.hot = null;
     this.render();
+  }
+
+  /** Takes the abbot back (key A): the deploy step's choice, when it is offered. */
+  takeBackAbbot() {
+    const o = this.options().find((x) => x.takeBack);
+    if (o) this.chooseOption(o.n);
   }
 
   // ---------- acting ----------
@@ -469,7 +484,7 @@ export class GamePage {
     else if (p.type === 'cell' && v.step === 'place') this.selectCell(p.cell);
     else if (p.type === 'rotate' && v.step === 'place') this.rotate(1);
     else if (p.type === 'confirm' && v.step === 'place') this.confirmPlace();
-    else if (['deploy', 'ferry', 'move', 'abbey', 'wagon'].includes(p.type)) this.chooseOption(Number(p.n));
+    else if (['deploy', 'ferry', 'move', 'abbey', 'wagon', 'return_abbot'].includes(p.type)) this.chooseOption(Number(p.n));
   }
 
   onKey(e) {
@@ -502,6 +517,7 @@ export class GamePage {
     else if (v.step === 'place' && k === 'Escape') { this.sel = null; this.render(); }
     else if (k === 'n' || k === 'N' || (k === 'd' && v.step === 'place')) this.pass();
     else if (v.step === 'deploy' && (k === 'b' || k === 'B')) this.cycleFigure();
+    else if (v.step === 'deploy' && (k === 'a' || k === 'A')) this.takeBackAbbot();
     else if (/^[1-9]$/.test(k)) this.chooseOption(Number(k));
     else done = false;
     if (done) e.preventDefault();
@@ -562,10 +578,19 @@ export class GamePage {
       }
     } else if (v.step === 'deploy' && v.last_placed) {
       const lp = v.last_placed;
-      ix.spots = this.options().map((o) => ({
+      const opts = this.options();
+      ix.spots = opts.filter((o) => !o.takeBack).map((o) => ({
         x: lp.at[0], y: lp.at[1], tile: lp.tile, rot: lp.rot, piece: o.action.piece, kind: o.action.kind,
         meeple: o.action.meeple, figure: o.figure, seat, n: o.n, hot: this.hot === o.n,
       }));
+      // The Abbot: the seat's abbot, ringed where it stands, to take back.
+      const tiles = new Map((v.board || []).map((b) => [`${b.at[0]},${b.at[1]}`, b]));
+      ix.takeBacks = opts.filter((o) => o.takeBack).map((o) => {
+        const [x, y] = o.action.at;
+        const f = (v.followers || []).find((x0) => x0.figure === 'abbot' && x0.seat === seat && x0.at[0] === x && x0.at[1] === y);
+        const b = tiles.get(`${x},${y}`);
+        return f && b && { x, y, tile: b.tile, rot: b.rot, piece: f.piece, feature: f.feature, seat, n: o.n, points: o.points, hot: this.hot === o.n };
+      }).filter(Boolean);
     } else if (v.step === 'abbey') {
       ix.holes = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], n: o.n, hot: this.hot === o.n }));
     } else if (v.step === 'move_wagon') {
@@ -683,7 +708,8 @@ export class GamePage {
       const list = h('div.options', { role: 'group', 'aria-label': 'choices' });
       for (const o of opts) {
         const b = h('button', {
-          class: 'opt', disabled: dis, dataset: { n: o.n, opt: JSON.stringify(stripAction(o.action)) },
+          class: o.takeBack ? 'opt take-back' : 'opt', id: o.takeBack ? 'take-back-abbot' : null, title: o.takeBack ? 'A' : null,
+          disabled: dis, dataset: { n: o.n, opt: JSON.stringify(stripAction(o.action)) },
           onclick: () => this.chooseOption(o.n),
           onmouseenter: () => { this.hot = o.n; this.board.render(v, this.overlays()); },
           onmouseleave: () => { this.hot = null; this.board.render(v, this.overlays()); },
@@ -708,6 +734,11 @@ export class GamePage {
         }
         actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('No follower')}${key('N')}`));
         body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${t(touch ? 'Tap a spot on the new tile or a choice below.' : figs.length > 1 ? 'Click a spot on the new tile or a choice below; B switches the figure.' : 'Click a spot on the new tile or a choice below.')}`));
+        // The Abbot: taking the abbot back is a choice of its own, said apart.
+        const back = opts.find((o) => o.takeBack);
+        if (back) {
+          body.appendChild(h('div.hint#abbot-hint', `${t('Instead of deploying, you may take your abbot back from {at}: it scores {n} points now, as it would at the end.', { at: at(back.action.at), n: back.points })}${touch ? '' : ` ${t('Click it on the board (ringed), its choice below, or press A.')}`}`));
+        }
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
       } else if (v.step === 'abbey') {
@@ -868,6 +899,7 @@ export function stripAction(a) {
     case 'place': return { type: 'place', at: a.at, rot: a.rot };
     case 'abbey': return { type: 'abbey', at: a.at };
     case 'wagon': return { type: 'wagon', at: a.at, to: a.to };
+    case 'return_abbot': return { type: 'return_abbot', at: a.at };
     default: return { type: a.type };
   }
 }
@@ -883,10 +915,11 @@ export function openHelp() {
         row(['Enter'], 'place the tile at the selected position'),
         row(['Esc'], 'clear the selection'),
         row(['1', '…', '9'], 'pick a follower spot, ferry crossing, ferry move, hole for the abbey or wagon move'),
+        row(['A'], 'deploy step: take your abbot back, for the points its monastery or garden scores now'),
         row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back'),
         row(['U', 'Ctrl+Z'], 'take back the last choice of this turn'),
         row(['Enter'], 'end the turn, once it is played out'),
-        row(['B'], 'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig)'),
+        row(['B'], 'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig; the abbot)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
         row(['+', '−'], 'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)'),
         row(['0'], 'fit the whole board'),

@@ -205,7 +205,7 @@ const DE = {
   'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back': 'kein Gefolgsmann / fertig mit Fähren / ein nirgends passendes Plättchen ablegen / ziehen statt die Abtei zu legen / den Wagen zurücknehmen',
   'take back the last choice of this turn': 'die letzte Entscheidung dieses Zuges zurücknehmen',
   'end the turn, once it is played out': 'den Zug beenden, wenn er ausgespielt ist',
-  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig)': 'beim Einsetzen: zwischen Gefolgsmann und den anderen Figuren wechseln (großer Gefolgsmann; Bürgermeister, Wagen und Gutshof; Baumeister und Schwein)',
+  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig; the abbot)': 'beim Einsetzen: zwischen Gefolgsmann und den anderen Figuren wechseln (großer Gefolgsmann; Bürgermeister, Wagen und Gutshof; Baumeister und Schwein; Abt)',
   'pan the board (or drag it)': 'das Spielfeld verschieben (oder ziehen)',
   'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)': 'zoomen (oder das Mausrad, Strg+Mausrad beim Legen, oder mit zwei Fingern)',
   'fit the whole board': 'das ganze Spielfeld zeigen',
@@ -390,6 +390,31 @@ const DE = {
   'Second turn: {name}’s builder’s road or city was extended.': 'Zweiter Zug: die Straße oder Stadt des Baumeisters von {name} wurde verlängert.',
   '{who} deploys the builder on {where}.': '{who} setzt den Baumeister auf {where}.',
   '{who} deploys the pig on {where}.': '{who} setzt das Schwein auf {where}.',
+  // The Abbot, The Labyrinth
+  'The Abbot (an abbot each, on a monastery or a garden of 8 base tiles)': 'Der Abt (je ein Abt, auf ein Kloster oder einen Garten von 8 Grundspiel-Plättchen)',
+  'The Labyrinth (1 tile: a road of four legs, 2 points more for each figure on it)': 'Das Labyrinth (1 Plättchen: eine Straße mit vier Armen, 2 Punkte mehr für jede Figur darauf)',
+  'The Abbot': 'Der Abt',
+  'The Labyrinth': 'Das Labyrinth',
+  'Basic labyrinth: its road is a road like any other (no 2 points a figure, no follower joining on a free leg)': 'Einfaches Labyrinth: seine Straße ist eine Straße wie jede andere (keine 2 Punkte je Figur, kein Gefolgsmann, der auf einem freien Arm dazukommt)',
+  'basic labyrinth': 'einfaches Labyrinth',
+  'garden': 'Garten',
+  'labyrinth': 'Labyrinth',
+  'Garden': 'Garten',
+  'Garden at {at}': 'Garten bei {at}',
+  'Abbot': 'Abt',
+  'abbot in the garden': 'Abt im Garten',
+  'abbot in the monastery': 'Abt im Kloster',
+  'abbot on {where}': 'Abt auf {where}',
+  '{who} deploys the abbot on {where}.': '{who} setzt den Abt auf {where}.',
+  '{who} takes the abbot back from {at}.': '{who} nimmt den Abt von {at} zurück.',
+  'Take back the abbot at {at} (+{n} points)': 'Abt zurücknehmen bei {at} (+{n} Punkte)',
+  'Instead of deploying, you may take your abbot back from {at}: it scores {n} points now, as it would at the end.': 'Statt einzusetzen darfst du deinen Abt von {at} zurücknehmen: er zählt jetzt {n} Punkte, wie er am Ende zählen würde.',
+  'Click it on the board (ringed), its choice below, or press A.': 'Klicke ihn auf dem Spielfeld an (umkreist), wähle ihn unten oder drücke A.',
+  'deploy step: take your abbot back, for the points its monastery or garden scores now': 'beim Einsetzen: den Abt zurücknehmen, für die Punkte, die sein Kloster oder Garten jetzt zählt',
+  '’s abbot returns from {feature} at {at}': ': Abt kehrt von {feature} bei {at} zurück',
+  ' takes the abbot back from the garden at {at}: {n} points': ' nimmt den Abt aus dem Garten bei {at} zurück: {n} Punkte',
+  ' takes the abbot back from the monastery at {at}: {n} points': ' nimmt den Abt aus dem Kloster bei {at} zurück: {n} Punkte',
+  'monasteries and gardens': 'Klöster und Gärten',
 };
 
 const DE_PLURAL = {
@@ -414,6 +439,8 @@ const DE_PLURAL = {
   // Traders & Builders
   '{n} builder|{n} builders': ['{n} Baumeister', '{n} Baumeister'],
   '{n} pig|{n} pigs': ['{n} Schwein', '{n} Schweine'],
+  // The Abbot
+  '{n} abbot|{n} abbots': ['{n} Abt', '{n} Äbte'],
 };
 
 const PL = {
@@ -608,7 +635,7 @@ const PL = {
   'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back': 'bez pionka / koniec przestawiania promów / odrzuć płytkę, która nigdzie nie pasuje / dobierz zamiast kłaść opactwo / zabierz wóz',
   'take back the last choice of this turn': 'cofnij ostatnią decyzję tego ruchu',
   'end the turn, once it is played out': 'zakończ ruch, gdy jest rozegrany',
-  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig)': 'stawianie: przełącz między pionkiem a innymi figurami (duży pionek; burmistrz, wóz i stodoła; budowniczy i świnia)',
+  'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig; the abbot)': 'stawianie: przełącz między pionkiem a innymi figurami (duży pionek; burmistrz, wóz i stodoła; budowniczy i świnia; opat)',
   'pan the board (or drag it)': 'przesuń planszę (lub ją przeciągnij)',
   'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)': 'powiększenie (lub kółko myszy, Ctrl+kółko przy kładzeniu płytki, lub szczypanie)',
   'fit the whole board': 'pokaż całą planszę',
@@ -788,6 +815,31 @@ const PL = {
   'Second turn: {name}’s builder’s road or city was extended.': 'Druga tura: droga lub miasto budowniczego gracza {name} zostały przedłużone.',
   '{who} deploys the builder on {where}.': '{who} stawia budowniczego na {where}.',
   '{who} deploys the pig on {where}.': '{who} stawia świnię na {where}.',
+  // The Abbot, The Labyrinth
+  'The Abbot (an abbot each, on a monastery or a garden of 8 base tiles)': 'Opat (dla każdego opat, na klasztor albo ogród jednej z 8 płytek podstawowych)',
+  'The Labyrinth (1 tile: a road of four legs, 2 points more for each figure on it)': 'Labirynt (1 płytka: droga o czterech odnogach, 2 punkty więcej za każdą figurę na niej)',
+  'The Abbot': 'Opat',
+  'The Labyrinth': 'Labirynt',
+  'Basic labyrinth: its road is a road like any other (no 2 points a figure, no follower joining on a free leg)': 'Prosty labirynt: jego droga jest drogą jak każda inna (bez 2 punktów za figurę, bez dołączania pionka na wolnej odnodze)',
+  'basic labyrinth': 'prosty labirynt',
+  'garden': 'ogród',
+  'labyrinth': 'labirynt',
+  'Garden': 'Ogród',
+  'Garden at {at}': 'Ogród przy {at}',
+  'Abbot': 'Opat',
+  'abbot in the garden': 'opat w ogrodzie',
+  'abbot in the monastery': 'opat w klasztorze',
+  'abbot on {where}': 'opat na {where}',
+  '{who} deploys the abbot on {where}.': '{who} stawia opata na {where}.',
+  '{who} takes the abbot back from {at}.': '{who} zabiera opata z {at}.',
+  'Take back the abbot at {at} (+{n} points)': 'Zabierz opata z {at} (+{n} pkt)',
+  'Instead of deploying, you may take your abbot back from {at}: it scores {n} points now, as it would at the end.': 'Zamiast stawiać możesz zabrać opata z {at}: daje teraz {n} pkt, tyle co na koniec gry.',
+  'Click it on the board (ringed), its choice below, or press A.': 'Kliknij go na planszy (w kółku), wybierz poniżej albo naciśnij A.',
+  'deploy step: take your abbot back, for the points its monastery or garden scores now': 'stawianie: zabierz opata, za punkty, które jego klasztor lub ogród daje teraz',
+  '’s abbot returns from {feature} at {at}': ': opat wraca z {feature} przy {at}',
+  ' takes the abbot back from the garden at {at}: {n} points': ' zabiera opata z ogrodu przy {at}: {n} pkt',
+  ' takes the abbot back from the monastery at {at}: {n} points': ' zabiera opata z klasztoru przy {at}: {n} pkt',
+  'monasteries and gardens': 'klasztory i ogrody',
 };
 
 const PL_PLURAL = {
@@ -812,6 +864,8 @@ const PL_PLURAL = {
   // Traders & Builders
   '{n} builder|{n} builders': ['{n} budowniczy', '{n} budowniczych', '{n} budowniczych'],
   '{n} pig|{n} pigs': ['{n} świnia', '{n} świnie', '{n} świń'],
+  // The Abbot
+  '{n} abbot|{n} abbots': ['{n} opat', '{n} opatów', '{n} opatów'],
 };
 
 const DICTS = { de: [DE, DE_PLURAL], pl: [PL, PL_PLURAL] };

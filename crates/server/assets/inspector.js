@@ -7,7 +7,7 @@ import { T } from './tiles.js';
 import { meepleIcon, seatName } from './panels.js';
 import { t, tn } from './i18n.js';
 
-const KIND = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
+const KIND = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm', garden: 'Garden' };
 
 export class Inspector {
   /**
@@ -69,7 +69,8 @@ export class Inspector {
     if (r.pennants) bits.push(tn(r.pennants, '{n} pennant', '{n} pennants'));
     if (r.marks) bits.push(t(r.kind === 'road' ? 'an inn' : 'a cathedral'));
     if (r.kind === 'road' || r.kind === 'city') bits.push(r.complete ? t('complete') : tn(r.open_edges, 'open ({n} edge)', 'open ({n} edges)'));
-    if (r.kind === 'monastery') bits.push(r.complete ? t('surrounded') : tn(r.value_end - 1, '{n} of 8 neighbours', '{n} of 8 neighbours'));
+    // A garden (The Abbot) scores as a monastery: by the tiles around it.
+    if (r.kind === 'monastery' || r.kind === 'garden') bits.push(r.complete ? t('surrounded') : tn(r.value_end - 1, '{n} of 8 neighbours', '{n} of 8 neighbours'));
     const who = (pts) => {
       const list = pts.map((p, s) => [s, p]).filter(([, p]) => p > 0);
       return list.length ? list.map(([s, p]) => h('span.gain', { dataset: { seat: s } }, meepleIcon(s, 13), ` ${seatName(v, s)} +${p}`)) : [h('span.muted', 'no one')];

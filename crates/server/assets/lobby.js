@@ -95,17 +95,24 @@ export class HomePage {
     const abbey = h('input#exp-abbey', { type: 'checkbox', checked: this.opts.abbey, onchange: (e) => { this.opts.abbey = e.target.checked; saveOpts(this.opts); } });
     const traders = h('input#exp-traders', { type: 'checkbox', checked: this.opts.traders, onchange: (e) => { this.opts.traders = e.target.checked; saveOpts(this.opts); } });
     const river = h('input#exp-river', { type: 'checkbox', checked: this.opts.river, onchange: (e) => { this.opts.river = e.target.checked; saveOpts(this.opts); } });
+    const abbot = h('input#exp-abbot', { type: 'checkbox', checked: this.opts.abbot, onchange: (e) => { this.opts.abbot = e.target.checked; saveOpts(this.opts); } });
+    // The labyrinth's variant is a rule of the Labyrinth only: offered with it.
+    const labyrinth = h('input#exp-labyrinth', { type: 'checkbox', checked: this.opts.labyrinth, onchange: (e) => { this.opts.labyrinth = e.target.checked; this.saveOptsAndRender(); } });
     c.appendChild(h('fieldset', h('legend', 'Expansions'),
       h('label', ferries, ' ', 'The Ferries (8 lake tiles, ferries to place and move)'),
       h('label', inns, ' ', 'Inns & Cathedrals (18 tiles, inns, cathedrals, a big follower each, a sixth player)'),
       h('label', abbey, ' ', 'Abbey & Mayor (12 tiles, an abbey, a mayor, a wagon and a barn each)'),
       h('label', traders, ' ', 'Traders & Builders (24 tiles, trade goods, a builder and a pig each)'),
-      h('label', river, ' ', 'The River (12 tiles laid first, from the spring to the lake)')));
+      h('label', river, ' ', 'The River (12 tiles laid first, from the spring to the lake)'),
+      h('label', abbot, ' ', 'The Abbot (an abbot each, on a monastery or a garden of 8 base tiles)'),
+      h('label', labyrinth, ' ', 'The Labyrinth (1 tile: a road of four legs, 2 points more for each figure on it)')));
     const ed = (v, words) => h('label', h('input', { type: 'radio', name: 'edition', value: v, checked: this.opts.edition === v, onchange: () => { this.opts.edition = v; saveOpts(this.opts); } }), ' ', words);
     c.appendChild(h('fieldset', h('legend', 'Edition (lake tiles: FC / F3 / F4)'), h('div.form-row', { style: 'margin:0' },
       ed('c3', 'c3 — 3rd edition (3 / 3 / 2)'), ed('c2', 'c2 — 2nd edition (3 / 4 / 1)'))));
     const tiny = h('input#rule-tiny-city', { type: 'checkbox', checked: this.opts.tinyCity, onchange: (e) => { this.opts.tinyCity = e.target.checked; saveOpts(this.opts); } });
-    c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' ', 'Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)')));
+    const basic = h('input#rule-labyrinth-basic', { type: 'checkbox', checked: this.opts.labyrinthBasic, disabled: !this.opts.labyrinth, onchange: (e) => { this.opts.labyrinthBasic = e.target.checked; saveOpts(this.opts); } });
+    c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' ', 'Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)'),
+      h('label', { class: this.opts.labyrinth ? null : 'muted' }, basic, ' ', 'Basic labyrinth: its road is a road like any other (no 2 points a figure, no follower joining on a free leg)')));
     const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
     c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' ', 'Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
@@ -123,10 +130,14 @@ export class HomePage {
     const seats = this.seats.map((s, i) => (s.type === 'bot'
       ? { type: 'bot', level: s.level || 'easy', colour: s.colour }
       : { type: 'human', name: (s.name && s.name.trim()) || t('Player {n}', { n: i + 1 }), colour: s.colour }));
-    const expansions = [...(this.opts.ferries ? ['ferries'] : []), ...(this.opts.inns ? ['inns'] : []), ...(this.opts.abbey ? ['abbey'] : []), ...(this.opts.traders ? ['traders'] : []), ...(this.opts.river ? ['river'] : [])];
+    const expansions = ['ferries', 'inns', 'abbey', 'traders', 'river', 'abbot', 'labyrinth'].filter((x) => this.opts[x]);
     // Turns are provisional until ended: the player may take decisions back.
     const body = { seats, expansions, edition: this.opts.edition, undo: true };
-    if (this.opts.tinyCity) body.rules = { 'tiny-city-scoring': 2 };
+    const rules = {
+      ...(this.opts.tinyCity ? { 'tiny-city-scoring': 2 } : {}),
+      ...(this.opts.labyrinth && this.opts.labyrinthBasic ? { 'labyrinth-variant': 'basic' } : {}),
+    };
+    if (Object.keys(rules).length) body.rules = rules;
     if (this.opts.public) body.public = true;
     const here = new Set(this.seats.map((s, i) => (s.type === 'human' ? i : -1)).filter((i) => i >= 0));
     this.createBtn.disabled = true;
@@ -242,8 +253,10 @@ function gameRow(g) {
   const players = (g.players || []).map((p, i) => `${p}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
   const exps = [...(g.expansions?.includes('ferries') ? [t('Ferries {edition}', { edition: g.edition })] : []), ...(g.expansions?.includes('inns') ? [t('Inns & Cathedrals')] : []),
     ...(g.expansions?.includes('abbey') ? [t('Abbey & Mayor')] : []), ...(g.expansions?.includes('traders') ? [t('Traders & Builders')] : []),
-    ...(g.expansions?.includes('river') ? [t('The River')] : [])];
-  const meta = [exps.length ? exps.join(' + ') : t('base game'), ...(g.rules?.['tiny-city-scoring'] === 2 ? [t('tiny cities 2')] : []), t('{n} turns', { n: g.turns ?? '?' }), fmtTime(g.updated)].join(' · ');
+    ...(g.expansions?.includes('river') ? [t('The River')] : []), ...(g.expansions?.includes('abbot') ? [t('The Abbot')] : []),
+    ...(g.expansions?.includes('labyrinth') ? [t('The Labyrinth')] : [])];
+  const meta = [exps.length ? exps.join(' + ') : t('base game'), ...(g.rules?.['tiny-city-scoring'] === 2 ? [t('tiny cities 2')] : []),
+    ...(g.rules?.['labyrinth-variant'] === 'basic' ? [t('basic labyrinth')] : []), t('{n} turns', { n: g.turns ?? '?' }), fmtTime(g.updated)].join(' · ');
   const links = [];
   if (g.status === 'finished') {
     links.push(h('a', { href: `#replay=${g.game}`, dataset: { replay: g.game } }, 'Replay'));
@@ -269,9 +282,15 @@ function loadOpts() {
   try {
     const o = JSON.parse(localStorage.getItem('carcassonne.opts') || 'null');
     // Each game starts unlisted: listing is chosen game by game.
-    if (o && typeof o === 'object') return { ferries: o.ferries !== false, inns: o.inns === true, abbey: o.abbey === true, traders: o.traders === true, river: o.river === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true, public: false };
+    if (o && typeof o === 'object') {
+      return {
+        ferries: o.ferries !== false, inns: o.inns === true, abbey: o.abbey === true, traders: o.traders === true, river: o.river === true,
+        abbot: o.abbot === true, labyrinth: o.labyrinth === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true,
+        labyrinthBasic: o.labyrinthBasic === true, public: false,
+      };
+    }
   } catch (_) { /* defaults */ }
-  return { ferries: true, inns: false, abbey: false, traders: false, river: false, edition: 'c3', tinyCity: false, public: false };
+  return { ferries: true, inns: false, abbey: false, traders: false, river: false, abbot: false, labyrinth: false, edition: 'c3', tinyCity: false, labyrinthBasic: false, public: false };
 }
 
 /** Seats the chosen rules take: six with Inns & Cathedrals, five without. */

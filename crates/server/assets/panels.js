@@ -2,7 +2,7 @@
 import { h } from './ui.js';
 import { t, tn, tr } from './i18n.js';
 import { figureCount, featureWords, KIND_WORD } from './words.js';
-import { el, miniTile, goodIcon, FIGURE_PATHS, MEEPLE_PATH, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
+import { el, miniTile, goodIcon, FIGURE_PATHS, MEEPLE_PATH, EVEN_ODD, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
 
@@ -12,10 +12,10 @@ export function seatName(view, seat) {
 }
 
 export function meepleIcon(seat, size = 16, faded = false, figure = 'normal') {
-  // The mayor's hat reaches above the follower's head.
-  const box = figure === 'mayor' ? '-13 -16 26 28' : '-12.5 -12.5 25 25';
+  // The mayor's hat and the abbot's hood reach above the follower's head.
+  const box = figure === 'mayor' || figure === 'abbot' ? '-13 -16 26 28' : '-12.5 -12.5 25 25';
   const s = el('svg', { viewBox: box, width: size, height: size, class: `meeple-icon${figure && figure !== 'normal' ? ` ${figure}` : ''}`, 'aria-hidden': 'true', 'data-figure': figure || 'normal' });
-  s.appendChild(el('path', { d: FIGURE_PATHS[figure] || MEEPLE_PATH, 'fill-rule': figure === 'barn' ? 'evenodd' : null, fill: faded ? 'none' : colour(seat), stroke: faded ? colour(seat) : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
+  s.appendChild(el('path', { d: FIGURE_PATHS[figure] || MEEPLE_PATH, 'fill-rule': EVEN_ODD.has(figure) ? 'evenodd' : null, fill: faded ? 'none' : colour(seat), stroke: faded ? colour(seat) : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
   return s;
 }
 
@@ -94,7 +94,11 @@ export function renderBag(view, cat) {
   return wrap;
 }
 
-function logText(view, e) {
+/**
+ * A log entry in words. `figure` is the figure an entry's follower is (for
+ * one returning: the one the log deployed there).
+ */
+function logText(view, e, figure) {
   const who = (s) => [dot(s), h('b', seatName(view, s))];
   switch (e.type) {
     case 'tile_drawn': return [t('Drew {tile}', { tile: e.tile })];
@@ -105,11 +109,18 @@ function logText(view, e) {
     case 'follower_deployed': return [...who(e.seat), t(e.figure && e.figure !== 'big' ? ' put the {what} at {at}' : ' put a {what} at {at}', { what: featureWords(e.feature, e.figure), at: at(e.at) })];
     case 'ferry_placed': return [...who(e.seat), t(' placed a ferry on {ferry} at {at}', { ferry: e.ferry, at: at(e.at) })];
     case 'ferry_moved': return [...who(e.seat), t(' moved the ferry at {at} from {from} to {to}', { at: at(e.at), from: e.from, to: e.to })];
-    case 'follower_returned': return [...who(e.seat), t('’s follower returns from {feature} at {at}', { feature: e.feature, at: at(e.at) })];
+    case 'follower_returned': return [...who(e.seat), t(figure === 'abbot' ? '’s abbot returns from {feature} at {at}' : '’s follower returns from {feature} at {at}', { feature: e.feature, at: at(e.at) })];
     case 'wagon_moved': return [...who(e.seat), t(' moved the wagon from {from} at {at_from} to {to} at {at}', { from: e.from_feature, at_from: at(e.from), to: e.feature, at: at(e.at) })];
     case 'scored': {
       const n = (e.tiles || []).length;
-      const what = e.kind === 'monastery' ? t('Monastery at {at}', { at: at(e.tiles?.[0]) }) : `${KIND_WORD[e.kind] ? t(KIND_WORD[e.kind]) : e.kind} · ${tn(n, '{n} tile', '{n} tiles')}`;
+      // The Abbot: an abbot taken back scores its monastery or garden at once, open.
+      const alone = e.kind === 'monastery' || e.kind === 'garden';
+      const scorer = (e.points || []).findIndex((p) => p > 0);
+      if (alone && !e.completed && !e.end_of_game && scorer >= 0) {
+        const words = e.kind === 'garden' ? ' takes the abbot back from the garden at {at}: {n} points' : ' takes the abbot back from the monastery at {at}: {n} points';
+        return [...who(scorer), h('b', t(words, { at: at(e.tiles?.[0]), n: e.points[scorer] }))];
+      }
+      const what = e.kind === 'monastery' ? t('Monastery at {at}', { at: at(e.tiles?.[0]) }) : e.kind === 'garden' ? t('Garden at {at}', { at: at(e.tiles?.[0]) }) : `${KIND_WORD[e.kind] ? t(KIND_WORD[e.kind]) : e.kind} · ${tn(n, '{n} tile', '{n} tiles')}`;
       const how = e.end_of_game ? (e.completed ? '{what} (complete) at the end: ' : '{what} at the end: ') : '{what} completed: ';
       const gains = [];
       (e.points || []).forEach((p, s) => { if (p) gains.push(h('span', dot(s), `${seatName(view, s)} +${p}`), ' '); });
@@ -132,14 +143,21 @@ function logText(view, e) {
 export function renderLog(view, { onHover } = {}) {
   const box = h('div.log', { role: 'log', 'aria-label': 'game log' });
   let lastTurn = null;
+  // The figure standing at each place ("x,y|feature"), as the log deployed them.
+  const figures = new Map();
   for (const e of view.log || []) {
+    const here = `${e.at}|${e.feature}`;
+    let figure = null;
+    if (e.type === 'follower_deployed') figures.set(here, e.figure || 'normal');
+    else if (e.type === 'follower_returned') { figure = figures.get(here) || null; figures.delete(here); }
     if (e.turn !== lastTurn && e.type !== 'game_ended') {
       lastTurn = e.turn;
       box.appendChild(h('div.turn-head', t('Turn {n}', { n: e.turn })));
     }
     const cls = ['entry', e.type === 'scored' ? 'scored' : '', e.type === 'second_turn' ? 'second-turn' : '', e.type === 'scored' && e.end_of_game ? 'end' : '', e.type === 'follower_returned' ? 'returned' : ''].filter(Boolean).join(' ');
     const tiles = e.type === 'scored' ? e.tiles : e.at ? [e.at] : null;
-    const row = h('div', { class: cls, dataset: { type: e.type, version: e.version } }, logText(view, e));
+    const takeBack = e.type === 'scored' && !e.completed && !e.end_of_game && (e.kind === 'monastery' || e.kind === 'garden');
+    const row = h('div', { class: takeBack ? `${cls} take-back` : cls, dataset: { type: e.type, version: e.version } }, logText(view, e, figure));
     if (tiles && onHover) {
       row.addEventListener('mouseenter', () => onHover(tiles));
       row.addEventListener('mouseleave', () => onHover(null));
@@ -159,7 +177,9 @@ export function renderFinal(view, { compact = false } = {}) {
   const kinds = ['road', 'city', 'monastery', 'field'];
   // Short headings (full words in their titles) keep the table within a phone's width.
   const table = h('table', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'points scored during the game' }, 'Game'),
-    h('th', { title: 'roads' }, 'Roads'), h('th', { title: 'cities' }, 'Cities'), h('th', { title: 'monasteries' }, 'Mon.'),
+    h('th', { title: 'roads' }, 'Roads'), h('th', { title: 'cities' }, 'Cities'),
+    // The Abbot's gardens score as monasteries, and are counted with them.
+    h('th', { title: (view.setup?.expansions || []).includes('abbot') ? 'monasteries and gardens' : 'monasteries' }, 'Mon.'),
     h('th', { title: 'farms' }, 'Farms'), f.goods ? h('th', { title: 'trade goods: 10 for each good a player has the most of' }, 'Goods') : null, h('th', 'Total'))));
   const body = h('tbody');
   const order = [...Array(n).keys()].sort((a, b) => f.scores[b] - f.scores[a]);

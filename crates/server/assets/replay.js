@@ -203,6 +203,7 @@ export class ReplayPage {
       case 'deploy': return deployWords(who, act.figure, act.meeple);
       case 'abbey': return t('{who} places the abbey at {at}.', { who, at: at(act.at) });
       case 'wagon': return t('{who} moves the wagon to {where} at {at}.', { who, where: act.to, at: at(act.at) });
+      case 'return_abbot': return t('{who} takes the abbot back from {at}.', { who, at: at(act.at) });
       case 'pass': return t('{who} passes.', { who });
       case 'ferry': return t('{who} places the ferry on {ferry}.', { who, ferry: act.ferry });
       case 'move': return t('{who} moves the ferry at {at} to {ferry}.', { who, at: at(act.at), ferry: act.ferry });

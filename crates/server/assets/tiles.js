@@ -233,6 +233,39 @@ function riverPath(sides) {
   return `M${pt([ax, ay])} C${pt(c1)} ${pt(c2)} ${pt([bx, by])}`;
 }
 
+/**
+ * The Abbot: where a tile's garden lies in its field, at rotation 0, and
+ * how big it is ([x, y, r]): clear of its roads, cities and river. A
+ * garden tile not listed gets the middle of its largest field.
+ */
+const GARDENS = {
+  EG: [70, 68, 10], HG: [68, 50, 10], IG: [68, 68, 10], MG: [72, 72, 10], NG: [72, 72, 10],
+  RG: [27, 90, 7.5], UG: [50, 22, 10], VG: [67, 33, 10], R9: [68, 32, 10],
+};
+const GARDEN_R = 10;
+// The Labyrinth: its maze over the middle, where its four legs meet.
+const MAZE_R = 21;
+
+/** An arc of the circle of radius `r` about the tile's middle, clockwise from angle `a0` to `a1` (degrees, 0 east, 90 south). */
+function arc(r, a0, a1) {
+  const p = (a) => [50 + r * Math.cos((a * Math.PI) / 180), 50 + r * Math.sin((a * Math.PI) / 180)];
+  return `M${pt(p(a0))} A${r},${r} 0 ${a1 - a0 > 180 ? 1 : 0} 1 ${pt(p(a1))}`;
+}
+
+/** A wall across the rings at angle `a`, from radius `r0` to `r1`. */
+function radial(a, r0, r1) {
+  const [c, sn] = [Math.cos((a * Math.PI) / 180), Math.sin((a * Math.PI) / 180)];
+  return `M${pt([50 + r0 * c, 50 + r0 * sn])} L${pt([50 + r1 * c, 50 + r1 * sn])}`;
+}
+
+/** The maze's hedges: three rings, each with its gaps, and walls across them. */
+const MAZE_HEDGES = [
+  arc(17, 13, 77), arc(17, 103, 167), arc(17, 193, 257), arc(17, 283, 347),
+  arc(11.5, 63, 207), arc(11.5, 243, 387),
+  arc(6, 160, 470),
+  radial(315, 11.5, 17), radial(135, 11.5, 17), radial(0, 6, 11.5),
+].join(' ');
+
 function fieldSpots(def, geo) {
   const N = 50, STEP = 2; // 50x50 grid of 2-unit cells
   const blocked = new Uint8Array(N * N);
@@ -242,7 +275,7 @@ function fieldSpots(def, geo) {
     for (const g of geo.cities) cityPaths.push({ p: new Path2D(g.shape.fill), rot: g.rot });
     for (const g of geo.roads) if (g.d) roadPaths.push(new Path2D(g.d));
   }
-  const centreBlock = def.lake ? LAKE_R + 2 : geo.monastery ? 17 : geo.village ? 9 : 0;
+  const centreBlock = def.lake ? LAKE_R + 2 : geo.monastery ? 17 : geo.labyrinth ? MAZE_R + 2 : geo.village ? 9 : 0;
   const bushes = geo.roads.filter((r) => r.deadEnd).map((r) => r.deadEnd);
   const spike = geo.spike && ctx && typeof Path2D !== 'undefined' ? new Path2D(geo.spike) : null;
   const river = geo.river && ctx && typeof Path2D !== 'undefined' ? new Path2D(geo.river) : null;
@@ -256,6 +289,7 @@ function fieldSpots(def, geo) {
       if (!b && spike) { ctx.lineWidth = 6; if (ctx.isPointInStroke(spike, x, y)) b = true; }
       if (!b && river) { ctx.lineWidth = 18; if (ctx.isPointInStroke(river, x, y)) b = true; }
       if (!b && pool && Math.hypot(x - 50, y - 50) < 18) b = true;
+      if (!b && geo.garden && Math.hypot(x - geo.garden.at[0], y - geo.garden.at[1]) < geo.garden.r + 2) b = true;
       if (!b && ctx) {
         for (const cp of cityPaths) {
           const [ux, uy] = rotatePoint([x, y], (360 - cp.rot) % 360);
@@ -462,10 +496,32 @@ export class Catalogue {
     geo.bridge = bridge !== null;
     geo.spike = CITY_SPIKES[def.id] || null;
     if (traders) middleRoads = 0;
-    geo.roundabout = geo.roads.some((r) => r.branched);
+    // The Labyrinth's road: a maze where its legs meet, its follower on a leg outside it.
+    geo.labyrinth = def.expansion === 'labyrinth';
+    if (geo.labyrinth) {
+      for (const r of geo.roads) {
+        if (!r.branched) continue;
+        const [dx, dy] = SIDE_DIR[r.sides[0]];
+        r.spot = [50 + dx * 34, 50 + dy * 34];
+        geo.spots.set(r.index, r.spot);
+      }
+    }
+    geo.roundabout = !geo.labyrinth && geo.roads.some((r) => r.branched);
     geo.village = !def.lake && !geo.monastery && !geo.roundabout && middleRoads >= 2 &&
       !def.features.some((f) => f.kind === 'city' && f.sides.length >= 3);
     geo.river = riverPath(def.river || []);
+    // The Abbot: the garden in its field (the fields' spots keep clear of it).
+    const garden = def.features.find((f) => f.kind === 'garden');
+    if (garden) {
+      let [x, y, r] = GARDENS[def.id] || [];
+      if (x === undefined) {
+        const fields = def.features.filter((f) => f.kind === 'field').sort((a, b) => b.halves.length - a.halves.length);
+        [x, y] = (fields.length && fieldSpots(def, geo).get(fields[0].index)) || [50, 50];
+        r = GARDEN_R;
+      }
+      geo.garden = { index: garden.index, at: [x, y], r };
+      geo.spots.set(garden.index, [x, y + 1]);
+    }
     for (const [i, p] of fieldSpots(def, geo)) geo.spots.set(i, p);
     return geo;
   }
@@ -473,7 +529,7 @@ export class Catalogue {
   /**
    * The feature piece of tile `id` turned by `rot` under the point (x, y)
    * of the tile (0–100, as on the board): a city it lies in, a road it
-   * lies on, the monastery in the middle, else the nearest field.
+   * lies on, the monastery in the middle, a garden, else the nearest field.
    */
   pieceAt(id, rot, x, y) {
     const def = this.get(id);
@@ -487,6 +543,8 @@ export class Catalogue {
     }
     const mon = def.features.find((f) => f.kind === 'monastery');
     if (mon && Math.hypot(ux - 50, uy - 48) < 20) return mon.index;
+    const gd = def.geo.garden;
+    if (gd && Math.hypot(ux - gd.at[0], uy - gd.at[1]) < gd.r + 2) return gd.index;
     let best = null, bd = Infinity;
     for (const f of def.features) {
       if (f.kind !== 'field') continue;
@@ -601,6 +659,13 @@ export function tileGroup(def, rot = 0) {
     g.appendChild(el('circle', { cx: 50, cy: 50, r: 9, class: 'road roundabout' }));
     g.appendChild(el('circle', { cx: 50, cy: 50, r: 4.5, class: 'field roundabout-island' }));
   }
+  if (geo.labyrinth) {
+    // The Labyrinth: a hedge maze where the four legs meet.
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: MAZE_R, class: 'maze-ground' }));
+    g.appendChild(el('path', { d: MAZE_HEDGES, class: 'maze-hedge' }));
+    g.appendChild(el('circle', { cx: 50, cy: 50, r: 2.6, class: 'maze-centre' }));
+    g.appendChild(el('title', {}, [document.createTextNode(t('labyrinth'))]));
+  }
   if (geo.village) {
     g.appendChild(el('circle', { cx: 50, cy: 50, r: 9, class: 'village' }));
     g.appendChild(el('rect', { x: 45.5, y: 45.5, width: 9, height: 9, rx: 1, class: 'village-roof' }));
@@ -630,6 +695,7 @@ export function tileGroup(def, rot = 0) {
     outer.appendChild(el('path', { d: 'M50,16 V28 M45,20 H55', class: 'monastery-cross' }));
     outer.appendChild(el('rect', { x: 46, y: 54, width: 8, height: 12, class: 'monastery-door' }));
   }
+  if (geo.garden) outer.appendChild(gardenArt(rotatePoint(geo.garden.at, rot), geo.garden.r));
   for (const m of geo.marks) {
     const [x, y] = rotatePoint(m.at, rot);
     if (m.kind === 'inn') {
@@ -651,6 +717,23 @@ export function tileGroup(def, rot = 0) {
     }
   }
   return outer;
+}
+
+/**
+ * A garden (The Abbot) drawn upright at (x, y), `r` from its middle to its
+ * hedge: a lawn in a hedge with a gate, a tree and a bed of flowers.
+ */
+function gardenArt([x, y], r) {
+  const g = el('g', { class: 'garden', transform: `translate(${pt([x, y])})${r !== GARDEN_R ? ` scale(${+(r / GARDEN_R).toFixed(3)})` : ''}`, 'data-garden': '1' });
+  g.appendChild(el('rect', { x: -9, y: -9, width: 18, height: 18, rx: 4, class: 'garden-lawn' }));
+  g.appendChild(el('path', { d: 'M-3,9 H-5 A4,4 0 0 1 -9,5 V-5 A4,4 0 0 1 -5,-9 H5 A4,4 0 0 1 9,-5 V5 A4,4 0 0 1 5,9 H3', class: 'garden-hedge' }));
+  g.appendChild(el('rect', { x: -3.6, y: -1.2, width: 1.6, height: 4.2, class: 'garden-trunk' }));
+  g.appendChild(el('circle', { cx: -2.8, cy: -3.2, r: 3.6, class: 'garden-tree' }));
+  for (const [cx, cy, c] of [[3.2, 2.6, 'a'], [5.4, 4.6, 'b'], [2.6, 5.4, 'c'], [5, 0.6, 'b'], [3.4, -4.6, 'a']]) {
+    g.appendChild(el('circle', { cx, cy, r: 1.2, class: `garden-flower ${c}` }));
+  }
+  g.appendChild(el('title', {}, [document.createTextNode(t('garden'))]));
+  return g;
 }
 
 /**
@@ -739,16 +822,22 @@ export const BARN_PATH = 'M-11,11 V-2 L-7,-9 L0,-12 L7,-9 L11,-2 V11 Z M-3.5,11 
 // pig a pig.
 export const BUILDER_PATH = 'M-3.4,-8.2 a3.4,3.4 0 1,0 6.8,0 a3.4,3.4 0 1,0 -6.8,0 Z M-4.2,-3.6 H3.6 L6,11.5 H1.6 L0,5.5 L-1.6,11.5 H-6 Z M3.2,-2 L8.6,-10.4 L10.2,-9.4 L4.8,-1 Z M6.2,-12.8 L11.8,-9.4 L10.2,-6.8 L4.6,-10.2 Z';
 export const PIG_PATH = 'M-10,1.5 a10,6.5 0 1,0 20,0 a10,6.5 0 1,0 -20,0 Z M8.6,-1.8 H12.6 V3.6 H8.6 Z M3,-3.4 L6.2,-9 L8,-2.6 Z M-7.6,5.6 H-4.2 V11 H-7.6 Z M2.6,5.6 H6 V11 H2.6 Z M-9.6,-0.6 L-12.4,-3.6 L-11,-4.6 L-8.4,-1.8 Z';
-export const FIGURE_PATHS = { normal: MEEPLE_PATH, big: MEEPLE_PATH, mayor: MAYOR_PATH, wagon: WAGON_PATH, barn: BARN_PATH, builder: BUILDER_PATH, pig: PIG_PATH };
+// The Abbot's: a monk in a long robe, its pointed hood round the face
+// (a hole: drawn even-odd).
+export const ABBOT_PATH = 'M0,-15 C3.4,-12.6 5.4,-10 5.4,-7 C5.4,-5.4 5,-4.4 4.4,-3.6 L8.8,-1.4 C10.6,-0.6 10.6,2 8.8,2.6 L6.2,3.4 L9.6,11.5 H-9.6 L-6.2,3.4 L-8.8,2.6 C-10.6,2 -10.6,-0.6 -8.8,-1.4 L-4.4,-3.6 C-5,-4.4 -5.4,-5.4 -5.4,-7 C-5.4,-10 -3.4,-12.6 0,-15 Z M0,-10.2 C1.7,-10.2 2.5,-8.6 2.5,-7.2 C2.5,-5.8 1.5,-4.9 0,-4.9 C-1.5,-4.9 -2.5,-5.8 -2.5,-7.2 C-2.5,-8.6 -1.7,-10.2 0,-10.2 Z';
+export const FIGURE_PATHS = { normal: MEEPLE_PATH, big: MEEPLE_PATH, mayor: MAYOR_PATH, wagon: WAGON_PATH, barn: BARN_PATH, builder: BUILDER_PATH, pig: PIG_PATH, abbot: ABBOT_PATH };
+/** Figures whose shapes have holes (drawn even-odd). */
+export const EVEN_ODD = new Set(['barn', 'abbot']);
 
 /**
  * A figure of `seat`: the big follower (Inns & Cathedrals) is drawn larger,
- * with a white collar; Abbey & Mayor's mayor, wagon and barn by their shapes.
+ * with a white collar; Abbey & Mayor's mayor, wagon and barn, Traders &
+ * Builders' builder and pig and The Abbot's abbot by their shapes.
  */
 export function meeple(seat, attrs = {}, figure = 'normal') {
   const f = FIGURE_PATHS[figure] ? figure : 'normal';
   const extra = f === 'normal' ? '' : ` ${f}`;
-  return el('path', { d: FIGURE_PATHS[f], fill: colourOf(seat), 'fill-rule': f === 'barn' ? 'evenodd' : null, class: `meeple${extra}`, ...attrs });
+  return el('path', { d: FIGURE_PATHS[f], fill: colourOf(seat), 'fill-rule': EVEN_ODD.has(f) ? 'evenodd' : null, class: `meeple${extra}`, ...attrs });
 }
 
 /** Where a barn stands on the board: the corner of its tile at (x, y), in board units. */

@@ -6,7 +6,7 @@
 import { t, tn } from './i18n.js';
 
 /** Each figure's name, as on the deploy step's buttons. */
-export const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower', mayor: 'Mayor', wagon: 'Wagon', barn: 'Barn', builder: 'Builder', pig: 'Pig' };
+export const FIGURE_WORDS = { normal: 'Follower', big: 'Big follower', mayor: 'Mayor', wagon: 'Wagon', barn: 'Barn', builder: 'Builder', pig: 'Pig', abbot: 'Abbot' };
 
 /** How many of a figure, in words: "5 followers", "1 wagon". */
 export function figureCount(figure, n) {
@@ -17,14 +17,15 @@ export function figureCount(figure, n) {
     case 'barn': return tn(n, '{n} barn', '{n} barns');
     case 'builder': return tn(n, '{n} builder', '{n} builders');
     case 'pig': return tn(n, '{n} pig', '{n} pigs');
+    case 'abbot': return tn(n, '{n} abbot', '{n} abbots');
     default: return tn(n, '{n} follower', '{n} followers');
   }
 }
 
 /** A feature kind's name. */
-export const KIND_WORD = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm' };
+export const KIND_WORD = { road: 'Road', city: 'City', monastery: 'Monastery', field: 'Farm', garden: 'Garden' };
 
-const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', monastery: 'monk in the monastery', field: 'farmer in the field' };
+const ROLE_WORD = { road: 'traveller on the road', city: 'knight in the city', monastery: 'monk in the monastery', field: 'farmer in the field', garden: 'abbot in the garden' };
 
 // Abbey & Mayor's figures on their features.
 const FIGURE_ROLE_WORD = {
@@ -34,6 +35,8 @@ const FIGURE_ROLE_WORD = {
   // Traders & Builders'.
   builder: { road: 'builder on the road', city: 'builder in the city' },
   pig: { field: 'pig in the field' },
+  // The Abbot's.
+  abbot: { monastery: 'abbot in the monastery', garden: 'abbot in the garden' },
 };
 
 /** A follower's role on a feature, in words; `figure` big makes it a big one, a mayor, wagon or barn says so. */
@@ -49,11 +52,13 @@ export function featureWords(feature, figure) {
 const SPOT_WORDS = {
   normal: 'follower on {where}', big: 'big follower on {where}', mayor: 'mayor on {where}',
   wagon: 'wagon on {where}', barn: 'barn on {where}', builder: 'builder on {where}', pig: 'pig on {where}',
+  abbot: 'abbot on {where}',
 };
 
-/** A choice on the board in words: a figure on a feature, or a wagon's move. */
+/** A choice on the board in words: a figure on a feature, a wagon's move, or taking the abbot back. */
 export function spotWords(s) {
   if (s.pick === 'wagon') return t('move the wagon to {where} at {at}', { where: s.meeple, at: `(${s.x}, ${s.y})` });
+  if (s.pick === 'return_abbot') return takeBackWords(s.points, [s.x, s.y]);
   return t(SPOT_WORDS[s.figure] || SPOT_WORDS.normal, { where: s.meeple });
 }
 
@@ -61,11 +66,31 @@ const DEPLOY_WORDS = {
   normal: '{who} deploys a follower on {where}.', big: '{who} deploys a big follower on {where}.',
   mayor: '{who} deploys the mayor on {where}.', wagon: '{who} deploys the wagon on {where}.', barn: '{who} deploys the barn on {where}.',
   builder: '{who} deploys the builder on {where}.', pig: '{who} deploys the pig on {where}.',
+  abbot: '{who} deploys the abbot on {where}.',
 };
 
 /** A deployment told as a sentence (the replay's). */
 export function deployWords(who, figure, where) {
   return t(DEPLOY_WORDS[figure] || DEPLOY_WORDS.normal, { who, where });
+}
+
+/**
+ * The Abbot: taking the abbot back at `at` ([x, y]) for `points`, in words
+ * (the deploy step's choice; at least 2 points: the abbot's tile has a neighbour).
+ */
+export function takeBackWords(points, at) {
+  return t('Take back the abbot at {at} (+{n} points)', { at: `(${at[0]}, ${at[1]})`, n: points });
+}
+
+/**
+ * What taking the abbot back at `at` scores now: its monastery or garden
+ * as at the end, 1 for its tile and 1 for each of the 8 around it on `board`.
+ */
+export function takeBackPoints(board, at) {
+  const here = new Set((board || []).map((b) => `${b.at[0]},${b.at[1]}`));
+  let n = 1;
+  for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if ((dx || dy) && here.has(`${at[0] + dx},${at[1] + dy}`)) n++;
+  return n;
 }
 
 const STEP_WORDS = {

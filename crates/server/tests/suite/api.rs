@@ -292,8 +292,9 @@ async fn the_catalogue_and_the_ui_are_served() {
     assert_eq!(r.status, 200);
     let tiles = r.body["tiles"].as_array().unwrap();
     // The base game's, The Ferries', Inns & Cathedrals', Abbey & Mayor's
-    // (its abbey too), Traders & Builders' and The River's kinds.
-    assert_eq!(tiles.len(), 24 + 3 + 17 + 12 + 1 + 24 + 11);
+    // (its abbey too), Traders & Builders', The River's, The Abbot's
+    // (its garden tiles) and The Labyrinth's kinds.
+    assert_eq!(tiles.len(), 24 + 3 + 17 + 12 + 1 + 24 + 11 + 8 + 1);
     // The River: its edges and the sides its river reaches; D and the
     // spring start games.
     let r4 = tiles.iter().find(|t| t["id"] == "R4").unwrap();

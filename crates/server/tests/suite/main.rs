@@ -5,6 +5,7 @@
 //! `cargo test --release -p carcassonne-server --test suite abbey::`.
 
 mod abbey;
+mod abbot;
 mod api;
 mod bots;
 mod colours;
