@@ -28,6 +28,19 @@ pub struct GreedyBot {
     valuer: Valuer,
     /// Legal action lists, one per depth of the turn, reused.
     lists: Vec<Vec<Action>>,
+    /// How it picks below the best (`greedy:top=P:temp=T`, the easy
+    /// levels); `None` always takes the best.
+    top: Option<Slips>,
+    /// Each first action with the value of its best continuation, reused.
+    ranked: Vec<(f32, Action)>,
+}
+
+/// A weaker player's choice: among the best `percent` of the actions, by
+/// a softmax of their values at `temperature` points.
+#[derive(Clone, Copy, Debug)]
+struct Slips {
+    percent: u8,
+    temperature: Option<f32>,
 }
 
 /// What values the end positions of a turn.
@@ -71,7 +84,78 @@ impl GreedyBot {
     }
 
     fn with_valuer(seed: u64, valuer: Valuer) -> GreedyBot {
-        GreedyBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed), valuer, lists: Vec::new() }
+        GreedyBot {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            valuer,
+            lists: Vec::new(),
+            top: None,
+            ranked: Vec::new(),
+        }
+    }
+
+    /// This bot, playing like a weaker player: each decision keeps only
+    /// the best `percent` of its actions (1 to 100) and picks among them at
+    /// random, an action `x` points worse than the best with weight
+    /// `exp(-x / temperature)` (all alike without a temperature). Nothing
+    /// from below the cut is ever played, and small slips are likelier than
+    /// blunders.
+    pub fn erring(mut self, percent: u8, temperature: Option<f32>) -> GreedyBot {
+        self.top = Some(Slips { percent: percent.clamp(1, 100), temperature });
+        self
+    }
+
+    /// Every legal action of this decision with the value its best
+    /// continuation reaches, best first (ties in a random order).
+    pub fn rank(&mut self, state: &State) -> Vec<(f32, Action)> {
+        let mut out = Vec::new();
+        self.rank_into(state, &mut out);
+        out
+    }
+
+    fn rank_into(&mut self, state: &State, out: &mut Vec<(f32, Action)>) {
+        out.clear();
+        let Some(Actor::Player(player)) = state.actor() else {
+            return;
+        };
+        let mut list = Vec::new();
+        state.legal_actions(&mut list);
+        let mut budget = MAX_EVALUATIONS;
+        for a in list {
+            let mut next = state.clone();
+            next.play_unchecked(a);
+            let moved = match a {
+                Action::MoveFerry { at, .. } => Some(at),
+                _ => None,
+            };
+            let (v, _) =
+                if budget == 0 { self.finish(next, player) } else { self.search(&next, player, 1, moved, &mut budget) };
+            out.push((v, a));
+        }
+        // Shuffled first, so that equal values fall in a random order.
+        for i in (1..out.len()).rev() {
+            out.swap(i, self.rng.random_range(0..=i));
+        }
+        out.sort_by(|x, y| y.0.total_cmp(&x.0));
+    }
+
+    fn choose_erring(&mut self, state: &State, slips: Slips) -> Option<Action> {
+        let mut ranked = std::mem::take(&mut self.ranked);
+        self.rank_into(state, &mut ranked);
+        let kept = (ranked.len() * slips.percent as usize).div_ceil(100).min(ranked.len());
+        let choice = ranked.first().map(|&(best, first)| {
+            let weight = |v: f32| slips.temperature.map_or(1.0, |t| ((v - best) / t).exp());
+            let total: f32 = ranked[..kept].iter().map(|(v, _)| weight(*v)).sum();
+            let mut r = self.rng.random_range(0.0..total);
+            for &(v, a) in &ranked[..kept] {
+                r -= weight(v);
+                if r < 0.0 {
+                    return a;
+                }
+            }
+            first
+        });
+        self.ranked = ranked;
+        choice
     }
 
     /// The best value reachable by `player` before the turn ends, and the
@@ -89,7 +173,7 @@ impl GreedyBot {
             *budget = budget.saturating_sub(1);
             return (self.valuer.margin(state, player), None);
         }
-        if self.lists.len() <= depth {
+        while self.lists.len() <= depth {
             self.lists.push(Vec::with_capacity(128));
         }
         let mut list = std::mem::take(&mut self.lists[depth]);
@@ -150,6 +234,9 @@ impl Bot for GreedyBot {
         let Some(Actor::Player(player)) = state.actor() else {
             return None;
         };
+        if let Some(slips) = self.top {
+            return self.choose_erring(state, slips);
+        }
         let mut budget = MAX_EVALUATIONS;
         self.search(state, player, 0, None, &mut budget).1
     }

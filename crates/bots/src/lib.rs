@@ -32,7 +32,7 @@ use carcassonne_engine::{Action, State};
 pub use greedy::GreedyBot;
 pub use mcts::{MctsBot, MctsConfig, Per, SearchStats};
 pub use random::RandomBot;
-pub use spec::{BotSpec, SpecError};
+pub use spec::{BotSpec, SpecError, LEVELS};
 
 /// A player that chooses actions.
 ///

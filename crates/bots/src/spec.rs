@@ -23,6 +23,9 @@ enum Kind {
     /// With the hand-set estimate (`greedy:eval=hand`) or the learned one.
     Greedy {
         hand: bool,
+        /// Chooses among the best this many percent of each decision's
+        /// actions, by a softmax at this temperature (points, ×10).
+        top: Option<(u8, Option<u16>)>,
     },
     Mcts(MctsConfig),
 }
@@ -43,11 +46,11 @@ const BOTS: &str = "random, greedy, mcts, or a level: beginner, easy, medium, ha
 
 /// Named levels, strongest last, as the bot specs they stand for.
 pub const LEVELS: [(&str, &str); 5] = [
-    ("beginner", "greedy:eval=hand"),
-    ("easy", "greedy"),
-    ("medium", "mcts:ms=200:per=turn:trees=1:cut=0"),
-    ("hard", "mcts:ms=1000:per=turn:trees=1:cut=0"),
-    ("expert", "mcts:ms=2500:per=turn:cut=0"),
+    ("beginner", "greedy:top=50:temp=2"),
+    ("easy", "greedy:top=50:temp=1.35"),
+    ("medium", "greedy:top=50:temp=0.75"),
+    ("hard", "greedy"),
+    ("expert", "mcts:ms=2500:per=turn:trees=1:cut=0"),
 ];
 const MCTS_OPTIONS: &str =
     "iters=N, ms=N, per=decision|turn, trees=N, c=X, margin=X, scale=X, draws=chance|determinized, cut=N";
@@ -57,8 +60,13 @@ impl BotSpec {
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         match &self.kind {
             Kind::Random => Box::new(RandomBot::new(seed)),
-            Kind::Greedy { hand: false } => Box::new(GreedyBot::new(seed)),
-            Kind::Greedy { hand: true } => Box::new(GreedyBot::hand(seed)),
+            Kind::Greedy { hand, top } => {
+                let bot = if *hand { GreedyBot::hand(seed) } else { GreedyBot::new(seed) };
+                Box::new(match top {
+                    Some((p, t)) => bot.erring(*p, t.map(|t| f32::from(t) / 10.0)),
+                    None => bot,
+                })
+            }
             Kind::Mcts(config) => Box::new(MctsBot::new(*config, seed)),
         }
     }
@@ -100,19 +108,35 @@ impl FromStr for BotSpec {
                 Kind::Random
             }
             "greedy" => {
-                let mut hand = false;
+                let (mut hand, mut top, mut temp) = (false, None, None);
                 for o in &options {
                     match *o {
                         "eval=hand" => hand = true,
                         "eval=learned" => hand = false,
+                        _ if o.starts_with("top=") => {
+                            let p = o["top=".len()..].parse::<u8>().ok().filter(|p| (1..=100).contains(p));
+                            top = Some(p.ok_or_else(|| {
+                                SpecError(format!("greedy option {o}: expected a percentage from 1 to 100"))
+                            })?);
+                        }
+                        _ if o.starts_with("temp=") => {
+                            let t = o["temp=".len()..].parse::<f32>().ok().filter(|t| (0.1..=1000.0).contains(t));
+                            temp = Some(t.map(|t| (t * 10.0).round() as u16).ok_or_else(|| {
+                                SpecError(format!("greedy option {o}: expected points from 0.1 to 1000"))
+                            })?);
+                        }
                         _ => {
                             return Err(SpecError(format!(
-                                "greedy option '{o}' is not known (options: eval=learned|hand)"
+                                "greedy option '{o}' is not known (options: eval=learned|hand, top=P, temp=T)"
                             )))
                         }
                     }
                 }
-                Kind::Greedy { hand }
+                let top = match (top, temp) {
+                    (None, None) => None,
+                    (p, t) => Some((p.unwrap_or(100), t)),
+                };
+                Kind::Greedy { hand, top }
             }
             _ if LEVELS.iter().any(|(n, _)| *n == name) => {
                 if let Some(o) = options.first() {
@@ -195,7 +219,7 @@ mod tests {
         let specs = parse_players("mcts:ms=1000,greedy, random ,mcts:iters=20:trees=2:c=1.5:margin=0").unwrap();
         assert_eq!(specs.len(), 4);
         assert_eq!(specs[0].mcts().unwrap().budget, Budget::Time(Duration::from_millis(1000)));
-        assert_eq!(specs[1].kind, Kind::Greedy { hand: false });
+        assert_eq!(specs[1].kind, Kind::Greedy { hand: false, top: None });
         assert_eq!(specs[2].label(), "random");
         let c = specs[3].mcts().unwrap();
         assert_eq!((c.budget, c.trees, c.exploration, c.margin_weight), (Budget::Iterations(20), 2, 1.5, 0.0));
@@ -205,8 +229,17 @@ mod tests {
 
     #[test]
     fn levels_and_evaluations_are_read() {
-        assert_eq!("greedy:eval=hand".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: true });
-        assert_eq!("greedy:eval=learned".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: false });
+        assert_eq!("greedy:eval=hand".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: true, top: None });
+        assert_eq!(
+            "greedy:top=50".parse::<BotSpec>().unwrap().kind,
+            Kind::Greedy { hand: false, top: Some((50, None)) }
+        );
+        let spec = "greedy:top=50:temp=2.5".parse::<BotSpec>().unwrap();
+        assert_eq!(spec.kind, Kind::Greedy { hand: false, top: Some((50, Some(25))) });
+        assert!("greedy:temp=0".parse::<BotSpec>().unwrap_err().to_string().contains("points from 0.1"));
+        assert!("greedy:top=0".parse::<BotSpec>().unwrap_err().to_string().contains("from 1 to 100"));
+        assert!("greedy:top=101".parse::<BotSpec>().is_err());
+        assert_eq!("greedy:eval=learned".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: false, top: None });
         assert_eq!("mcts:cut=3".parse::<BotSpec>().unwrap().mcts().unwrap().cut, Some(3));
         assert_eq!("mcts".parse::<BotSpec>().unwrap().mcts().unwrap().cut, None);
         for (name, spec) in LEVELS {

@@ -24,7 +24,7 @@ use carcassonne_engine::{Action, Actor, Game, State};
 pub const PROTOCOL: u32 = 1;
 
 /// The bot an engine plays unless told otherwise: the strongest level.
-pub const DEFAULT_BOT: &str = "hard";
+pub const DEFAULT_BOT: &str = "expert";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

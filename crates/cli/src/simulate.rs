@@ -168,8 +168,11 @@ pub struct Summary {
     pub bots: Vec<BotSummary>,
     /// Turns per game (discards count as turns, as in records).
     pub mean_turns: f64,
+    /// Time and rate of the games played by this run.
     pub seconds: f64,
     pub games_per_second: f64,
+    /// Games of the match read from its `--resume` folder, not played now.
+    pub resumed: u64,
     /// The sequential test, with `--sprt`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtSummary>,
@@ -290,6 +293,7 @@ pub fn run(args: &Args) -> Result<()> {
         Ok(Outcome { bots: bots_by_seat, scores: played.scores(), turns: played.state.turns(), seats: played.seats })
     };
     let todo: Vec<u64> = (0..total).filter(|g| !done.contains_key(g)).collect();
+    let resumed = done.len() as u64;
     let decided = |done: &BTreeMap<u64, Outcome>| sprt.and_then(|t| t.first_decision(&deal_scores(done, n)));
     let stop = AtomicBool::new(decided(&done).is_some());
     let shared = Mutex::new(done);
@@ -345,6 +349,8 @@ pub fn run(args: &Args) -> Result<()> {
     let deals_played = outcomes.len() as u64 / n;
 
     let mut summary = summarize(&specs, &labels, &rules, args, deals_played, &outcomes, seconds);
+    summary.resumed = resumed.min(summary.games);
+    summary.games_per_second = (summary.games - summary.resumed) as f64 / seconds.max(1e-9);
     summary.sprt = sprt_summary;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
@@ -561,7 +567,8 @@ fn summarize(
         bots,
         mean_turns: outcomes.iter().map(|o| o.turns as f64).sum::<f64>() / games.max(1) as f64,
         seconds,
-        games_per_second: games as f64 / seconds.max(1e-9),
+        games_per_second: 0.0,
+        resumed: 0,
         sprt: None,
     }
 }
@@ -653,9 +660,9 @@ fn table(s: &Summary) -> String {
         out,
         "\nscore rate: wins plus half the ties; score and margin: means per game, margin against the best other \
          player\nms/move: thinking time per decision (a turn has one to four: tile, follower, ferries); ms/turn: per \
-         turn; iters: search iterations per searched move\nmean game length {:.1} turns; {} games in {:.2} s, {:.2} \
-         games/s",
-        s.mean_turns, s.games, s.seconds, s.games_per_second
+         turn; iters: search iterations per searched move\nmean game length {:.1} turns; {}",
+        s.mean_turns,
+        pace(s)
     );
     if let Some(t) = &s.sprt {
         let _ = writeln!(
@@ -698,11 +705,22 @@ fn solo_table(s: &Summary, mut out: String, w: usize) -> String {
     }
     let _ = writeln!(
         out,
-        "\nsolo games: one player, the bag played out for the highest score\nmean game length {:.1} turns; {} games \
-         in {:.2} s, {:.2} games/s",
-        s.mean_turns, s.games, s.seconds, s.games_per_second
+        "\nsolo games: one player, the bag played out for the highest score\nmean game length {:.1} turns; {}",
+        s.mean_turns,
+        pace(s)
     );
     out
+}
+
+/// How long the games of this run took, and how many came from the match's folder.
+fn pace(s: &Summary) -> String {
+    let now = s.games - s.resumed;
+    let played = format!("{now} games in {:.2} s, {:.2} games/s", s.seconds, s.games_per_second);
+    match s.resumed {
+        0 => played,
+        r if now == 0 => format!("all {r} games read from the match folder"),
+        r => format!("{played}; {r} more read from the match folder"),
+    }
 }
 
 #[cfg(test)]

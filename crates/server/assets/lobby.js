@@ -7,9 +7,11 @@ import { t } from './i18n.js';
 
 const LEVELS = [
   ['random', 'Random'],
-  ['easy', 'Easy (greedy)'],
-  ['medium', 'Medium (search 0.3 s a turn)'],
-  ['hard', 'Hard (search 1 s a turn)'],
+  ['beginner', 'Beginner'],
+  ['easy', 'Easy'],
+  ['medium', 'Medium'],
+  ['hard', 'Hard'],
+  ['expert', 'Expert (2.5 s a turn)'],
 ];
 
 export class HomePage {

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use carcassonne_bots::mcts::{Budget, Per};
-use carcassonne_bots::{derive_seed, Bot, BotSpec, MctsBot, MctsConfig};
+use carcassonne_bots::mcts::Budget;
+use carcassonne_bots::{derive_seed, Bot, BotSpec, MctsBot, MctsConfig, LEVELS};
 use carcassonne_engine::record::{Record, Setup};
 use carcassonne_engine::{Action, Actor, Event, Game};
 use rand::SeedableRng;
@@ -101,37 +101,24 @@ pub enum BotPlan {
 }
 
 impl BotPlan {
-    /// A named level (`random`, `easy`, `medium`, `hard`) or a bot spec, capped.
+    /// `random`, a level of the ladder (`beginner` to `expert`, the bots'
+    /// [`LEVELS`]) or a bot spec, capped: one tree, and at most
+    /// [`MAX_BOT_TIME`] or [`MAX_BOT_ITERATIONS`] a decision.
     pub fn parse(level: &str) -> Result<BotPlan, GameError> {
-        // Budgets per turn: `hard` is the bot measured against greedy in
-        // docs/bots.md (one second a turn on one core).
-        let mcts = |ms: u64| MctsConfig {
-            budget: Budget::Time(Duration::from_millis(ms)),
-            trees: 1,
-            per: Per::Turn,
-            ..MctsConfig::default()
-        };
-        match level {
-            "random" | "greedy" => level.parse().map(BotPlan::Spec).map_err(|e| GameError::InvalidSetup(e.to_string())),
-            "easy" => "greedy".parse().map(BotPlan::Spec).map_err(|e| GameError::InvalidSetup(e.to_string())),
-            "medium" => Ok(BotPlan::Mcts(mcts(300))),
-            "hard" => Ok(BotPlan::Mcts(mcts(1000))),
-            other => {
-                let spec: BotSpec = other.parse().map_err(|e: carcassonne_bots::SpecError| {
-                    GameError::InvalidSetup(format!("bot level: {e} (or one of random, easy, medium, hard)"))
-                })?;
-                match spec.mcts() {
-                    None => Ok(BotPlan::Spec(spec)),
-                    Some(c) => {
-                        let mut c = *c;
-                        c.trees = 1;
-                        c.budget = match c.budget {
-                            Budget::Time(t) => Budget::Time(t.min(MAX_BOT_TIME)),
-                            Budget::Iterations(n) => Budget::Iterations(n.min(MAX_BOT_ITERATIONS)),
-                        };
-                        Ok(BotPlan::Mcts(c))
-                    }
-                }
+        let spec: BotSpec = level.parse().map_err(|e: carcassonne_bots::SpecError| {
+            let names: Vec<&str> = LEVELS.iter().map(|(n, _)| *n).collect();
+            GameError::InvalidSetup(format!("bot level: {e} (or one of random, {})", names.join(", ")))
+        })?;
+        match spec.mcts() {
+            None => Ok(BotPlan::Spec(spec)),
+            Some(c) => {
+                let mut c = *c;
+                c.trees = 1;
+                c.budget = match c.budget {
+                    Budget::Time(t) => Budget::Time(t.min(MAX_BOT_TIME)),
+                    Budget::Iterations(n) => Budget::Iterations(n.min(MAX_BOT_ITERATIONS)),
+                };
+                Ok(BotPlan::Mcts(c))
             }
         }
     }
@@ -680,7 +667,13 @@ mod tests {
 
     #[test]
     fn bot_levels_parse_and_cap() {
-        assert!(matches!(BotPlan::parse("easy"), Ok(BotPlan::Spec(_))));
+        for level in ["random", "beginner", "easy", "medium", "hard"] {
+            assert!(matches!(BotPlan::parse(level), Ok(BotPlan::Spec(_))), "{level}");
+        }
+        match BotPlan::parse("expert") {
+            Ok(BotPlan::Mcts(c)) => assert_eq!((c.trees, c.budget), (1, Budget::Time(Duration::from_millis(2500)))),
+            _ => panic!("expert searches"),
+        }
         match BotPlan::parse("mcts:ms=60000:trees=8") {
             Ok(BotPlan::Mcts(c)) => {
                 assert_eq!(c.trees, 1);
@@ -688,6 +681,7 @@ mod tests {
             }
             _ => panic!("mcts spec"),
         }
-        assert!(BotPlan::parse("alphago").is_err());
+        let Err(GameError::InvalidSetup(e)) = BotPlan::parse("alphago") else { panic!("an unknown level") };
+        assert!(e.ends_with("(or one of random, beginner, easy, medium, hard, expert)"), "{e}");
     }
 }

@@ -2,7 +2,7 @@
 //! games with and without The Ferries; search, with chance nodes or with
 //! determinizations, is reproducible from its seed and beats random play.
 
-use carcassonne_bots::{arena, Bot, BotSpec, MctsBot};
+use carcassonne_bots::{arena, Bot, BotSpec, GreedyBot, MctsBot};
 use carcassonne_engine::geometry::{Pos, Rotation};
 use carcassonne_engine::tile::TileKind;
 use carcassonne_engine::{Action, Actor, Edition, Expansion, FollowerKind, Location, Placement, Rules, State, Step};
@@ -12,9 +12,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Bots with tiny budgets, so that a test stays fast (the first search
 /// bot has the default `draws`).
-const SPECS: [&str; 9] = [
+const SPECS: [&str; 11] = [
     "random",
     "greedy",
+    "beginner",
+    "greedy:eval=hand:top=30:temp=1",
     "mcts:iters=24:trees=1",
     "mcts:iters=24:trees=2:draws=chance",
     "mcts:ms=2:trees=2:draws=chance",
@@ -102,6 +104,36 @@ proptest! {
     ) {
         every_bot_chooses_legally(&position(rules_with(players, ferries, inns, c2), seed, decision), seed)?;
     }
+}
+
+/// The beginner errs like a weak player, never like one throwing the game:
+/// at every decision it plays from the upper half of the learned
+/// evaluation's ranking, and often not the best.
+#[test]
+fn the_beginner_plays_only_from_the_upper_half_of_the_evaluation_s_ranking() {
+    let (mut decisions, mut below_best) = (0, 0);
+    for seed in 0..60u64 {
+        let expansions: &[Expansion] = match seed % 3 {
+            0 => &[],
+            1 => &[Expansion::Ferries],
+            _ => &[Expansion::Ferries, Expansion::Inns, Expansion::Traders, Expansion::Abbey],
+        };
+        let state = position(Rules::new(2, expansions, Edition::C3).unwrap(), seed, (seed * 7 % 150) as u32);
+        let ranked = GreedyBot::new(seed).rank(&state);
+        if ranked.len() < 2 {
+            continue;
+        }
+        // The value of the worst action still in the upper half.
+        let floor = ranked[ranked.len().div_ceil(2) - 1].0;
+        for k in 0..5 {
+            let chosen = bot("beginner", seed * 10 + k).choose(&state).unwrap();
+            let value = ranked.iter().find(|(_, a)| *a == chosen).expect("a legal action").0;
+            assert!(value >= floor - 1e-3, "seed {seed}: {chosen} is worth {value}, below the half at {floor}");
+            decisions += 1;
+            below_best += usize::from(value < ranked[0].0 - 1e-3);
+        }
+    }
+    assert!(decisions >= 200 && below_best * 10 >= decisions, "{below_best} of {decisions} below the best");
 }
 
 #[test]

@@ -251,7 +251,7 @@ fn a_match_in_a_folder_is_written_game_by_game_and_resumed() {
     let mut f = std::fs::OpenOptions::new().append(true).open(dir.join("games.jsonl")).unwrap();
     std::io::Write::write_all(&mut f, b"{\"game\": 3, \"bo").unwrap();
     let resumed = json(&run("6", "9", true));
-    assert_eq!(resumed["games"], 6);
+    assert_eq!((resumed["games"].as_u64(), resumed["resumed"].as_u64()), (Some(6), Some(2)));
     let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
     let good = text.lines().filter(|l| serde_json::from_str::<Value>(l).is_ok()).count();
     assert_eq!(good, 6, "two games first, four more: {text}");
@@ -260,6 +260,11 @@ fn a_match_in_a_folder_is_written_game_by_game_and_resumed() {
     for key in ["wins", "ties", "mean_score", "mean_margin"] {
         assert_eq!(resumed["bots"][0][key], fresh["bots"][0][key], "{key}");
     }
+    // Run again, the match has nothing left to play, and the table says so.
+    let mut args = vec!["simulate", "--players", "mcts:iters=20:trees=1:cut=0,greedy", "--games", "6", "--seed", "9"];
+    args.extend(["--resume", dir.to_str().unwrap()]);
+    let table = String::from_utf8(carcassonne(&args).stdout).unwrap();
+    assert!(table.contains("all 6 games read from the match folder"), "{table}");
     // Another match cannot be resumed from this folder.
     let other = run("6", "10", true);
     assert!(!other.status.success());

@@ -1,6 +1,6 @@
 //! The bots' share of the machine.
 //!
-//! Search bots (`medium`, `hard`, `mcts:…`) think on a fixed number of bot
+//! Search bots (`expert`, `mcts:…`) think on a fixed number of bot
 //! threads. A decision waits in a bounded queue for one; when a thread
 //! frees, the waiting decision whose game's creator (its address) has used
 //! the least bot time lately goes first, then the one whose game has used
@@ -408,14 +408,17 @@ mod tests {
     #[test]
     fn budgets_over_the_maximum_are_refused() {
         let p = pool(1, Limits { bot_ms: 1000, bot_iterations: 500, ..Limits::default() });
-        assert!(!p.check_level("easy").unwrap());
-        assert!(p.check_level("hard").unwrap());
+        for level in ["random", "beginner", "easy", "medium", "hard"] {
+            assert!(!p.check_level(level).unwrap(), "{level} does not search");
+        }
+        assert!(pool(1, Limits::default()).check_level("expert").unwrap());
+        assert!(matches!(p.check_level("expert"), Err(GameError::BotBudget(_))), "2.5 s over 1 s");
         assert!(p.check_level("mcts:ms=1000").unwrap());
         for level in ["mcts:ms=99999999", "mcts:ms=1001:per=turn", "mcts:iters=501", "mcts:ms=10:trees=8"] {
             assert!(matches!(p.check_level(level), Err(GameError::BotBudget(_))), "{level}");
         }
         let strict = pool(1, Limits { bot_ms: 500, ..Limits::default() });
-        assert!(matches!(strict.check_level("hard"), Err(GameError::BotBudget(_))));
+        assert!(matches!(strict.check_level("mcts:ms=1000:per=turn"), Err(GameError::BotBudget(_))));
         assert!(matches!(p.check_level("alphago"), Err(GameError::InvalidSetup(_))));
     }
 }

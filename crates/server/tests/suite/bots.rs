@@ -33,18 +33,18 @@ async fn bot_reply(client: &Client, game: &str, token: &str, pick: &mut Pick) ->
 }
 
 #[tokio::test]
-async fn another_address_flooding_the_server_with_hard_bots_does_not_hold_up_an_easy_or_medium_bot() {
+async fn another_address_flooding_the_server_with_search_bots_does_not_hold_up_an_instant_or_searching_bot() {
     let (_dir, db) = temp_db();
     let server = TestServer::start_bots(&db, Limits::unlimited(), Some(2));
     let flooder = Client::from(&server, "127.0.0.1");
     for _ in 0..6 {
-        flooder.create(bots("hard", 5)).await;
+        flooder.create(bots("expert", 5)).await;
     }
     // Every bot thread is taken and decisions are queued.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let player = Client::from(&server, "127.0.0.2");
     let mut pick = Pick::new(4);
-    for (level, budget) in [("easy", Duration::ZERO), ("medium", Duration::from_millis(300))] {
+    for (level, budget) in [("easy", Duration::ZERO), ("mcts:ms=300:per=turn", Duration::from_millis(300))] {
         let created = player.create(human_and_bot(level)).await;
         let (game, token) = (created["game"].as_str().unwrap().to_string(), tokens(&created)[0].clone());
         for _ in 0..3 {
@@ -69,10 +69,10 @@ async fn past_its_bot_seconds_an_address_search_bots_play_greedily_and_it_gets_n
     assert!(start.elapsed() < Duration::from_secs(12), "took {:?}", start.elapsed());
     // No new game with search bots for this address for now; instant bots
     // and other addresses are fine.
-    let r = client.post("/api/games", &human_and_bot("medium")).await;
+    let r = client.post("/api/games", &human_and_bot("expert")).await;
     assert_eq!((r.status, r.code()), (429, "rate_limited"), "{}", r.body);
     client.create(human_and_bot("easy")).await;
-    Client::from(&server, "127.0.0.2").create(human_and_bot("medium")).await;
+    Client::from(&server, "127.0.0.2").create(human_and_bot("expert")).await;
 }
 
 #[tokio::test]
