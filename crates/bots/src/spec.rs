@@ -53,7 +53,7 @@ pub const LEVELS: [(&str, &str); 5] = [
     ("expert", "mcts:ms=2500:per=turn:trees=1:cut=0"),
 ];
 const MCTS_OPTIONS: &str =
-    "iters=N, ms=N, per=decision|turn, trees=N, c=X, margin=X, scale=X, draws=chance|determinized, cut=N";
+    "iters=N, ms=N, per=decision|turn, trees=N, c=X, fpu=X, margin=X, scale=X, draws=chance|determinized, cut=N";
 
 impl BotSpec {
     /// A new bot of this kind whose choices follow from `seed`.
@@ -185,6 +185,7 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
             }
             "trees" => config.trees = whole()?.min(1024) as usize,
             "c" => config.exploration = real(0.0, 100.0)?,
+            "fpu" => config.fpu = Some(real(0.0, 1.0)?),
             "margin" => config.margin_weight = real(0.0, 1.0)?,
             "scale" => config.margin_scale = real(1.0, 200.0)?,
             // Playouts cut after N turns and scored by the evaluation.
@@ -198,6 +199,9 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
         // A determinized tree's nodes serve every draw, so a turn's later
         // decisions cannot be read off the first one's subtree.
         return Err(SpecError("mcts per=turn needs draws=chance: determinized trees search every decision".into()));
+    }
+    if config.fpu.is_some() && config.draws == Draws::Determinized {
+        return Err(SpecError("mcts fpu=X needs draws=chance".into()));
     }
     if config.cut.is_some() && config.draws == Draws::Determinized {
         return Err(SpecError("mcts cut=N needs draws=chance: determinized trees play their playouts out".into()));
@@ -242,6 +246,9 @@ mod tests {
         assert_eq!("greedy:eval=learned".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: false, top: None });
         assert_eq!("mcts:cut=3".parse::<BotSpec>().unwrap().mcts().unwrap().cut, Some(3));
         assert_eq!("mcts".parse::<BotSpec>().unwrap().mcts().unwrap().cut, None);
+        assert_eq!("mcts:fpu=0.1".parse::<BotSpec>().unwrap().mcts().unwrap().fpu, Some(0.1));
+        assert_eq!("mcts".parse::<BotSpec>().unwrap().mcts().unwrap().fpu, None);
+        assert!("mcts:fpu=0.1:draws=determinized".parse::<BotSpec>().is_err());
         for (name, spec) in LEVELS {
             let level: BotSpec = name.parse().unwrap();
             assert_eq!(level.label(), name);

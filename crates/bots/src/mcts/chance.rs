@@ -21,7 +21,7 @@ impl Tree {
             }
             let c = match actor {
                 Actor::Chance => self.chance_child(n, &state),
-                Actor::Player(_) => self.select(n, config.exploration),
+                Actor::Player(_) => self.select(n, config.exploration, config.fpu),
             };
             state.play_unchecked(self.nodes[c].action);
             self.path.push(c as u32);
@@ -45,12 +45,33 @@ impl Tree {
             .expect("a chance node has a child for every kind in the bag")
     }
 
-    /// UCT over the children of decision node `n`; unvisited ones first, at random.
-    fn select(&mut self, n: usize, exploration: f32) -> usize {
+    /// UCT over the children of decision node `n`. Children not yet tried
+    /// come first, at random; with first-play urgency `fpu` they come only
+    /// when the value it gives them beats the best tried child's score.
+    fn select(&mut self, n: usize, exploration: f32, fpu: Option<f32>) -> usize {
         let node = self.nodes[n];
         let children = &self.nodes[node.first as usize..node.first as usize + node.len as usize];
-        let unvisited = children.iter().filter(|c| c.visits == 0).count();
-        if unvisited > 0 {
+        let log_n = (node.visits.max(1) as f32).ln();
+        let (mut best, mut unvisited, mut value, mut visits) = ((f32::NEG_INFINITY, 0), 0, 0.0, 0u32);
+        for (i, c) in children.iter().enumerate() {
+            if c.visits == 0 {
+                unvisited += 1;
+                continue;
+            }
+            let v = c.visits as f32;
+            let score = c.value / v + exploration * (log_n / v).sqrt();
+            if score > best.0 {
+                best = (score, i);
+            }
+            value += c.value;
+            visits += c.visits;
+        }
+        let untried_first = match fpu {
+            _ if visits == 0 => true,
+            None => unvisited > 0,
+            Some(r) => unvisited > 0 && value / visits as f32 - r + exploration * log_n.sqrt() > best.0,
+        };
+        if untried_first {
             let mut k = self.rng.random_range(0..unvisited);
             for (i, c) in children.iter().enumerate() {
                 if c.visits == 0 {
@@ -59,15 +80,6 @@ impl Tree {
                     }
                     k -= 1;
                 }
-            }
-        }
-        let log_n = (node.visits.max(1) as f32).ln();
-        let mut best = (f32::NEG_INFINITY, 0);
-        for (i, c) in children.iter().enumerate() {
-            let v = c.visits as f32;
-            let score = c.value / v + exploration * (log_n / v).sqrt();
-            if score > best.0 {
-                best = (score, i);
             }
         }
         node.first as usize + best.1

@@ -133,6 +133,11 @@ pub struct MctsConfig {
     pub trees: usize,
     /// UCT's exploration constant, for rewards in [0, 1].
     pub exploration: f32,
+    /// First-play urgency (chance trees): `None` tries every child of a
+    /// decision once before comparing any; `Some(r)` gives a child not yet
+    /// tried the mean reward of its tried siblings less `r`, so that a
+    /// decision with a good reply found need not try every other first.
+    pub fpu: Option<f32>,
     /// Share of the score margin in the reward (the rest is win or loss).
     pub margin_weight: f32,
     /// Points of margin that count as decisive: the margin enters the
@@ -202,6 +207,7 @@ impl Default for MctsConfig {
             budget: Budget::Iterations(2000),
             trees: default_trees(),
             exploration: 0.7,
+            fpu: None,
             margin_weight: 0.5,
             margin_scale: 20.0,
             draws: Draws::default(),
