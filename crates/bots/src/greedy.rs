@@ -33,6 +33,9 @@ pub struct GreedyBot {
     top: Option<Slips>,
     /// Each first action with the value of its best continuation, reused.
     ranked: Vec<(f32, Action)>,
+    /// Look one reply further (`greedy:reply=K`): the `K` best actions
+    /// are valued after the next player's greedy reply to each next tile.
+    reply: Option<u8>,
 }
 
 /// A weaker player's choice: among the best `percent` of the actions, by
@@ -90,6 +93,7 @@ impl GreedyBot {
             lists: Vec::new(),
             top: None,
             ranked: Vec::new(),
+            reply: None,
         }
     }
 
@@ -102,6 +106,74 @@ impl GreedyBot {
     pub fn erring(mut self, percent: u8, temperature: Option<f32>) -> GreedyBot {
         self.top = Some(Slips { percent: percent.clamp(1, 100), temperature });
         self
+    }
+
+    /// This bot, looking one turn further: the `k` best actions of each
+    /// decision (by the end of this turn) are each valued by the mean, over
+    /// every tile the next draw may bring (weighted by the copies left), of
+    /// the position after the next player answers it greedily.
+    pub fn replying(mut self, k: u8) -> GreedyBot {
+        self.reply = Some(k.max(1));
+        self
+    }
+
+    fn choose_with_reply(&mut self, state: &State, player: usize, k: u8) -> Option<Action> {
+        let mut ranked = std::mem::take(&mut self.ranked);
+        self.rank_into(state, &mut ranked);
+        let mut best = (f32::NEG_INFINITY, ranked.first().map(|r| r.1));
+        if ranked.len() > 1 {
+            for &(_, a) in ranked.iter().take(k as usize) {
+                let mut next = state.clone();
+                next.play_unchecked(a);
+                self.play_greedily_while(&mut next, |actor| actor == Actor::Player(player));
+                let v = self.after_the_next_draw(&next, player);
+                if v > best.0 + TIE {
+                    best = (v, Some(a));
+                }
+            }
+        }
+        self.ranked = ranked;
+        best.1
+    }
+
+    /// Plays greedy decisions while the actor to move passes `go_on`.
+    fn play_greedily_while(&mut self, state: &mut State, go_on: impl Fn(Actor) -> bool) {
+        while let Some(actor @ Actor::Player(p)) = state.actor() {
+            if !go_on(actor) {
+                break;
+            }
+            let mut budget = MAX_EVALUATIONS;
+            match self.search(state, p, 0, None, &mut budget).1 {
+                Some(a) => state.play_unchecked(a),
+                None => break,
+            }
+        }
+    }
+
+    /// `player`'s margin at `state` (the end of their turn), after the
+    /// next draw and the greedy turn of whoever it is drawn for, as the
+    /// mean over the tiles the draw may bring.
+    fn after_the_next_draw(&mut self, state: &State, player: usize) -> f32 {
+        if state.actor() != Some(Actor::Chance) {
+            return self.valuer.margin(state, player);
+        }
+        let (mut sum, mut weight) = (0.0, 0.0);
+        let kinds: Vec<_> = state.bag().drawable().collect();
+        for kind in kinds {
+            let w = f32::from(state.bag().count(kind));
+            let mut next = state.clone();
+            next.play_unchecked(Action::Draw(kind));
+            // One turn of another player (and any chance step it has), up to
+            // the next draw or `player`'s own decision.
+            self.play_greedily_while(&mut next, |actor| actor != Actor::Player(player));
+            sum += w * self.valuer.margin(&next, player);
+            weight += w;
+        }
+        if weight > 0.0 {
+            sum / weight
+        } else {
+            self.valuer.margin(state, player)
+        }
     }
 
     /// Every legal action of this decision with the value its best
@@ -236,6 +308,9 @@ impl Bot for GreedyBot {
         };
         if let Some(slips) = self.top {
             return self.choose_erring(state, slips);
+        }
+        if let Some(k) = self.reply {
+            return self.choose_with_reply(state, player, k);
         }
         let mut budget = MAX_EVALUATIONS;
         self.search(state, player, 0, None, &mut budget).1

@@ -24,8 +24,10 @@ enum Kind {
     Greedy {
         hand: bool,
         /// Chooses among the best this many percent of each decision's
-        /// actions, by a softmax at this temperature (points, ×10).
-        top: Option<(u8, Option<u16>)>,
+        /// actions, by a softmax at this temperature (points).
+        top: Option<(u8, Option<f32>)>,
+        /// Values this many best actions after the next player's reply.
+        reply: Option<u8>,
     },
     Mcts(MctsConfig),
 }
@@ -47,10 +49,10 @@ const BOTS: &str = "random, greedy, mcts, or a level: beginner, easy, medium, ha
 /// Named levels, strongest last, as the bot specs they stand for.
 pub const LEVELS: [(&str, &str); 5] = [
     ("beginner", "greedy:top=50:temp=2"),
-    ("easy", "greedy:top=50:temp=1.35"),
-    ("medium", "greedy:top=50:temp=0.75"),
+    ("easy", "greedy:top=50:temp=1.4"),
+    ("medium", "greedy:top=50:temp=0.8"),
     ("hard", "greedy"),
-    ("expert", "mcts:ms=2500:per=turn:trees=1:cut=0"),
+    ("expert", "mcts:ms=2500:per=turn:trees=1:cut=0:c=0.35"),
 ];
 const MCTS_OPTIONS: &str =
     "iters=N, ms=N, per=decision|turn, trees=N, c=X, fpu=X, margin=X, scale=X, draws=chance|determinized, cut=N";
@@ -60,10 +62,13 @@ impl BotSpec {
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         match &self.kind {
             Kind::Random => Box::new(RandomBot::new(seed)),
-            Kind::Greedy { hand, top } => {
-                let bot = if *hand { GreedyBot::hand(seed) } else { GreedyBot::new(seed) };
+            Kind::Greedy { hand, top, reply } => {
+                let mut bot = if *hand { GreedyBot::hand(seed) } else { GreedyBot::new(seed) };
+                if let Some(k) = reply {
+                    bot = bot.replying(*k);
+                }
                 Box::new(match top {
-                    Some((p, t)) => bot.erring(*p, t.map(|t| f32::from(t) / 10.0)),
+                    Some((p, t)) => bot.erring(*p, *t),
                     None => bot,
                 })
             }
@@ -108,7 +113,7 @@ impl FromStr for BotSpec {
                 Kind::Random
             }
             "greedy" => {
-                let (mut hand, mut top, mut temp) = (false, None, None);
+                let (mut hand, mut top, mut temp, mut reply) = (false, None, None, None);
                 for o in &options {
                     match *o {
                         "eval=hand" => hand = true,
@@ -119,15 +124,21 @@ impl FromStr for BotSpec {
                                 SpecError(format!("greedy option {o}: expected a percentage from 1 to 100"))
                             })?);
                         }
+                        _ if o.starts_with("reply=") => {
+                            let k = o["reply=".len()..].parse::<u8>().ok().filter(|k| (1..=64).contains(k));
+                            reply = Some(k.ok_or_else(|| {
+                                SpecError(format!("greedy option {o}: expected a number of actions from 1 to 64"))
+                            })?);
+                        }
                         _ if o.starts_with("temp=") => {
-                            let t = o["temp=".len()..].parse::<f32>().ok().filter(|t| (0.1..=1000.0).contains(t));
-                            temp = Some(t.map(|t| (t * 10.0).round() as u16).ok_or_else(|| {
-                                SpecError(format!("greedy option {o}: expected points from 0.1 to 1000"))
+                            let t = o["temp=".len()..].parse::<f32>().ok().filter(|t| (0.01..=1000.0).contains(t));
+                            temp = Some(t.ok_or_else(|| {
+                                SpecError(format!("greedy option {o}: expected points from 0.01 to 1000"))
                             })?);
                         }
                         _ => {
                             return Err(SpecError(format!(
-                                "greedy option '{o}' is not known (options: eval=learned|hand, top=P, temp=T)"
+                                "greedy option '{o}' is not known (options: eval=learned|hand, top=P, temp=T, reply=K)"
                             )))
                         }
                     }
@@ -136,7 +147,10 @@ impl FromStr for BotSpec {
                     (None, None) => None,
                     (p, t) => Some((p.unwrap_or(100), t)),
                 };
-                Kind::Greedy { hand, top }
+                if top.is_some() && reply.is_some() {
+                    return Err(SpecError("greedy takes top=/temp= or reply=, not both".into()));
+                }
+                Kind::Greedy { hand, top, reply }
             }
             _ if LEVELS.iter().any(|(n, _)| *n == name) => {
                 if let Some(o) = options.first() {
@@ -223,7 +237,7 @@ mod tests {
         let specs = parse_players("mcts:ms=1000,greedy, random ,mcts:iters=20:trees=2:c=1.5:margin=0").unwrap();
         assert_eq!(specs.len(), 4);
         assert_eq!(specs[0].mcts().unwrap().budget, Budget::Time(Duration::from_millis(1000)));
-        assert_eq!(specs[1].kind, Kind::Greedy { hand: false, top: None });
+        assert_eq!(specs[1].kind, Kind::Greedy { hand: false, top: None, reply: None });
         assert_eq!(specs[2].label(), "random");
         let c = specs[3].mcts().unwrap();
         assert_eq!((c.budget, c.trees, c.exploration, c.margin_weight), (Budget::Iterations(20), 2, 1.5, 0.0));
@@ -233,17 +247,29 @@ mod tests {
 
     #[test]
     fn levels_and_evaluations_are_read() {
-        assert_eq!("greedy:eval=hand".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: true, top: None });
+        assert_eq!(
+            "greedy:eval=hand".parse::<BotSpec>().unwrap().kind,
+            Kind::Greedy { hand: true, top: None, reply: None }
+        );
         assert_eq!(
             "greedy:top=50".parse::<BotSpec>().unwrap().kind,
-            Kind::Greedy { hand: false, top: Some((50, None)) }
+            Kind::Greedy { hand: false, top: Some((50, None)), reply: None }
         );
         let spec = "greedy:top=50:temp=2.5".parse::<BotSpec>().unwrap();
-        assert_eq!(spec.kind, Kind::Greedy { hand: false, top: Some((50, Some(25))) });
-        assert!("greedy:temp=0".parse::<BotSpec>().unwrap_err().to_string().contains("points from 0.1"));
+        assert_eq!(spec.kind, Kind::Greedy { hand: false, top: Some((50, Some(2.5))), reply: None });
+        assert_eq!(
+            "greedy:reply=6".parse::<BotSpec>().unwrap().kind,
+            Kind::Greedy { hand: false, top: None, reply: Some(6) }
+        );
+        assert!("greedy:reply=6:top=50".parse::<BotSpec>().unwrap_err().to_string().contains("not both"));
+        assert!("greedy:reply=0".parse::<BotSpec>().is_err());
+        assert!("greedy:temp=0".parse::<BotSpec>().unwrap_err().to_string().contains("points from 0.01"));
         assert!("greedy:top=0".parse::<BotSpec>().unwrap_err().to_string().contains("from 1 to 100"));
         assert!("greedy:top=101".parse::<BotSpec>().is_err());
-        assert_eq!("greedy:eval=learned".parse::<BotSpec>().unwrap().kind, Kind::Greedy { hand: false, top: None });
+        assert_eq!(
+            "greedy:eval=learned".parse::<BotSpec>().unwrap().kind,
+            Kind::Greedy { hand: false, top: None, reply: None }
+        );
         assert_eq!("mcts:cut=3".parse::<BotSpec>().unwrap().mcts().unwrap().cut, Some(3));
         assert_eq!("mcts".parse::<BotSpec>().unwrap().mcts().unwrap().cut, None);
         assert_eq!("mcts:fpu=0.1".parse::<BotSpec>().unwrap().mcts().unwrap().fpu, Some(0.1));

@@ -12,7 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Bots with tiny budgets, so that a test stays fast (the first search
 /// bot has the default `draws`).
-const SPECS: [&str; 12] = [
+const SPECS: [&str; 13] = [
     "random",
     "greedy",
     "beginner",
@@ -25,6 +25,7 @@ const SPECS: [&str; 12] = [
     "mcts:ms=2:trees=2:draws=determinized",
     "mcts:iters=24:trees=2:per=turn",
     "mcts:iters=60:trees=1:cut=0:c=0.35:fpu=0.2",
+    "greedy:reply=2",
 ];
 
 /// The ways of handling the hidden draws.
