@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use carcassonne_bots::mcts::Budget;
-use carcassonne_bots::{derive_seed, Bot, BotSpec, MctsBot, MctsConfig, LEVELS};
+use carcassonne_bots::{derive_seed, Bot, BotSpec, MctsBot, MctsConfig};
 use carcassonne_engine::record::{Record, Setup};
 use carcassonne_engine::{Action, Actor, Event, Game};
 use rand::SeedableRng;
@@ -102,13 +102,13 @@ pub enum BotPlan {
 
 impl BotPlan {
     /// `random`, a level of the ladder (`beginner` to `expert`, the bots'
-    /// [`LEVELS`]) or a bot spec, capped: one tree, and at most
+    /// [`LEVELS`](carcassonne_bots::LEVELS)) or a bot spec, capped: one tree, and at most
     /// [`MAX_BOT_TIME`] or [`MAX_BOT_ITERATIONS`] a decision.
     pub fn parse(level: &str) -> Result<BotPlan, GameError> {
-        let spec: BotSpec = level.parse().map_err(|e: carcassonne_bots::SpecError| {
-            let names: Vec<&str> = LEVELS.iter().map(|(n, _)| *n).collect();
-            GameError::InvalidSetup(format!("bot level: {e} (or one of random, {})", names.join(", ")))
-        })?;
+        // The bots' message names random and every level of the ladder.
+        let spec: BotSpec = level
+            .parse()
+            .map_err(|e: carcassonne_bots::SpecError| GameError::InvalidSetup(format!("bot level: {e}")))?;
         match spec.mcts() {
             None => Ok(BotPlan::Spec(spec)),
             Some(c) => {
@@ -682,6 +682,8 @@ mod tests {
             _ => panic!("mcts spec"),
         }
         let Err(GameError::InvalidSetup(e)) = BotPlan::parse("alphago") else { panic!("an unknown level") };
-        assert!(e.ends_with("(or one of random, beginner, easy, medium, hard, expert)"), "{e}");
+        let names: Vec<&str> = carcassonne_bots::LEVELS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["beginner", "easy", "medium", "hard", "expert"]);
+        assert!(e.ends_with("(known: random, greedy, mcts, or a level: beginner, easy, medium, hard, expert)"), "{e}");
     }
 }
