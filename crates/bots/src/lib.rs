@@ -23,6 +23,7 @@ pub mod evaluation;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
+pub mod review;
 pub mod spec;
 pub mod sprt;
 pub mod train;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyse;
 mod bench;
 mod board_art;
 mod engine;
@@ -40,6 +41,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Review every decision of a game record with the strongest bot: win chances, points lost, marks, luck.
+    #[command(alias = "analyze")]
+    Analyse(analyse::Args),
     /// Play games between bots and summarize who won.
     Simulate(simulate::Args),
     /// Play a game in the terminal against bots.
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::BotWorker(args) => serve::work(&args),
         Command::Replay { file, json } => replay::run(&file, json),
+        Command::Analyse(args) => analyse::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::ImportJcz(args) => jcz::import(&args),

@@ -676,6 +676,29 @@ fn play_random_games(
     }))
 }
 
+/// The review of a record's game (`carcassonne.analyse` wraps it): the same
+/// as `carcassonne analyse --json`, as JSON text. `iterations` makes it
+/// reproducible; otherwise each decision gets `ms` milliseconds.
+#[pyfunction]
+#[pyo3(signature = (record, ms = None, iterations = None, seed = 1))]
+fn analyse_json(py: Python<'_>, record: &str, ms: Option<u64>, iterations: Option<u32>, seed: u64) -> PyResult<String> {
+    use carcassonne_bots::review::{self, ReviewBudget};
+    let record = carcassonne_engine::Record::from_json(record).map_err(|e| RecordError::new_err(e.to_string()))?;
+    let budget = match (ms, iterations) {
+        (Some(_), Some(_)) => return Err(PyValueError::new_err("give ms or iterations, not both")),
+        (_, Some(0)) | (Some(0), _) => {
+            return Err(PyValueError::new_err("a review needs at least 1 ms or 1 iteration"))
+        }
+        (_, Some(n)) => ReviewBudget::Iterations(n),
+        (Some(ms), None) => ReviewBudget::Millis(ms),
+        (None, None) => ReviewBudget::Millis(review::DEFAULT_MS),
+    };
+    let reviewed = py
+        .detach(|| review::review(&record, budget, seed, &mut |_, _| {}))
+        .map_err(|e| RecordError::new_err(e.to_string()))?;
+    serde_json::to_string(&reviewed).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// The native module of the `carcassonne` package.
 #[pymodule]
 fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -683,6 +706,7 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(analyse_json, m)?)?;
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;

@@ -565,8 +565,37 @@ impl MctsBot {
         Some(action)
     }
 
+    /// What the search expects of the game after `action` at `state` (a
+    /// player's decision), within the same budget as a decision: a search
+    /// whose root has that one child. `None` if `action` is not legal
+    /// there. Reviews use it for a move the full search tried too rarely to
+    /// tell its value.
+    pub fn search_action(&mut self, state: &State, action: Action) -> Option<MoveStat> {
+        let Some(Actor::Player(_)) = state.actor() else {
+            return None;
+        };
+        let started = Instant::now();
+        let base = self.rng.random::<u64>();
+        self.carried = None;
+        self.search_trees(state, Some(action), base);
+        self.roots = vec![0; self.trees.len()];
+        let a = self.analysis(state);
+        self.last = SearchStats {
+            iterations: self.trees.iter().map(|t| t.iterations).sum(),
+            nodes: a.nodes,
+            elapsed: started.elapsed(),
+            confidence: 1.0,
+        };
+        a.moves.first().copied().filter(|m| m.action == action)
+    }
+
     /// A new tree for each root-parallel search of `state`, within the budget.
     fn search_afresh(&mut self, state: &State, base: u64) {
+        self.search_trees(state, None, base);
+    }
+
+    /// New trees for `state`, their roots cut to `only` if it is given.
+    fn search_trees(&mut self, state: &State, only: Option<Action>, base: u64) {
         let config = self.config;
         let n = self.trees.len();
         let deadline = match config.budget {
@@ -578,7 +607,7 @@ impl MctsBot {
                 Budget::Iterations(total) => share(total as u64, n, t),
                 Budget::Time(_) => usize::MAX,
             };
-            tree.search(state, &config, derive_seed(base, t as u64), iterations, deadline);
+            tree.search_among(state, only, &config, derive_seed(base, t as u64), iterations, deadline);
         });
     }
 

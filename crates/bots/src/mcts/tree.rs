@@ -132,14 +132,38 @@ impl Tree {
         iterations: usize,
         deadline: Option<Instant>,
     ) {
+        self.search_among(root, None, config, seed, iterations, deadline);
+    }
+
+    /// As [`search`](Self::search), with the root's children cut to `only`
+    /// when it is given (and legal): what the rest of the game holds after
+    /// that one action, for a review of a move that was played.
+    pub(super) fn search_among(
+        &mut self,
+        root: &State,
+        only: Option<Action>,
+        config: &MctsConfig,
+        seed: u64,
+        iterations: usize,
+        deadline: Option<Instant>,
+    ) {
         self.nodes.clear();
         self.iterations = 0;
         self.nodes.push(Node::new(Action::Pass, CHANCE, Step::Draw));
         // Both kinds of tree list the root's children at once, in legal
         // order, so that the trees' root statistics line up.
         self.expand(0, root);
-        // Nothing to weigh: one legal action.
-        if self.nodes[0].len <= 1 {
+        if let Some(action) = only {
+            let first = self.nodes[0].first as usize;
+            let Some(c) = (first..first + self.nodes[0].len as usize).find(|&c| self.nodes[c].action == action) else {
+                return;
+            };
+            self.nodes[c].next = NONE;
+            let node = &mut self.nodes[0];
+            node.first = c as u32;
+            node.len = 1;
+        } else if self.nodes[0].len <= 1 {
+            // Nothing to weigh: one legal action.
             return;
         }
         self.run(0, root, config, seed, iterations, deadline);

@@ -8,3 +8,4 @@
 mod bots;
 mod draws_speed;
 mod evaluation;
+mod review;

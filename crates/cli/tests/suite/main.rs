@@ -9,6 +9,7 @@
 #[path = "../../../server/tests/suite/common/mod.rs"]
 mod server_common;
 
+mod analyse;
 mod common;
 mod engine;
 mod jcz;

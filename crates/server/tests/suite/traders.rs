@@ -158,7 +158,11 @@ async fn a_builder_on_the_players_road_gives_a_second_turn_to_that_seat_alone() 
         // Pass where the step allows it; a ferry to place, say, cannot be passed.
         |s| {
             let legal = s.legal_action_list();
-            if s.step() != Step::Place && legal.contains(&Action::Pass) { Action::Pass } else { legal[0] }
+            if s.step() != Step::Place && legal.contains(&Action::Pass) {
+                Action::Pass
+            } else {
+                legal[0]
+            }
         },
         |v| v["current"] != again,
     )
