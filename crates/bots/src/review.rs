@@ -10,6 +10,9 @@
 //! is apart: the drawer's value with the tile drawn, less its mean over
 //! every tile the bag could have given.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::{Action, Actor, Game, Record, RecordError, State, Step};
 use serde::Serialize;
@@ -27,6 +30,16 @@ pub const DEFAULT_MS: u64 = 150;
 /// searched again alone, so that its value is not a guess from a handful
 /// of iterations.
 const MIN_SAMPLES: u64 = 200;
+
+/// Why a review did not end.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// The caller's stop flag was set (a server shutting down).
+    #[error("the review was stopped")]
+    Stopped,
+}
 
 /// How much of a search a decision gets.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -184,24 +197,39 @@ pub fn review(
     budget: ReviewBudget,
     seed: u64,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Review, RecordError> {
-    let entries = record.actions()?;
-    review_actions(record.setup.clone(), &entries, budget, seed, progress)
+) -> Result<Review, ReviewError> {
+    review_until(record, budget, seed, None, progress)
 }
 
-/// As [`review`], from a setup and the actions of each turn (draws among them).
+/// As [`review`], given up as soon as `stop` is set (the search under way
+/// ends at once too).
+pub fn review_until(
+    record: &Record,
+    budget: ReviewBudget,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
+    let entries = record.actions()?;
+    review_actions(record.setup.clone(), &entries, budget, seed, stop, progress)
+}
+
+/// As [`review_until`], from a setup and the actions of each turn (draws among them).
 pub fn review_actions(
     setup: Setup,
     entries: &[Vec<Action>],
     budget: ReviewBudget,
     seed: u64,
+    stop: Option<Arc<AtomicBool>>,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Review, RecordError> {
+) -> Result<Review, ReviewError> {
+    let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     let mut game = Game::new(setup)?;
     let players = game.state().rules().players();
     let solo = players == 1;
     let total: usize = entries.iter().map(Vec::len).sum();
     let mut bot = MctsBot::new(review_config(budget), derive_seed(seed, 1));
+    bot.set_stop(stop.clone());
     let mut luck = DrawLuck::new(derive_seed(seed, 2));
     let mut out = Review { players: vec![PlayerReview::default(); players], ..Review::default() };
     let mut accuracy_sum = vec![0.0f32; players];
@@ -209,6 +237,9 @@ pub fn review_actions(
     progress(0, total);
     for (entry, actions) in entries.iter().enumerate() {
         for &action in actions {
+            if stopped() {
+                return Err(ReviewError::Stopped);
+            }
             let state = game.state();
             match state.actor() {
                 Some(Actor::Player(p)) => {

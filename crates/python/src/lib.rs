@@ -693,9 +693,10 @@ fn analyse_json(py: Python<'_>, record: &str, ms: Option<u64>, iterations: Optio
         (Some(ms), None) => ReviewBudget::Millis(ms),
         (None, None) => ReviewBudget::Millis(review::DEFAULT_MS),
     };
-    let reviewed = py
-        .detach(|| review::review(&record, budget, seed, &mut |_, _| {}))
-        .map_err(|e| RecordError::new_err(e.to_string()))?;
+    let reviewed = py.detach(|| review::review(&record, budget, seed, &mut |_, _| {})).map_err(|e| match e {
+        review::ReviewError::Record(e) => RecordError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    })?;
     serde_json::to_string(&reviewed).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 

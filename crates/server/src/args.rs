@@ -157,6 +157,11 @@ pub struct ServeArgs {
     /// client address.
     #[arg(long, value_name = "N", default_value_t = Limits::default().bot_queue_per_address, value_parser = count())]
     pub bot_queue_per_address: usize,
+    /// Milliseconds of search for each decision of a game's review (the
+    /// "Review" of a finished game; docs/analysis.md).
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().review_ms,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub review_ms: u64,
     /// Log lines as text or as JSON objects (on standard error; the level
     /// comes from RUST_LOG, default info).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -194,6 +199,7 @@ impl ServeArgs {
                 bot_seconds_per_hour: self.bot_seconds_per_hour,
                 bot_queue: self.bot_queue,
                 bot_queue_per_address: self.bot_queue_per_address,
+                review_ms: self.review_ms,
             },
         }
     }

@@ -63,6 +63,12 @@ pub enum GameError {
     Unavailable { cause: String, retry_after: Duration },
     #[error("internal error")]
     Internal(String),
+    #[error("the game is not over: only a finished game can be reviewed")]
+    NotFinished,
+    #[error("{0}")]
+    ReviewsBusy(String),
+    #[error("this address has used its bot seconds for the hour (reviews count as bots do): try again in {} s", crate::limits::retry_seconds(*.retry_after))]
+    BotTimeUsed { retry_after: Duration },
 }
 
 impl GameError {
@@ -87,6 +93,9 @@ impl GameError {
             GameError::Storage { .. } => "storage",
             GameError::Unavailable { .. } => "unavailable",
             GameError::Internal(_) => "internal",
+            GameError::NotFinished => "not_finished",
+            GameError::ReviewsBusy(_) => "reviews_busy",
+            GameError::BotTimeUsed { .. } => "bot_time_used",
         }
     }
 
@@ -108,7 +117,9 @@ impl GameError {
     /// How long the client should wait before trying again, if it should.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
-            GameError::RateLimited { retry_after } | GameError::Unavailable { retry_after, .. } => Some(*retry_after),
+            GameError::RateLimited { retry_after }
+            | GameError::Unavailable { retry_after, .. }
+            | GameError::BotTimeUsed { retry_after } => Some(*retry_after),
             _ => None,
         }
     }

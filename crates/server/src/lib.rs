@@ -217,6 +217,7 @@ impl Server {
     /// action is already stored.
     pub async fn shutdown(mut self) -> anyhow::Result<()> {
         tracing::info!(addr = %self.addr, "stopping");
+        self.hub.stop_reviews();
         let _ = self.stop.send(true);
         if let Some(task) = self.task.take() {
             task.await?;
@@ -231,6 +232,7 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        self.hub.stop_reviews();
         let _ = self.stop.send(true);
     }
 }

@@ -83,6 +83,9 @@ pub struct Limits {
     pub bot_queue: usize,
     /// Search decisions waiting for a bot thread, from the games of one address.
     pub bot_queue_per_address: usize,
+    /// Milliseconds of search for each decision of a game's review
+    /// (docs/analysis.md).
+    pub review_ms: u64,
 }
 
 impl Default for Limits {
@@ -108,6 +111,7 @@ impl Default for Limits {
             bot_seconds_per_hour: 1800,
             bot_queue: 256,
             bot_queue_per_address: 16,
+            review_ms: carcassonne_bots::review::DEFAULT_MS,
         }
     }
 }

@@ -49,6 +49,7 @@ pub struct BotPool {
     max_ms: u64,
     max_iterations: u32,
     per_hour: f64,
+    review_ms: u64,
     state: Mutex<PoolState>,
     /// The instant bots' threads: a decision takes a millisecond or so, but
     /// two hundred at once would crowd out the server's own threads.
@@ -161,6 +162,7 @@ impl BotPool {
             max_ms: limits.bot_ms,
             max_iterations: limits.bot_iterations,
             per_hour: f64::from(limits.bot_seconds_per_hour.max(1)),
+            review_ms: limits.review_ms.max(1),
             state: Mutex::new(PoolState::default()),
             instant: Arc::new(Semaphore::new(threads)),
         })
@@ -272,6 +274,11 @@ impl BotPool {
             // The pool is gone with the server.
             Err(_) => Turn::Greedy(Why::QueueFull),
         }
+    }
+
+    /// Milliseconds of search for each decision of a review.
+    pub fn review_ms(&self) -> u64 {
+        self.review_ms
     }
 
     /// An address's bot seconds for the hour.

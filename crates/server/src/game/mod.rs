@@ -12,6 +12,7 @@
 pub mod cache;
 mod coherence;
 mod create;
+pub mod review;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -73,6 +74,8 @@ pub struct Hub {
     pub(crate) shared: bool,
     /// Woken when a bot job is queued (PostgreSQL).
     pub bot_jobs: tokio::sync::Notify,
+    /// The reviews of finished games under way here ([`review`]).
+    reviews: review::Reviews,
 }
 
 pub(crate) fn now() -> i64 {
@@ -136,6 +139,7 @@ impl Hub {
             bots,
             shared,
             bot_jobs: tokio::sync::Notify::new(),
+            reviews: review::Reviews::default(),
         });
         if let Store::Postgres(pg) = &store {
             let notices = pg.listen(&[crate::store::postgres::GAMES_CHANNEL, crate::store::postgres::BOTS_CHANNEL]);

@@ -66,9 +66,12 @@ pub fn status(e: &GameError) -> StatusCode {
         | GameError::GameOver
         | GameError::NothingToUndo
         | GameError::TurnNotOver(_)
-        | GameError::EndTurnFirst => StatusCode::CONFLICT,
+        | GameError::EndTurnFirst
+        | GameError::NotFinished => StatusCode::CONFLICT,
         GameError::Illegal(_) | GameError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
-        GameError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+        GameError::RateLimited { .. } | GameError::ReviewsBusy(_) | GameError::BotTimeUsed { .. } => {
+            StatusCode::TOO_MANY_REQUESTS
+        }
         GameError::Busy(_) | GameError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         GameError::Storage { .. } | GameError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }

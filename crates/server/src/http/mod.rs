@@ -62,6 +62,7 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/actions", get(history).post(act))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/review", get(review_status).post(start_review))
         .route("/api/games/{id}/feature", post(feature))
         .route("/api/records/view", post(record_view).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)))
         .route("/api/games/{id}/ws", get(ws::upgrade))
@@ -295,6 +296,21 @@ async fn record_view(body: Body) -> Result<Response, ApiError> {
 
 async fn history(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     Ok(json(StatusCode::OK, st.hub.history(&id).await?))
+}
+
+async fn review_status(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(json(StatusCode::OK, st.hub.review_status(&id).await?.to_json()))
+}
+
+/// Starts the review of a finished game, charged to the asking address.
+async fn start_review(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+) -> Result<Response, ApiError> {
+    let owner = peer.map(|p| client_key(p.0 .0.ip()));
+    let status = st.hub.start_review(&id, owner).await?;
+    Ok(json(StatusCode::ACCEPTED, status.to_json()))
 }
 
 async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

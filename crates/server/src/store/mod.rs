@@ -270,6 +270,26 @@ impl Store {
         }
     }
 
+    /// Stores the review of game `id` (docs/analysis.md); a review already
+    /// stored stays.
+    pub async fn save_review(&self, id: &str, created: i64, review: String) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.save_review(id.to_string(), created, review).await,
+            Store::Postgres(p) => p.watch(p.save_review(id, created, &review)).await,
+        }
+    }
+
+    /// The stored review of game `id`, as JSON text.
+    pub async fn load_review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => {
+                let (s, id) = (s.clone(), id.to_string());
+                blocking(move || s.load_review(&id)).await
+            }
+            Store::Postgres(p) => p.watch(p.load_review(id)).await,
+        }
+    }
+
     pub async fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         match self {
             Store::Sqlite(s) => {

@@ -74,6 +74,12 @@ const MIGRATIONS: &[&str] = &[
     // 2: when a claim was made, so that the worker taking it over can say
     // how long it was held.
     "ALTER TABLE bot_jobs ADD COLUMN taken_at TIMESTAMPTZ;",
+    // 3: the review of a finished game (docs/analysis.md), computed once
+    "CREATE TABLE reviews (
+        game    TEXT PRIMARY KEY REFERENCES games (id),
+        created BIGINT NOT NULL,
+        review  TEXT NOT NULL
+    );",
 ];
 
 /// A pool of connections to one PostgreSQL database.
@@ -467,6 +473,26 @@ impl Postgres {
 
     pub async fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         Ok(self.load_newer(id, None).await?.flatten())
+    }
+
+    /// Stores a game's review (replacing none: the first one stays).
+    pub async fn save_review(&self, id: &str, created: i64, review: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "INSERT INTO reviews (game, created, review) VALUES ($1, $2, $3) ON CONFLICT (game) DO NOTHING",
+            )
+            .await
+            .map_err(pg)?;
+        client.execute(&stmt, &[&id, &created, &review]).await.map_err(pg)?;
+        Ok(())
+    }
+
+    pub async fn load_review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client.prepare_cached("SELECT review FROM reviews WHERE game = $1").await.map_err(pg)?;
+        let row = client.query_opt(&stmt, &[&id]).await.map_err(pg)?;
+        Ok(row.map(|r| r.get::<_, String>(0)))
     }
 
     /// The row if its revision is not `known` (`Some(None)`: it is), in one

@@ -35,6 +35,12 @@ const MIGRATIONS: &[&str] = &[
     // provisional decisions (kept across restarts)
     "ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN pending TEXT;",
+    // 4: the review of a finished game (docs/analysis.md), computed once
+    "CREATE TABLE reviews (
+        game    TEXT PRIMARY KEY NOT NULL REFERENCES games (id),
+        created INTEGER NOT NULL,
+        review  TEXT NOT NULL
+    );",
 ];
 
 /// An exclusive lock on `<db>.lock`, held while the server runs. The
@@ -72,6 +78,7 @@ enum Job {
     Insert(Box<GameRow>, Reply),
     Save(Box<Update>, Reply),
     Pending { id: String, rev: u64, pending: Option<String>, reply: Reply },
+    Review { id: String, created: i64, review: String, reply: Reply },
 }
 
 #[derive(Clone)]
@@ -152,6 +159,19 @@ impl Sqlite {
     /// Stores the provisional decisions, if the row is still at `rev`.
     pub async fn save_pending(&self, id: String, rev: u64, pending: Option<String>) -> Result<u64, StoreError> {
         self.write(|reply| Job::Pending { id, rev, pending, reply }).await
+    }
+
+    /// Stores a game's review (replacing none: the first one stays).
+    pub async fn save_review(&self, id: String, created: i64, review: String) -> Result<(), StoreError> {
+        self.write(|reply| Job::Review { id, created, review, reply }).await.map(|_| ())
+    }
+
+    pub fn load_review(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let review = self
+            .conn()
+            .query_row("SELECT review FROM reviews WHERE game = ?1", params![id], |r| r.get::<_, String>(0))
+            .optional()?;
+        Ok(review)
     }
 
     pub fn rev(&self, id: &str) -> Result<Option<u64>, StoreError> {
@@ -260,6 +280,7 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                     Job::Insert(row, _) => insert_row(&tx, row).map(|()| row.rev),
                     Job::Save(u, _) => save_row(&tx, u),
                     Job::Pending { id, rev, pending, .. } => pending_row(&tx, id, *rev, pending.as_deref()),
+                    Job::Review { id, created, review, .. } => review_row(&tx, id, *created, review),
                 });
             }
             tx.commit()
@@ -272,7 +293,10 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 (None, None) => Err(StoreError::WriterGone),
             };
             let reply = match job {
-                Job::Insert(_, reply) | Job::Save(_, reply) | Job::Pending { reply, .. } => reply,
+                Job::Insert(_, reply)
+                | Job::Save(_, reply)
+                | Job::Pending { reply, .. }
+                | Job::Review { reply, .. } => reply,
             };
             let _ = reply.send(result);
         }
@@ -334,6 +358,14 @@ fn pending_row(conn: &Connection, id: &str, rev: u64, pending: Option<&str>) -> 
         return Err(StoreError::Conflict(id.to_string()));
     }
     Ok(rev + 1)
+}
+
+fn review_row(conn: &Connection, id: &str, created: i64, review: &str) -> Result<u64, StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO reviews (game, created, review) VALUES (?1, ?2, ?3) ON CONFLICT (game) DO NOTHING",
+    )?
+    .execute(params![id, created, review])?;
+    Ok(0)
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {

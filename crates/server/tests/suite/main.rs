@@ -16,6 +16,7 @@ mod limits;
 mod logs;
 mod records;
 mod restart;
+mod review;
 mod traders;
 mod undo;
 mod ws;
