@@ -34,11 +34,12 @@ for (const f of fs.readdirSync(SHOTS)) if (f.endsWith('.png')) fs.rmSync(path.jo
 
 // ---------------------------------------------------------------- reporting
 const results = [];
-// E2E_ONLY=words runs only the checks whose name holds them (while working
-// on one; checks that build on an earlier one's game then fail).
-const ONLY = process.env.E2E_ONLY || '';
+// E2E_ONLY=words runs only the checks whose name holds them, or one of
+// several given as "words|other words" (while working on one; checks that
+// build on an earlier one's game then fail unless that one runs too).
+const ONLY = (process.env.E2E_ONLY || '').split('|').filter(Boolean);
 async function check(name, fn) {
-  if (ONLY && !name.includes(ONLY) && !name.startsWith("the server starts")) return true;
+  if (ONLY.length && !ONLY.some((w) => name.includes(w)) && !name.startsWith("the server starts")) return true;
   const t0 = Date.now();
   try {
     await fn();
@@ -108,7 +109,8 @@ async function startServer() {
   const db = path.join(dir, 'e2e.db');
   const addr = `127.0.0.1:${port}`;
   const [cmd, args0] = serverCommand(addr, db);
-  const args = [...args0, ...(process.env.SERVER_EXTRA_ARGS || '').split(' ').filter(Boolean)];
+  // Reviews at 10 ms a decision: a game's review in a few seconds.
+  const args = [...args0, '--review-ms', '10', ...(process.env.SERVER_EXTRA_ARGS || '').split(' ').filter(Boolean)];
   const base = `http://${addr}`;
   let child = null, exited = null;
   const launchIt = async () => {
@@ -1511,6 +1513,49 @@ try {
     await page.waitForSelector(`body[data-replay-version="${max}"]`);
     await page.waitForSelector('.final table');
     await shot(page, 'replay-end');
+  });
+
+  await check('the review of a finished game: asked for in the replay, then its graph, its marks and the bot\'s better move', async () => {
+    await page.goto(`${base}/#replay=${finished.gameId}`);
+    await page.waitForSelector('body[data-page="replay"][data-replay-version="1"]');
+    await page.waitForSelector('#review-start');
+    await shot(page, 'review-offered');
+    await page.click('#review-start');
+    await page.waitForSelector('body[data-review="done"]', { timeout: 60000 });
+    const status = await api(base, `/api/games/${finished.gameId}/review`);
+    assert(status.status === 'done', `the server has the review (${status.status})`);
+    const review = status.review;
+    const lines = await page.locator('#review-graph polyline').count();
+    assert(lines === review.players.length, `one line a player on the graph (${lines})`);
+    const rows = await page.locator('#review-players tbody tr').count();
+    assert(rows === review.players.length, `one row a player (${rows})`);
+    const marked = review.decisions.filter((d) => d.mark);
+    assert(await page.locator('#review-marks li').count() === marked.length, 'every marked move is listed');
+    // The first decision where the bot preferred another placement: stepping
+    // there shows its word on the move and draws its placement.
+    const other = review.decisions.find((d) => d.best !== d.played && d.best.startsWith('place at'));
+    if (other) {
+      // (A query makes it a new page: the viewer keeps its own hash changes.)
+      await page.goto(`${base}/?at=${other.index + 1}#replay=${finished.gameId}&v=${other.index + 1}`);
+      await page.waitForSelector(`body[data-replay-version="${other.index + 1}"][data-review="done"]`);
+      await page.waitForSelector('#review-what');
+      const m = /^place at \[(-?\d+), (-?\d+)\]/.exec(other.best);
+      await page.waitForSelector(`[data-review-best="${m[1]},${m[2]}"]`);
+      await shot(page, 'review-better-move');
+    }
+    if (marked.length) {
+      await page.click('#review-marks li a');
+      await page.waitForSelector(`body[data-replay-version="${marked[0].index + 1}"]`);
+      const what = await page.textContent('#review-what');
+      assert(what.includes(marked[0].mark), `the mark is said (${what})`);
+      assert(await page.locator('.log .move-mark').count() > 0, 'the log marks the moves');
+    }
+    // A click on the graph goes to a position of the game.
+    const box = await page.locator('#review-graph').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const mid = review.decisions[Math.round(0.5 * (review.decisions.length - 1))];
+    await page.waitForSelector(`body[data-replay-version="${mid.index + 1}"]`);
+    await shot(page, 'review-graph');
   });
 
   await check('open a record or a JCloisterZone saved game in the browser: checked, then in the replay viewer', async () => {

@@ -102,6 +102,10 @@ pub fn accuracy_of(loss: f32) -> f32 {
 pub struct Decision {
     /// The turn, counted from 1 as the record's entries.
     pub turn: usize,
+    /// The action's place among all the record's actions, draws included,
+    /// from 0: the server's game is at version `index` before it and at
+    /// `index + 1` after it.
+    pub index: usize,
     pub player: usize,
     /// The step decided (`place the tile`, `deploy a follower`, ...).
     #[serde(serialize_with = "as_text")]
@@ -245,7 +249,8 @@ pub fn review_actions(
                 Some(Actor::Player(p)) => {
                     let choices = state.legal_action_list().len();
                     if choices > 1 {
-                        let d = decide(&mut bot, state, action, entry + 1, p, choices, solo);
+                        let mut d = decide(&mut bot, state, action, entry + 1, p, choices, solo);
+                        d.index = done;
                         let r = &mut out.players[p];
                         r.decisions += 1;
                         r.loss += d.loss;
@@ -314,6 +319,7 @@ fn decide(
     let drop = if same || solo { 0.0 } else { (before.0[player] - after.0[player]).max(0.0) };
     Decision {
         turn,
+        index: 0,
         player,
         step: state.step(),
         played,

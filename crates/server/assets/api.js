@@ -61,6 +61,8 @@ export const api = {
   /** body: { at, piece, version?, token? } */
   feature: (game, body) => request('POST', `/api/games/${enc(game)}/feature`, body),
   recordUrl: (game) => `/api/games/${enc(game)}/record`,
+  review: (game) => request('GET', `/api/games/${enc(game)}/review`),
+  startReview: (game) => request('POST', `/api/games/${enc(game)}/review`, {}),
 };
 
 function enc(s) { return encodeURIComponent(s); }

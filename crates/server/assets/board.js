@@ -301,7 +301,8 @@ export class BoardView {
   /**
    * Draw a view. `ix` holds the overlays of the step being played:
    * { cells:[{x,y,fits}], ghost:{x,y,tile,rot,seat,canRotate}, spots:[{x,y,tile,rot,piece,kind,meeple,seat,n}],
-   *   takeBacks:[{x,y,tile,rot,piece,feature,seat,n,points}], ferryOptions:[{x,y,ferry,n}], movable:[[x,y]], highlight:[[x,y]] }
+   *   takeBacks:[{x,y,tile,rot,piece,feature,seat,n,points}], ferryOptions:[{x,y,ferry,n}], movable:[[x,y]], highlight:[[x,y]],
+   *   bestGhost:{x,y,tile,rot} (the review's better placement) }
    */
   render(view, ix = {}) {
     const L = this.layers;
@@ -392,6 +393,14 @@ export class BoardView {
     if (ix.hoverGhost) {
       const g = ix.hoverGhost;
       const grp = el('g', { class: 'hover-ghost', 'data-hover-ghost': `${g.x},${g.y}`, 'data-rot': g.rot });
+      grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
+      grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
+      L.options.appendChild(grp);
+    }
+    // The review's better placement (replay): a dashed frame, not to be clicked.
+    if (ix.bestGhost) {
+      const g = ix.bestGhost;
+      const grp = el('g', { class: 'review-best', 'data-review-best': `${g.x},${g.y}`, 'data-rot': g.rot });
       grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
       grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
       L.options.appendChild(grp);

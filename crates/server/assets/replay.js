@@ -9,6 +9,7 @@ import { el, setSeatColours } from './tiles.js';
 import { Inspector } from './inspector.js';
 import { t } from './i18n.js';
 import { deployWords } from './words.js';
+import { ReviewPanel } from './review.js';
 
 // Player controls drawn as SVG: no emoji font is needed.
 function icon(d) {
@@ -79,7 +80,11 @@ export class ReplayPage {
     this.scoreSec = h('section', h('h3', 'Scores'), h('div'));
     this.bagSec = h('section', h('h3', 'Tiles left'), h('div'));
     this.logSec = h('section.log-section', h('h3', 'Game log'), h('div'));
-    this.side = h('aside.side', this.ctrlSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec,
+    // A finished game of the server can be reviewed (review.js).
+    this.reviewPanel = this.local ? null : new ReviewPanel(this);
+    this.reviewSec = this.reviewPanel ? this.reviewPanel.sec : h('section.hidden');
+    this.reviewSec.classList.add('hidden');
+    this.side = h('aside.side', this.ctrlSec, this.reviewSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec,
       this.local
         ? h('section', h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(this.local.record, null, 1)], { type: 'application/json' })), download: 'record.json' }, 'Download as a record'), ' · ', h('a', { href: '#' }, 'Home'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys'))
         : h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
@@ -91,7 +96,7 @@ export class ReplayPage {
       view: () => this.view,
       // (A record opened from a file is not a game of the server: no inspector there.)
       ask: (at, piece) => (this.local ? Promise.reject(new Error('no game')) : api.feature(this.gameId, { at, piece, version: this.version })),
-      onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, { highlight: this.highlight || tiles || [] }); },
+      onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, { highlight: this.highlight || tiles || [], bestGhost: this.bestGhost }); },
     });
     this.board.onPointer = (p) => { if (this.view) this.inspector.point(p); };
     this.board.onTap = (p) => { if (this.view) this.inspector.point(p, { now: true }); };
@@ -113,6 +118,10 @@ export class ReplayPage {
       this.current = cur;
       const start = this.want && this.want >= 1 && this.want <= this.max ? this.want : 1;
       await this.go(start);
+      if (this.reviewPanel && cur.status === 'finished') {
+        this.reviewSec.classList.remove('hidden');
+        await this.reviewPanel.load();
+      }
     } catch (e) {
       if (e.code === 'not_found') { renderMissing(this.root, this.gameId); return; }
       showError(e, 'Loading the replay');
@@ -122,6 +131,7 @@ export class ReplayPage {
 
   destroy() {
     clearInterval(this.playing);
+    if (this.reviewPanel) this.reviewPanel.destroy();
     document.removeEventListener('keydown', this.keyHandler);
     if (this.board) this.board.destroy();
   }
@@ -227,9 +237,19 @@ export class ReplayPage {
     this.board.render(v, { highlight: this.highlight || this.inspectTiles || [] });
     this.scoreSec.replaceChild(renderScores(v, {}), this.scoreSec.lastChild);
     this.bagSec.replaceChild(renderBag(v, this.ctx.cat), this.bagSec.lastChild);
-    const log = renderLog(v, { onHover: (tiles) => { this.highlight = tiles; this.board.render(this.view, { highlight: tiles || [] }); } });
+    const log = renderLog(v, { onHover: (tiles) => { this.highlight = tiles; this.board.render(this.view, { highlight: tiles || [], bestGhost: this.bestGhost }); } });
     clear(this.logSec.lastChild).appendChild(log);
     log.scrollTop = log.scrollHeight;
+    // The review's word on the move that led here, and its better placement.
+    this.bestGhost = null;
+    const best = this.reviewPanel ? this.reviewPanel.annotate(this.version, this.what, log) : null;
+    if (best) {
+      const placed = v.last_placed && (v.board || []).find((b) => b.at[0] === v.last_placed.at[0] && b.at[1] === v.last_placed.at[1]);
+      if (placed) {
+        this.bestGhost = { ...best, tile: placed.tile };
+        this.board.render(v, { highlight: this.highlight || this.inspectTiles || [], bestGhost: this.bestGhost });
+      }
+    }
     const fin = renderFinal(v, { compact: true });
     this.finalSec.classList.toggle('hidden', !fin);
     if (fin) this.finalSec.replaceChild(h('div', fin), this.finalSec.lastChild);

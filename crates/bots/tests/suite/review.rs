@@ -58,17 +58,19 @@ fn a_thrown_game_is_marked_and_costs_points_and_the_best_moves_cost_nothing() {
     // Every decision with a choice, and only those, in the record's order.
     let mut game = Game::new(record.setup.clone()).unwrap();
     let mut expected = Vec::new();
+    let mut index = 0;
     for (entry, actions) in record.actions().unwrap().iter().enumerate() {
         for &a in actions {
             if let Some(Actor::Player(p)) = game.state().actor() {
                 if game.state().legal_action_list().len() > 1 {
-                    expected.push((entry + 1, p, a));
+                    expected.push((entry + 1, index, p, a));
                 }
             }
             game.play(a).unwrap();
+            index += 1;
         }
     }
-    let got: Vec<_> = r.decisions.iter().map(|d| (d.turn, d.player, d.played)).collect();
+    let got: Vec<_> = r.decisions.iter().map(|d| (d.turn, d.index, d.player, d.played)).collect();
     assert_eq!(got, expected);
     for d in &r.decisions {
         for w in [&d.win, &d.win_before] {

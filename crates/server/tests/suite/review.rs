@@ -81,6 +81,15 @@ async fn a_finished_game_is_reviewed_in_the_background_and_the_review_is_kept() 
         replay.play(a).unwrap();
     }
     assert_eq!(review["decisions"].as_array().unwrap().len(), choices);
+    // Each decision's index is the version before it: the history's action
+    // at version index + 1 is the move reviewed.
+    let history = client.get(&format!("/api/games/{game}/actions")).await.body;
+    let actions = history["actions"].as_array().unwrap();
+    for d in review["decisions"].as_array().unwrap() {
+        let i = d["index"].as_u64().unwrap() as usize;
+        assert_eq!(actions[i]["version"], i + 1);
+        assert_eq!(actions[i]["action"]["text"], d["played"], "{d}");
+    }
     assert_eq!(review["players"].as_array().unwrap().len(), 2);
     assert_eq!(review["finished"], true);
     // Asked again: the same review, not a second one.
