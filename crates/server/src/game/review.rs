@@ -121,6 +121,9 @@ impl Hub {
         // The bots' allowance: a review counts as search bots do.
         self.admit(owner).await.map_err(|e| match e {
             GameError::RateLimited { retry_after } => GameError::BotTimeUsed { retry_after },
+            GameError::Busy(_) => GameError::ReviewsBusy(
+                "the bots' queue of decisions is full: no review now, try again in a minute".into(),
+            ),
             other => other,
         })?;
         {
