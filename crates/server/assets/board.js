@@ -6,6 +6,14 @@ import { spotWords } from './words.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
 
+/** A tile `g` ({x, y, tile, rot}) drawn faded in a frame: a group with `attrs`. */
+function ghostOf(g, attrs) {
+  const grp = el('g', { ...attrs, 'data-rot': g.rot });
+  grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
+  grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
+  return grp;
+}
+
 export class BoardView {
   /**
    * @param {HTMLElement} host  element to fill
@@ -392,24 +400,16 @@ export class BoardView {
     // The drawn tile snapped to the legal cell under the mouse (clicks go to the cell below it).
     if (ix.hoverGhost) {
       const g = ix.hoverGhost;
-      const grp = el('g', { class: 'hover-ghost', 'data-hover-ghost': `${g.x},${g.y}`, 'data-rot': g.rot });
-      grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
-      grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
-      L.options.appendChild(grp);
+      L.options.appendChild(ghostOf(g, { class: 'hover-ghost', 'data-hover-ghost': `${g.x},${g.y}` }));
     }
     // The review's better placement (replay): a dashed frame, not to be clicked.
     if (ix.bestGhost) {
       const g = ix.bestGhost;
-      const grp = el('g', { class: 'review-best', 'data-review-best': `${g.x},${g.y}`, 'data-rot': g.rot });
-      grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
-      grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
-      L.options.appendChild(grp);
+      L.options.appendChild(ghostOf(g, { class: 'review-best', 'data-review-best': `${g.x},${g.y}` }));
     }
     if (ix.ghost) {
       const g = ix.ghost;
-      const grp = el('g', { 'data-ghost': `${g.x},${g.y}`, 'data-rot': g.rot });
-      grp.appendChild(el('use', { href: tileHref(g.tile, g.rot), class: 'ghost', transform: `translate(${g.x * T} ${g.y * T})` }));
-      grp.appendChild(el('rect', { x: g.x * T + 2, y: g.y * T + 2, width: T - 4, height: T - 4, rx: 4, class: 'ghost-frame' }));
+      const grp = ghostOf(g, { 'data-ghost': `${g.x},${g.y}` });
       grp.appendChild(el('rect', { x: g.x * T, y: g.y * T, width: T, height: T, class: 'ghost-hit', 'data-pick': 'rotate', 'data-cell': `${g.x},${g.y}` }));
       // Confirm (✓) and rotate (↻) buttons on the tile's corners.
       const cb = el('g', { class: 'confirm-btn', 'data-pick': 'confirm', transform: `translate(${g.x * T + 100} ${g.y * T})`, role: 'button', 'aria-label': t('place tile here') });
