@@ -417,6 +417,17 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       const normals = deploys.filter((a) => !a.figure);
       const want = big || (normals.length && (Math.random() < 0.35 || (lake && Math.random() < 0.6)));
       if (stats.deployed === 0 && deploys.length) await once('deploy-spots');
+      // Why not: a feature the follower may not go on is crossed out and says the rule that forbids it.
+      const refusedHere = (view.refused || []).filter((r) => r.type === 'deploy' && r.figure === 'normal');
+      if (refusedHere.length && !shots.has('why-not-spot')) {
+        assert(await page.locator('.refused-spot').count() === refusedHere.length, 'each refused feature is crossed out');
+        const r = refusedHere[0];
+        await page.click(`.refused-spot[data-meeple="${r.feature}"]`);
+        const said = await page.textContent('#toasts [data-key="why"] .msg');
+        const words = { 'feature-occupied': 'already holds a follower', 'no-follower-in-supply': 'No follower is left' }[r.kind];
+        assert(words ? said.includes(words) : said === r.why, `the refusal says its rule (${r.kind}: ${said})`);
+        await once('why-not-spot');
+      }
       if (want) {
         if (big) {
           // Switch the offered spots to the big follower: its button or the B key.
@@ -504,6 +515,16 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       const moves = view.legal.filter((a) => a.type === 'move');
       const rings = await page.locator('[data-movable]').count();
       assert(rings === (view.movable_ferries || []).length, `every movable ferry is ringed (${rings})`);
+      // Why not: a ferry that may not move, pointed at, says which ruling holds it (F6 or F7).
+      const held = (view.refused || []).filter((r) => r.type === 'move');
+      assert(held.length + (view.movable_ferries || []).length === view.ferries.length, 'every ferry is movable or says why not');
+      if (held.length && !shots.has('why-not-ferry')) {
+        const r = held[0];
+        await page.click(`[data-refused-ferry="${r.at[0]},${r.at[1]}"]`);
+        const said = await page.textContent('#toasts [data-key="why"] .msg');
+        assert(said.includes(r.kind === 'ferry-not-movable' ? '(F6)' : '(F7)'), `the ferry says why it stays (${said})`);
+        await once('why-not-ferry');
+      }
       if (moves.length && (stats.ferriesMoved === 0 || Math.random() < 0.5)) {
         await once('ferry-move-options');
         const a = pickRandom(moves);
@@ -1551,9 +1572,15 @@ try {
       assert(await page.locator('.log .move-mark').count() > 0, 'the log marks the moves');
     }
     // A click on the graph goes to a position of the game.
-    const box = await page.locator('#review-graph').boundingBox();
-    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.5);
-    const mid = review.decisions[Math.round(0.5 * (review.decisions.length - 1))];
+    // (The list's link may have scrolled the graph out of view: the locator scrolls it back.)
+    const graph = page.locator('#review-graph');
+    await graph.scrollIntoViewIfNeeded();
+    const box = await graph.boundingBox();
+    // (Right on a decision's x, not halfway between two, where rounding could go either way.)
+    const last = review.decisions.length - 1;
+    const i = Math.floor(last / 2);
+    await graph.click({ position: { x: last > 0 ? (box.width * i) / last : 0, y: box.height * 0.5 } });
+    const mid = review.decisions[i];
     await page.waitForSelector(`body[data-replay-version="${mid.index + 1}"]`);
     await shot(page, 'review-graph');
   });

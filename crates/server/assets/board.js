@@ -308,7 +308,7 @@ export class BoardView {
   // ---------- drawing ----------
   /**
    * Draw a view. `ix` holds the overlays of the step being played:
-   * { cells:[{x,y,fits}], ghost:{x,y,tile,rot,seat,canRotate}, spots:[{x,y,tile,rot,piece,kind,meeple,seat,n}],
+   * { cells:[{x,y,fits}], ghost:{x,y,tile,rot,seat,canRotate}, spots:[{x,y,tile,rot,piece,kind,meeple,seat,n}], refused:[{x,y,tile,rot,piece,meeple,figure,why}], refusedFerries:[{x,y,why}],
    *   takeBacks:[{x,y,tile,rot,piece,feature,seat,n,points}], ferryOptions:[{x,y,ferry,n}], movable:[[x,y]], highlight:[[x,y]],
    *   bestGhost:{x,y,tile,rot} (the review's better placement) }
    */
@@ -432,6 +432,18 @@ export class BoardView {
       g.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${t('abbey at {at}', { at: `(${o.x}, ${o.y})` })}`)]));
       L.options.appendChild(g);
     }
+    // Why not: a feature the figure may not go on, crossed out; pointing at it says why.
+    for (const r of ix.refused || []) {
+      const [px, py] = this.figurePoint({ tile: r.tile, rot: r.rot }, [r.x, r.y], r.piece, r.meeple, r.figure);
+      const g = el('g', {
+        class: 'refused-spot', transform: `translate(${px} ${py})`,
+        'data-pick': 'why', 'data-why': r.why, 'data-meeple': r.meeple, role: 'button', 'aria-label': r.why,
+      });
+      g.appendChild(el('circle', { r: 7 }));
+      g.appendChild(el('path', { d: 'M-4.5,4.5 L4.5,-4.5' }));
+      g.appendChild(el('title', {}, [document.createTextNode(r.why)]));
+      L.options.appendChild(g);
+    }
     for (const s of ix.spots || []) {
       const t0 = { tile: s.tile, rot: s.rot };
       const [px, py] = this.figurePoint(t0, [s.x, s.y], s.piece, s.meeple, s.figure);
@@ -463,6 +475,15 @@ export class BoardView {
       label.appendChild(el('text', { x: 0, y: 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: inkOn(colourOf(b.seat)) }, [document.createTextNode(`↩ +${b.points}`)]));
       g.appendChild(label);
       g.appendChild(el('title', {}, [document.createTextNode(`${b.n}: ${words}`)]));
+      L.options.appendChild(g);
+    }
+    // Why not: a ferry that may not move says why when pointed at.
+    for (const r of ix.refusedFerries || []) {
+      const g = el('circle', {
+        cx: r.x * T + 50, cy: r.y * T + 50, r: 30, class: 'refused-ferry',
+        'data-pick': 'why', 'data-why': r.why, 'data-refused-ferry': `${r.x},${r.y}`, role: 'button', 'aria-label': r.why,
+      });
+      g.appendChild(el('title', {}, [document.createTextNode(r.why)]));
       L.options.appendChild(g);
     }
     for (const [x, y] of ix.movable || []) {

@@ -8,7 +8,7 @@ import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
-import { FIGURE_WORDS, featureWords, figureCount, stepWords, takeBackPoints, takeBackWords } from './words.js';
+import { FIGURE_WORDS, featureWords, figureCount, stepWords, takeBackPoints, takeBackWords, whyWords } from './words.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -293,6 +293,11 @@ export class GamePage {
     return this.rot;
   }
 
+  /** What the rules refuse the seat at this step (`type` deploy or move), with why. */
+  refused(type) {
+    return this.mySeat() === null ? [] : (this.view?.refused || []).filter((r) => r.type === type);
+  }
+
   /** The options of the deploy, ferry and move steps, numbered from 1. */
   options() {
     const v = this.view;
@@ -485,6 +490,8 @@ export class GamePage {
     else if (p.type === 'rotate' && v.step === 'place') this.rotate(1);
     else if (p.type === 'confirm' && v.step === 'place') this.confirmPlace();
     else if (['deploy', 'ferry', 'move', 'abbey', 'wagon', 'return_abbot'].includes(p.type)) this.chooseOption(Number(p.n));
+    // Why not: a spot or ferry the rules refuse says which rule.
+    else if (p.type === 'why') toast(p.why, { key: 'why' });
   }
 
   onKey(e) {
@@ -583,6 +590,11 @@ export class GamePage {
         x: lp.at[0], y: lp.at[1], tile: lp.tile, rot: lp.rot, piece: o.action.piece, kind: o.action.kind,
         meeple: o.action.meeple, figure: o.figure, seat, n: o.n, hot: this.hot === o.n,
       }));
+      // Why not: the features the figure shown may not go on, each with its rule.
+      const fig = this.deployFigure();
+      ix.refused = this.refused('deploy').filter((r) => r.figure === fig).map((r) => ({
+        x: lp.at[0], y: lp.at[1], tile: lp.tile, rot: lp.rot, piece: r.piece, meeple: r.feature, figure: fig, why: whyWords(r),
+      }));
       // The Abbot: the seat's abbot, ringed where it stands, to take back.
       const tiles = new Map((v.board || []).map((b) => [`${b.at[0]},${b.at[1]}`, b]));
       ix.takeBacks = opts.filter((o) => o.takeBack).map((o) => {
@@ -607,6 +619,7 @@ export class GamePage {
       ix.ferryOptions = this.options().map((o) => ({ x, y, ferry: o.action.ferry, n: o.n, hot: this.hot === o.n }));
     } else if (v.step === 'move_ferries') {
       ix.movable = (v.movable_ferries || []).map((p) => (Array.isArray(p) ? p : p.at));
+      ix.refusedFerries = this.refused('move').map((r) => ({ x: r.at[0], y: r.at[1], why: whyWords(r) }));
       ix.ferryOptions = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], ferry: o.action.ferry, n: o.n, move: true, hot: this.hot === o.n }));
     }
     return ix;

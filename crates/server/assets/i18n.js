@@ -445,6 +445,25 @@ const DE = {
   'The bot’s choice too. {name}: {win} to win.': 'Auch die Wahl des Bots. {name}: Siegchance {win}.',
   'As good as the bot’s choice, by its count. {name}: {win} to win.': 'Nach der Rechnung des Bots so gut wie seine Wahl. {name}: Siegchance {win}.',
   '{points} points lost; {win} → {after} to win.': '{points} Punkte verloren; Siegchance {win} → {after}.',
+  // why not: the rules that refuse a choice
+  'Taken: this feature already holds a follower, counting every tile it spans.': 'Besetzt: auf diesem Gebiet steht schon ein Gefolgsmann (auf einem beliebigen seiner Plättchen).',
+  'No follower is left in your supply.': 'In deinem Vorrat ist kein Gefolgsmann mehr.',
+  '{figure}: none is left in your supply.': '{figure}: keine mehr in deinem Vorrat.',
+  'This ferry may not move: no road of the tile just placed reaches it without passing another ferry (F6).': 'Diese Fähre darf nicht versetzt werden: keine Straße des eben gelegten Plättchens erreicht sie, ohne über eine andere Fähre zu führen (F6).',
+  'This ferry was moved this turn already: each ferry moves at most once a turn (F7).': 'Diese Fähre wurde in diesem Zug schon versetzt: jede Fähre wird höchstens einmal pro Zug versetzt (F7).',
+  'the mayor goes only into a city': 'der Bürgermeister kommt nur in eine Stadt',
+  'a wagon goes on a road, a city or a monastery, never a field': 'ein Wagen kommt auf eine Straße, in eine Stadt oder ein Kloster, nie auf eine Wiese',
+  'a barn stands on a corner of the tile where four fields meet': 'ein Gutshof steht auf einer Ecke des Plättchens, an der vier Wiesen zusammentreffen',
+  'the builder goes on a road or a city': 'der Baumeister kommt auf eine Straße oder in eine Stadt',
+  'the builder goes only on an unfinished road or city': 'der Baumeister kommt nur auf eine unfertige Straße oder in eine unfertige Stadt',
+  "the builder joins a road or city that holds one of its owner's followers": 'der Baumeister kommt nur zu einer Straße oder Stadt, auf der schon ein Gefolgsmann seines Besitzers steht',
+  "a player's builders do not stack": 'ein Spieler stellt nicht zwei Baumeister auf dasselbe Gebiet',
+  'the pig goes on a field': 'das Schwein kommt auf eine Wiese',
+  "the pig joins a farm that holds one of its owner's farmers": 'das Schwein kommt nur auf eine Wiese, auf der schon ein Bauer seines Besitzers liegt',
+  "a player's pigs do not stack": 'ein Spieler stellt nicht zwei Schweine auf dieselbe Wiese',
+  'an abbot goes only on a monastery or a garden': 'ein Abt kommt nur in ein Kloster oder einen Garten',
+  'only an abbot stands on a garden': 'in einem Garten steht nur ein Abt',
+  'a follower stands on a feature of the tile, not on its corner': 'ein Gefolgsmann steht auf einem Gebiet des Plättchens, nicht auf seiner Ecke',
 };
 
 const DE_PLURAL = {
@@ -900,6 +919,25 @@ const PL = {
   'The bot’s choice too. {name}: {win} to win.': 'To także wybór bota. {name}: szansa wygranej {win}.',
   'As good as the bot’s choice, by its count. {name}: {win} to win.': 'Według rachunku bota równie dobre jak jego wybór. {name}: szansa wygranej {win}.',
   '{points} points lost; {win} → {after} to win.': 'Strata {points} pkt; szansa wygranej {win} → {after}.',
+  // why not: the rules that refuse a choice
+  'Taken: this feature already holds a follower, counting every tile it spans.': 'Zajęte: na tym obszarze stoi już pionek, na którejkolwiek z jego płytek.',
+  'No follower is left in your supply.': 'W twoim zapasie nie ma już pionka.',
+  '{figure}: none is left in your supply.': '{figure}: brak w twoim zapasie.',
+  'This ferry may not move: no road of the tile just placed reaches it without passing another ferry (F6).': 'Tego promu nie wolno przestawić: żadna droga właśnie położonej płytki nie dociera do niego bez przejścia przez inny prom (F6).',
+  'This ferry was moved this turn already: each ferry moves at most once a turn (F7).': 'Ten prom został już przestawiony w tej turze: każdy prom przestawia się najwyżej raz na turę (F7).',
+  'the mayor goes only into a city': 'burmistrz trafia tylko do miasta',
+  'a wagon goes on a road, a city or a monastery, never a field': 'wóz trafia na drogę, do miasta lub do klasztoru, nigdy na łąkę',
+  'a barn stands on a corner of the tile where four fields meet': 'stodoła stoi w rogu płytki, gdzie stykają się cztery łąki',
+  'the builder goes on a road or a city': 'budowniczy trafia na drogę lub do miasta',
+  'the builder goes only on an unfinished road or city': 'budowniczy trafia tylko na niedokończoną drogę lub do niedokończonego miasta',
+  "the builder joins a road or city that holds one of its owner's followers": 'budowniczy dołącza tylko do drogi lub miasta, na których stoi już pionek jego właściciela',
+  "a player's builders do not stack": 'gracz nie stawia dwóch budowniczych na tym samym obszarze',
+  'the pig goes on a field': 'świnia trafia na łąkę',
+  "the pig joins a farm that holds one of its owner's farmers": 'świnia dołącza tylko do łąki, na której leży już chłop jej właściciela',
+  "a player's pigs do not stack": 'gracz nie stawia dwóch świń na tej samej łące',
+  'an abbot goes only on a monastery or a garden': 'opat trafia tylko do klasztoru lub ogrodu',
+  'only an abbot stands on a garden': 'w ogrodzie stoi tylko opat',
+  'a follower stands on a feature of the tile, not on its corner': 'pionek stoi na obszarze płytki, nie w jej rogu',
 };
 
 const PL_PLURAL = {

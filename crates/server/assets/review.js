@@ -156,9 +156,17 @@ export class ReviewPanel {
     const cx = k < 0 ? 0 : this.graph.x(k);
     this.graph.cursor.setAttribute('x1', cx);
     this.graph.cursor.setAttribute('x2', cx);
-    for (const row of log.querySelectorAll('.entry[data-version]')) {
-      const d = this.decisionAt(Number(row.dataset.version));
-      if (d && d.mark && !row.querySelector('.move-mark')) row.append(' ', h('b.move-mark', { title: t('{points} points lost', { points: d.loss.toFixed(1) }) }, d.mark));
+    // Each marked move on its log row; a move the log has no row of (a pass, a ferry left
+    // where it is) on the row just before it, so that no mark goes unseen.
+    const rows = [...log.querySelectorAll('.entry[data-version]')];
+    let r = 0;
+    for (const d of ds) {
+      if (d.index >= v) break;
+      if (!d.mark) continue;
+      while (r + 1 < rows.length && Number(rows[r + 1].dataset.version) <= d.index + 1) r++;
+      const row = rows[r];
+      if (!row || Number(row.dataset.version) > d.index + 1 || row.querySelector(`.move-mark[data-index="${d.index}"]`)) continue;
+      row.append(' ', h('b.move-mark', { dataset: { index: d.index }, title: t('{points} points lost', { points: d.loss.toFixed(1) }) }, d.mark));
     }
     const d = this.decisionAt(v);
     if (!d) return null;

@@ -106,3 +106,22 @@ const STEP_WORDS = {
 
 /** What a step asks, in words. */
 export function stepWords(step) { return STEP_WORDS[step] ? t(STEP_WORDS[step]) : step; }
+
+/**
+ * Why the rules refuse a choice the player points at ("why not?"): one of
+ * the view's `refused`, told from the engine's name of the broken rule, or
+ * in the engine's own (English) words for a rule this list does not know.
+ */
+export function whyWords(r) {
+  switch (r.kind) {
+    case 'feature-occupied': return t('Taken: this feature already holds a follower, counting every tile it spans.');
+    case 'wrong-feature-for-figure': return r.reason ? sentence(t(r.reason)) : r.why;
+    case 'no-follower-in-supply': return t('No follower is left in your supply.');
+    case 'no-figure-in-supply': return t('{figure}: none is left in your supply.', { figure: t(FIGURE_WORDS[r.figure] || r.figure) });
+    case 'ferry-not-movable': return t('This ferry may not move: no road of the tile just placed reaches it without passing another ferry (F6).');
+    case 'ferry-moved-already': return t('This ferry was moved this turn already: each ferry moves at most once a turn (F7).');
+    default: return r.why;
+  }
+}
+
+function sentence(s) { return s ? `${s[0].toUpperCase()}${s.slice(1)}.` : s; }

@@ -32,6 +32,7 @@ pub mod net;
 pub mod records;
 pub mod store;
 pub mod view;
+pub mod why;
 pub mod wire;
 
 pub use bots::worker;

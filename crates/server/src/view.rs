@@ -122,6 +122,12 @@ impl Live {
         } else {
             Vec::new()
         };
+        // What the player to act may point at and not choose, and why.
+        let refused = if confirming.is_none() && with_legal && self.to_act().is_some() {
+            crate::why::refusals(s)
+        } else {
+            Vec::new()
+        };
         let over = self.is_over() && confirming.is_none();
         let bag =
             BagOut { total: s.bag().total(), tiles: s.bag().kinds().map(|k| (k.id(), s.bag().count(k))).collect() };
@@ -162,6 +168,7 @@ impl Live {
                 .collect(),
             bag,
             legal,
+            refused,
             undoable,
             seq,
             final_: over.then(|| self.final_breakdown()),
@@ -282,6 +289,9 @@ struct View<'a> {
     figures: Vec<FigureOut>,
     bag: BagOut,
     legal: Vec<ActionOut>,
+    /// Beside `legal`: what the rules refuse at this step, and why (`crate::why`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refused: Vec<crate::why::Refusal>,
     /// A seat's own view: how many of its provisional decisions undo may take back.
     #[serde(skip_serializing_if = "Option::is_none")]
     undoable: Option<usize>,
