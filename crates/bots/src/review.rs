@@ -130,6 +130,9 @@ pub struct Decision {
     pub mark: Option<Mark>,
     /// Legal actions at this decision.
     pub choices: usize,
+    /// The mover asked for a hint during this turn (the record's `hints`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hinted: bool,
 }
 
 /// What a review says of a player.
@@ -144,6 +147,8 @@ pub struct PlayerReview {
     /// Expected points lost over the game.
     pub loss: f32,
     pub decisions: usize,
+    /// Hints they asked for (the record's `hints`).
+    pub hints: u32,
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -215,7 +220,47 @@ pub fn review_until(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
     let entries = record.actions()?;
-    review_actions(record.setup.clone(), &entries, budget, seed, stop, progress)
+    let mut review = review_actions(record.setup.clone(), &entries, budget, seed, stop, progress)?;
+    // Hints change nothing in the game: they are told beside it.
+    for (turn, entry) in record.turns.iter().enumerate() {
+        for &seat in &entry.hints {
+            if let Some(p) = review.players.get_mut(seat) {
+                p.hints += 1;
+            }
+        }
+        for d in review.decisions.iter_mut().filter(|d| d.turn == turn + 1) {
+            d.hinted |= entry.hints.contains(&d.player);
+        }
+    }
+    Ok(review)
+}
+
+/// A hint: the strongest bot's choice for the decision at hand, with each
+/// player's chance to win and expected margin after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hint {
+    #[serde(serialize_with = "as_text")]
+    pub action: Action,
+    pub win: Vec<f32>,
+    pub margin: Vec<f32>,
+}
+
+/// The hint for the player to act at `state` (`None` when no player is to
+/// act): the review's search of one decision.
+pub fn hint(state: &State, budget: ReviewBudget, seed: u64, stop: Option<Arc<AtomicBool>>) -> Option<Hint> {
+    let Some(Actor::Player(_)) = state.actor() else { return None };
+    let players = state.rules().players();
+    let legal = state.legal_action_list();
+    let (win, margin) = static_figures(state);
+    if let [only] = legal[..] {
+        return Some(Hint { action: only, win, margin });
+    }
+    let mut bot = MctsBot::new(review_config(budget), derive_seed(seed, 3));
+    bot.set_stop(stop);
+    let action = bot.search(state)?;
+    let stat = bot.analysis(state).moves.iter().find(|m| m.action == action && m.samples > 0).copied();
+    let (win, margin) = stat.map_or((win, margin), |m| figures(&m, players));
+    Some(Hint { action, win, margin })
 }
 
 /// As [`review_until`], from a setup and the actions of each turn (draws among them).
@@ -333,6 +378,7 @@ fn decide(
         accuracy: accuracy_of(loss),
         mark: if same { None } else { Mark::of(drop, loss, solo) },
         choices,
+        hinted: false,
     }
 }
 

@@ -12,6 +12,17 @@ use crate::record::{FerryMove, Record, RecordError, Setup, Turn, TurnError, FORM
 use crate::state::State;
 use crate::tile::TileKind;
 
+/// A hint that cannot be noted in the record.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum HintError {
+    #[error("the game is over: there is no decision to give a hint for")]
+    GameOver,
+    #[error("there is no player {seat}: the game has {players}")]
+    NoSuchPlayer { seat: usize, players: usize },
+    #[error("no player decides before the draw in this game")]
+    BeforeTheDraw,
+}
+
 /// A game being played or replayed: its state, and its record so far.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -71,9 +82,83 @@ impl Game {
             } else {
                 game.play_entry_v1(turn, &mut play)
             };
-            result.map_err(|error| RecordError::Turn { turn: i + 1, error })?;
+            result
+                .and_then(|()| game.keep_hints(i, &turn.hints))
+                .map_err(|error| RecordError::Turn { turn: i + 1, error })?;
         }
         Ok(game)
+    }
+
+    /// Writes the hints of entry `i` of a record being replayed into this
+    /// game's own entry `i` (opened if the record's entry has no action yet).
+    fn keep_hints(&mut self, i: usize, hints: &[usize]) -> Result<(), TurnError> {
+        if hints.is_empty() {
+            return Ok(());
+        }
+        let players = self.record.setup.players.len();
+        if let Some(&seat) = hints.iter().find(|&&s| s >= players) {
+            return Err(TurnError::HintSeat { seat, players });
+        }
+        // An entry with hints and no action yet: a decision before the draw (version 2).
+        if self.record.turns.len() == i && self.record.format == FORMAT_V2 && i == self.state.turns() as usize {
+            self.open_entry();
+        }
+        if let Some(turn) = self.record.turns.get_mut(i) {
+            hints.clone_into(&mut turn.hints);
+        }
+        Ok(())
+    }
+
+    /// Takes the hints of `record`'s entries into this game's, entry for
+    /// entry, as far as this game has come: for a game rebuilt from a
+    /// record's actions (which hold no hints).
+    pub fn copy_hints(&mut self, record: &Record) -> Result<(), TurnError> {
+        for (i, turn) in record.turns.iter().enumerate() {
+            self.keep_hints(i, &turn.hints)?;
+        }
+        Ok(())
+    }
+
+    /// Notes that `seat` asked for a hint during the turn in progress, in
+    /// that turn's entry of the record (opened if the turn has had no
+    /// action yet: a decision before the draw, in version 2).
+    pub fn note_hint(&mut self, seat: usize) -> Result<(), HintError> {
+        let players = self.record.setup.players.len();
+        if seat >= players {
+            return Err(HintError::NoSuchPlayer { seat, players });
+        }
+        if self.state.is_over() {
+            return Err(HintError::GameOver);
+        }
+        if self.record.turns.len() == self.state.turns() as usize {
+            if self.record.format != FORMAT_V2 {
+                // (Version 1 opens every entry with its draw: a player never acts before it.)
+                return Err(HintError::BeforeTheDraw);
+            }
+            self.open_entry();
+        }
+        if let Some(turn) = self.record.turns.last_mut() {
+            turn.hints.push(seat);
+        }
+        Ok(())
+    }
+
+    /// Hints asked for so far, per seat.
+    pub fn hints_used(&self) -> Vec<u32> {
+        let mut used = vec![0; self.record.setup.players.len()];
+        for &seat in self.record.turns.iter().flat_map(|t| &t.hints) {
+            if let Some(n) = used.get_mut(seat) {
+                *n += 1;
+            }
+        }
+        used
+    }
+
+    /// A version-2 entry for the turn in progress, before its first action.
+    fn open_entry(&mut self) {
+        let player = Some(self.state.current_player());
+        let second = self.state.is_second_turn().then_some(true);
+        self.record.turns.push(Turn { player, second, ..Turn::default() });
     }
 
     /// Parses and replays a record in JSON.
@@ -122,6 +207,10 @@ impl Game {
         game.record.format = FORMAT_V2.to_string();
         for a in &self.log {
             game.play(*a).expect("the game's actions were played");
+        }
+        // The same turns, entry for entry: their hints go along.
+        for (new, old) in game.record.turns.iter_mut().zip(&self.record.turns) {
+            new.hints.clone_from(&old.hints);
         }
         game.record
     }
@@ -178,7 +267,8 @@ impl Game {
         let mut record = self.record.clone();
         if record.format == FORMAT_V1 && !matches!(self.state.step(), Step::Draw | Step::GameOver) {
             if let Some(turn) = record.turns.last_mut() {
-                *turn = Turn { tile: std::mem::take(&mut turn.tile), ..Turn::default() };
+                let (tile, hints) = (std::mem::take(&mut turn.tile), std::mem::take(&mut turn.hints));
+                *turn = Turn { tile, hints, ..Turn::default() };
             }
         }
         record

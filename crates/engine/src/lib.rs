@@ -48,7 +48,7 @@ pub use error::{PlayError, SetupError};
 pub use event::{Event, EventSink, NoEvents, Scoring};
 pub use fields::ActionFields;
 pub use figure::{Follower, FollowerKind};
-pub use game::Game;
+pub use game::{Game, HintError};
 pub use geometry::{Corner, HalfEdge, Pos, Rotation, Side};
 pub use record::{Record, RecordError, RuleOptions, Summary, TurnError};
 pub use rules::ferries::Ferry;

@@ -172,6 +172,12 @@ pub struct Turn {
     /// whoever is to act then, passes included.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
+    /// Both versions: the seats that asked for a hint (the strongest bot's
+    /// choice) during this turn, once per hint. Hints change nothing in the
+    /// game; they are written so that a review and the final scores can
+    /// say who used them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<usize>,
 }
 
 /// One entry of a turn's `moves`.
@@ -300,6 +306,8 @@ pub enum TurnError {
     Unfinished(Step),
     #[error("the turn is over after {0} of the entry's actions; the next turn is a new entry")]
     Overlong(usize),
+    #[error("a hint was asked for by player {seat}, and the game has players 0 to {last}", last = .players - 1)]
+    HintSeat { seat: usize, players: usize },
 }
 
 impl TurnError {
@@ -322,6 +330,7 @@ impl TurnError {
             TurnError::SecondTurn(_) => "second-turn",
             TurnError::Unfinished(_) => "unfinished",
             TurnError::Overlong(_) => "overlong",
+            TurnError::HintSeat { .. } => "hint-seat",
         }
     }
 

@@ -162,6 +162,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS", default_value_t = Limits::default().review_ms,
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub review_ms: u64,
+    /// Milliseconds of search for a hint (the strongest bot's choice, in a
+    /// game created with hints), charged to the asking address's bot time.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().hint_ms,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub hint_ms: u64,
     /// Log lines as text or as JSON objects (on standard error; the level
     /// comes from RUST_LOG, default info).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -200,6 +205,7 @@ impl ServeArgs {
                 bot_queue: self.bot_queue,
                 bot_queue_per_address: self.bot_queue_per_address,
                 review_ms: self.review_ms,
+                hint_ms: self.hint_ms,
             },
         }
     }

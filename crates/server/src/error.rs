@@ -67,8 +67,12 @@ pub enum GameError {
     NotFinished,
     #[error("{0}")]
     ReviewsBusy(String),
-    #[error("this address has used its bot seconds for the hour (reviews count as bots do): try again in {} s", crate::limits::retry_seconds(*.retry_after))]
+    #[error("this address has used its bot seconds for the hour (reviews and hints count as bots do): try again in {} s", crate::limits::retry_seconds(*.retry_after))]
     BotTimeUsed { retry_after: Duration },
+    #[error("seat {0} may not ask for hints: this game was created without them")]
+    HintsOff(usize),
+    #[error("{0}")]
+    HintsBusy(String),
 }
 
 impl GameError {
@@ -96,6 +100,8 @@ impl GameError {
             GameError::NotFinished => "not_finished",
             GameError::ReviewsBusy(_) => "reviews_busy",
             GameError::BotTimeUsed { .. } => "bot_time_used",
+            GameError::HintsOff(_) => "hints_off",
+            GameError::HintsBusy(_) => "hints_busy",
         }
     }
 

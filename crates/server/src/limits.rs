@@ -86,6 +86,9 @@ pub struct Limits {
     /// Milliseconds of search for each decision of a game's review
     /// (docs/analysis.md).
     pub review_ms: u64,
+    /// Milliseconds of search for a hint during play (games created with
+    /// hints; docs/analysis.md).
+    pub hint_ms: u64,
 }
 
 impl Default for Limits {
@@ -112,6 +115,7 @@ impl Default for Limits {
             bot_queue: 256,
             bot_queue_per_address: 16,
             review_ms: carcassonne_bots::review::DEFAULT_MS,
+            hint_ms: 1000,
         }
     }
 }

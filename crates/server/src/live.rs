@@ -41,6 +41,11 @@ pub struct SeatRow {
     /// were chosen have none: the UI colours them by seat).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
+    /// This seat may ask for hints, the strongest bot's choice for the
+    /// decision at hand (games created with `hints`); each is written in
+    /// the record.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// The colours a seat may have, the defaults in seat order first.
@@ -91,6 +96,9 @@ pub struct SeatPublic {
     pub level: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
+    /// The seat may ask for hints.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// How a bot seat plays.
@@ -151,6 +159,7 @@ impl Meta {
                 kind: s.kind,
                 level: s.level.clone(),
                 colour: s.colour.clone(),
+                hints: s.hints,
             })
             .collect()
     }
@@ -486,6 +495,8 @@ impl Live {
         for action in actions {
             live.play(action).map_err(|e| format!("action {}: {e}", live.version + 1))?;
         }
+        // The hints asked for are in the record, not among its actions.
+        live.game.copy_hints(record).map_err(|e| e.to_string())?;
         Ok(live)
     }
 
@@ -508,6 +519,7 @@ impl Live {
         for action in &actions[done..] {
             self.play(*action).map_err(|e| format!("action {}: {e}", self.version + 1))?;
         }
+        self.game.copy_hints(record).map_err(|e| e.to_string())?;
         Ok(())
     }
 
@@ -535,6 +547,7 @@ mod tests {
             token: None,
             undo: false,
             colour: None,
+            hints: false,
         };
         Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 42, seats: vec![seat("a"), seat("b")] })
     }

@@ -82,6 +82,7 @@ pub fn answer(req: RecordRequest) -> Result<String, GameError> {
             token: None,
             undo: false,
             colour: None,
+            hints: false,
         })
         .collect();
     let meta = Arc::new(Meta { id: "record".into(), created: 0, seed: 0, seats });

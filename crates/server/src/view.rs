@@ -129,6 +129,9 @@ impl Live {
             Vec::new()
         };
         let over = self.is_over() && confirming.is_none();
+        // Hints asked for, per seat: in a game with hints, or a record that holds some.
+        let used = self.game.hints_used();
+        let hints = (self.meta.seats.iter().any(|s| s.hints) || used.iter().any(|&n| n > 0)).then_some(used);
         let bag =
             BagOut { total: s.bag().total(), tiles: s.bag().kinds().map(|k| (k.id(), s.bag().count(k))).collect() };
         View {
@@ -169,6 +172,7 @@ impl Live {
             bag,
             legal,
             refused,
+            hints,
             undoable,
             seq,
             final_: over.then(|| self.final_breakdown()),
@@ -292,6 +296,9 @@ struct View<'a> {
     /// Beside `legal`: what the rules refuse at this step, and why (`crate::why`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     refused: Vec<crate::why::Refusal>,
+    /// Hints each seat has asked for (absent in a game without them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hints: Option<Vec<u32>>,
     /// A seat's own view: how many of its provisional decisions undo may take back.
     #[serde(skip_serializing_if = "Option::is_none")]
     undoable: Option<usize>,

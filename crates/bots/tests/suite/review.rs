@@ -162,3 +162,56 @@ fn a_search_of_one_action_spends_its_budget_on_that_action_alone() {
     // Not legal here (a tile is to be placed): nothing.
     assert!(bot.search_action(state, Action::Pass).is_none());
 }
+
+#[test]
+fn a_review_counts_each_players_hints_and_marks_the_turns_they_were_asked_in() {
+    let mut record = thrown_game(5);
+    let plain = review::review(&record, BUDGET, 7, &mut |_, _| {}).unwrap();
+    assert!(plain.players.iter().all(|p| p.hints == 0) && plain.decisions.iter().all(|d| !d.hinted));
+    // Seat 1 asked twice in its third turn, seat 0 once in its tenth.
+    let turn_of = |seat: usize, nth: usize| {
+        record.turns.iter().enumerate().filter(|(i, _)| i % 2 == seat).nth(nth).map(|(i, _)| i).unwrap()
+    };
+    let (a, b) = (turn_of(1, 2), turn_of(0, 9));
+    record.turns[a].hints = vec![1, 1];
+    record.turns[b].hints = vec![0];
+    let hinted = review::review(&record, BUDGET, 7, &mut |_, _| {}).unwrap();
+    assert_eq!(hinted.players.iter().map(|p| p.hints).collect::<Vec<_>>(), [1, 2]);
+    for d in &hinted.decisions {
+        assert_eq!(d.hinted, (d.turn == a + 1 && d.player == 1) || (d.turn == b + 1 && d.player == 0), "{d:?}");
+    }
+    assert!(hinted.decisions.iter().any(|d| d.hinted));
+    // The hints change nothing else.
+    let figures = |r: &review::Review| r.decisions.iter().map(|d| (d.best, d.loss.to_bits())).collect::<Vec<_>>();
+    assert_eq!(figures(&plain), figures(&hinted));
+}
+
+#[test]
+fn a_hint_is_legal_and_better_than_the_move_thrown_away() {
+    let record = thrown_game(6);
+    let reviewed = review::review(&record, BUDGET, 9, &mut |_, _| {}).unwrap();
+    let actions: Vec<Action> = record.actions().unwrap().into_iter().flatten().collect();
+    let mut game = Game::new(record.setup.clone()).unwrap();
+    let (mut gain, mut n) = (0.0f32, 0);
+    for (i, a) in actions.iter().enumerate() {
+        if let Some(Actor::Player(p)) = game.state().actor() {
+            let h = review::hint(game.state(), BUDGET, 11, None).expect("a player is to act");
+            assert!(game.state().is_legal(h.action), "the hint is legal");
+            assert!((h.win.iter().sum::<f32>() - 1.0).abs() < 1e-4, "chances sum to 1");
+            assert_eq!(h.win.len(), 2);
+            if game.state().legal_action_list().len() == 1 {
+                assert_eq!(h.action, *a, "a forced move is its own hint");
+            } else if p == 1 && n < 20 {
+                // The thrower's move, as the review valued it, against the hint's.
+                let d = reviewed.decisions.iter().find(|d| d.index == i).expect("reviewed");
+                gain += h.win[1] - d.win[1];
+                n += 1;
+            }
+        }
+        game.play(*a).unwrap();
+    }
+    assert_eq!(n, 20);
+    assert!(gain / n as f32 > 0.02, "the hints win more than the moves thrown away: {}", gain / n as f32);
+    let over = Game::replay(&record).unwrap();
+    assert!(review::hint(over.state(), BUDGET, 11, None).is_none(), "no hint once the game is over");
+}

@@ -12,6 +12,7 @@ mod conformance;
 mod events;
 mod feature_worth;
 mod golden;
+mod hints;
 mod no_panic;
 mod records;
 mod reference_games;

@@ -50,6 +50,7 @@ pub struct BotPool {
     max_iterations: u32,
     per_hour: f64,
     review_ms: u64,
+    hint_ms: u64,
     state: Mutex<PoolState>,
     /// The instant bots' threads: a decision takes a millisecond or so, but
     /// two hundred at once would crowd out the server's own threads.
@@ -163,6 +164,7 @@ impl BotPool {
             max_iterations: limits.bot_iterations,
             per_hour: f64::from(limits.bot_seconds_per_hour.max(1)),
             review_ms: limits.review_ms.max(1),
+            hint_ms: limits.hint_ms.max(1),
             state: Mutex::new(PoolState::default()),
             instant: Arc::new(Semaphore::new(threads)),
         })
@@ -279,6 +281,11 @@ impl BotPool {
     /// Milliseconds of search for each decision of a review.
     pub fn review_ms(&self) -> u64 {
         self.review_ms
+    }
+
+    /// Milliseconds of search for a hint.
+    pub fn hint_ms(&self) -> u64 {
+        self.hint_ms
     }
 
     /// An address's bot seconds for the hour.

@@ -256,6 +256,7 @@ mod tests {
             token: token.map(str::to_string),
             undo: false,
             colour: None,
+            hints: false,
         };
         let seats = vec![seat(SeatKind::Bot, None), seat(SeatKind::Human, Some("t"))];
         let id = "00000000000000aa".to_string();

@@ -136,8 +136,15 @@ mod tests {
     /// no longer play are dropped, not the game.
     #[test]
     fn stored_provisional_decisions_come_back_or_are_dropped() {
-        let seat =
-            SeatRow { name: "a".into(), kind: SeatKind::Human, level: None, token: None, undo: true, colour: None };
+        let seat = SeatRow {
+            name: "a".into(),
+            kind: SeatKind::Human,
+            level: None,
+            token: None,
+            undo: true,
+            colour: None,
+            hints: false,
+        };
         let seats = vec![seat.clone(), SeatRow { name: "b".into(), ..seat }];
         let meta = Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 7, seats: seats.clone() });
         let setup = Setup {

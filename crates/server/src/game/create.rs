@@ -27,6 +27,9 @@ pub struct NewGame {
     /// The human seats' decisions of a turn stay provisional, seen by that
     /// seat alone and undoable, until it ends the turn.
     pub undo: bool,
+    /// The human seats may ask for hints (the strongest bot's choice),
+    /// each one written in the record.
+    pub hints: bool,
 }
 
 /// A seat of a game to create.
@@ -91,6 +94,7 @@ impl Hub {
                         token: Some(hex(&rng.random::<[u8; 16]>())),
                         undo: req.undo,
                         colour: colours.next(),
+                        hints: req.hints,
                     },
                     NewSeat::Bot { level, name, .. } => {
                         let level = level.unwrap_or_else(|| "easy".to_string());
@@ -101,6 +105,7 @@ impl Hub {
                             token: None,
                             undo: false,
                             colour: colours.next(),
+                            hints: false,
                         }
                     }
                 });

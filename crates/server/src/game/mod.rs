@@ -12,6 +12,7 @@
 pub mod cache;
 mod coherence;
 mod create;
+pub mod hint;
 pub mod review;
 
 use std::sync::atomic::Ordering;
@@ -76,6 +77,8 @@ pub struct Hub {
     pub bot_jobs: tokio::sync::Notify,
     /// The reviews of finished games under way here ([`review`]).
     reviews: review::Reviews,
+    /// The hints under way here, per address ([`hint`]).
+    hints: hint::Hints,
 }
 
 pub(crate) fn now() -> i64 {
@@ -140,6 +143,7 @@ impl Hub {
             shared,
             bot_jobs: tokio::sync::Notify::new(),
             reviews: review::Reviews::default(),
+            hints: hint::Hints::default(),
         });
         if let Store::Postgres(pg) = &store {
             let notices = pg.listen(&[crate::store::postgres::GAMES_CHANNEL, crate::store::postgres::BOTS_CHANNEL]);

@@ -178,15 +178,7 @@ impl Hub {
         })
         .await;
         drop(thread);
-        let spent = started.elapsed();
-        match &self.store {
-            crate::store::Store::Postgres(pg) => {
-                if let Err(e) = pg.charge(owner, spent, self.bots.seconds_per_hour()).await {
-                    tracing::warn!(game = %id, error = %e, "a review's bot time could not be charged");
-                }
-            }
-            crate::store::Store::Sqlite(_) => self.bots.charge(owner, spent),
-        }
+        self.charge_search(owner, started.elapsed()).await;
         let reviewed = match made {
             Ok(Ok(r)) => r,
             Ok(Err(review::ReviewError::Stopped)) => {

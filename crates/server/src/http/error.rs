@@ -60,7 +60,7 @@ pub fn status(e: &GameError) -> StatusCode {
     match e {
         GameError::Malformed(_) | GameError::InvalidSetup(_) | GameError::BotBudget(_) => StatusCode::BAD_REQUEST,
         GameError::NotFound(_) => StatusCode::NOT_FOUND,
-        GameError::WrongToken(_) | GameError::BotSeat(_) => StatusCode::FORBIDDEN,
+        GameError::WrongToken(_) | GameError::BotSeat(_) | GameError::HintsOff(_) => StatusCode::FORBIDDEN,
         GameError::StaleVersion { .. }
         | GameError::NotYourTurn { .. }
         | GameError::GameOver
@@ -69,9 +69,10 @@ pub fn status(e: &GameError) -> StatusCode {
         | GameError::EndTurnFirst
         | GameError::NotFinished => StatusCode::CONFLICT,
         GameError::Illegal(_) | GameError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
-        GameError::RateLimited { .. } | GameError::ReviewsBusy(_) | GameError::BotTimeUsed { .. } => {
-            StatusCode::TOO_MANY_REQUESTS
-        }
+        GameError::RateLimited { .. }
+        | GameError::ReviewsBusy(_)
+        | GameError::HintsBusy(_)
+        | GameError::BotTimeUsed { .. } => StatusCode::TOO_MANY_REQUESTS,
         GameError::Busy(_) | GameError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         GameError::Storage { .. } | GameError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }

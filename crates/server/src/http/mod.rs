@@ -24,7 +24,9 @@ use tokio::sync::watch;
 
 pub use self::error::ApiError;
 use self::error::Refused;
-use self::shapes::{ActRequest, CreateRequest, CreateResponse, FeatureRequest, JoinRequest, ListQuery, VersionQuery};
+use self::shapes::{
+    ActRequest, CreateRequest, CreateResponse, FeatureRequest, HintRequest, JoinRequest, ListQuery, VersionQuery,
+};
 use crate::error::GameError;
 use crate::game::{Hub, Who};
 use crate::limits::{client_key, limit_requests, Guard};
@@ -64,6 +66,7 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/review", get(review_status).post(start_review))
         .route("/api/games/{id}/feature", post(feature))
+        .route("/api/games/{id}/hint", post(hint))
         .route("/api/records/view", post(record_view).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api", any(api_not_found))
@@ -311,6 +314,19 @@ async fn start_review(
     let owner = peer.map(|p| client_key(p.0 .0.ip()));
     let status = st.hub.start_review(&id, owner).await?;
     Ok(json(StatusCode::ACCEPTED, status.to_json()))
+}
+
+/// A hint for the seat whose token is sent, charged to the asking address.
+async fn hint(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let req: HintRequest = parse(body)?;
+    let owner = peer.map(|p| client_key(p.0 .0.ip()));
+    let hint = st.hub.hint(&id, &req.token, req.version, owner).await?;
+    Ok(ok_json(StatusCode::OK, &hint))
 }
 
 async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -27,6 +27,11 @@ pub struct CreateRequest {
     /// seat alone and undoable, until it ends the turn (`end_turn`).
     #[serde(default)]
     pub undo: bool,
+    /// The human seats may ask for hints, the strongest bot's choice for
+    /// the decision at hand (`POST /api/games/{id}/hint`); each is written
+    /// in the record.
+    #[serde(default)]
+    pub hints: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -58,7 +63,15 @@ impl From<CreateRequest> for NewGame {
                 SeatRequest::Bot { level, name, colour } => NewSeat::Bot { level, name, colour },
             })
             .collect();
-        NewGame { seats, expansions: r.expansions, edition: r.edition, rules: r.rules, public: r.public, undo: r.undo }
+        NewGame {
+            seats,
+            expansions: r.expansions,
+            edition: r.edition,
+            rules: r.rules,
+            public: r.public,
+            undo: r.undo,
+            hints: r.hints,
+        }
     }
 }
 
@@ -152,6 +165,14 @@ pub struct FeatureRequest {
     pub version: Option<u64>,
     #[serde(default)]
     pub token: Option<String>,
+}
+
+/// `POST /api/games/{id}/hint`: the seat's token and the version of the
+/// view it decides on.
+#[derive(Deserialize)]
+pub struct HintRequest {
+    pub token: String,
+    pub version: u64,
 }
 
 /// A WebSocket client's message.
