@@ -1427,6 +1427,45 @@ try {
     hotSeatGame = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
   });
 
+  await check('hints: asked for in the lobby; the Hint button shows the strongest bot\'s choice, written in the record and shown with the scores', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-page="home"]');
+    await page.check('#opt-hints');
+    await page.click('#create-game');
+    await page.waitForSelector('body[data-page="game"][data-status]');
+    const id = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('game');
+    const d = await waitMyTurn(page);
+    assert(d.step === 'place', `the first decision is a placement (${d.step})`);
+    assert(await page.locator('.tag.hints').count() === 0, 'no hint used yet');
+    await page.click('#hint');
+    await page.waitForSelector('#hint-what');
+    const said = await page.getAttribute('#hint-what', 'data-action');
+    const view = await api(base, `/api/games/${id}`);
+    assert(view.legal.some((a) => a.text === said), `the hint is a legal action (${said})`);
+    const m = /^place at \[(-?\d+), (-?\d+)\]/.exec(said);
+    assert(m, `a placement is hinted at a placement step (${said})`);
+    await page.waitForSelector(`[data-review-best="${m[1]},${m[2]}"]`);
+    assert(await page.isDisabled('#hint'), 'one hint a decision');
+    await page.waitForSelector('.tag.hints[data-hints="1"]');
+    const record = await api(base, `/api/games/${id}/record`);
+    assert(JSON.stringify(record.turns[record.turns.length - 1].hints) === '[0]', `the record has the hint (${JSON.stringify(record.turns.at(-1))})`);
+    await shot(page, 'hint');
+    // The next decision asks anew, by the key.
+    await page.keyboard.press(']');
+    await page.keyboard.press('Enter');
+    await waitVersionPast(page, Number(d.version));
+    const d2 = await waitMyTurn(page);
+    assert(await page.locator('#hint-what').count() === 0, 'the hint was for the decision before');
+    if (d2.step !== 'end_turn') {
+      await page.keyboard.press('h');
+      await page.waitForSelector('#hint-what');
+      await page.waitForSelector('.tag.hints[data-hints="2"]');
+    }
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-page="home"]');
+    await page.uncheck('#opt-hints');
+  });
+
   await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
     const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await page.locator('svg.board').boundingBox();

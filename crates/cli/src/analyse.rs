@@ -66,9 +66,10 @@ fn account(r: &Review, names: &[String]) -> String {
     let _ = writeln!(out, "turn  player        step                 win before → after   lost  mark  played (best)");
     for d in &r.decisions {
         let best = if d.best == d.played { String::new() } else { format!("  (best: {})", d.best) };
+        let hinted = if d.hinted { "  [hint asked for this turn]" } else { "" };
         let _ = writeln!(
             out,
-            "{:>4}  {:<12}  {:<19}  {:>5.1}% → {:>5.1}%   {:>5.1}  {:<4}  {}{}",
+            "{:>4}  {:<12}  {:<19}  {:>5.1}% → {:>5.1}%   {:>5.1}  {:<4}  {}{}{}",
             d.turn,
             truncate(&name(d.player), 12),
             d.step.name(),
@@ -78,13 +79,14 @@ fn account(r: &Review, names: &[String]) -> String {
             d.mark.map_or("", Mark::symbol),
             d.played,
             best,
+            hinted,
         );
     }
-    let _ = writeln!(out, "\nplayer        accuracy   ?!    ?   ??   points lost   luck of the draws");
+    let _ = writeln!(out, "\nplayer        accuracy   ?!    ?   ??   points lost   luck of the draws   hints");
     for (p, pr) in r.players.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{:<12}  {:>7.1}%  {:>3}  {:>3}  {:>3}   {:>11.1}   {:>+17.1}",
+            "{:<12}  {:>7.1}%  {:>3}  {:>3}  {:>3}   {:>11.1}   {:>+17.1}   {:>5}",
             truncate(&name(p), 12),
             pr.accuracy,
             pr.marks.inaccuracies,
@@ -92,6 +94,7 @@ fn account(r: &Review, names: &[String]) -> String {
             pr.marks.blunders,
             pr.loss,
             pr.luck,
+            pr.hints,
         );
     }
     if !r.finished {

@@ -63,6 +63,7 @@ export const api = {
   recordUrl: (game) => `/api/games/${enc(game)}/record`,
   review: (game) => request('GET', `/api/games/${enc(game)}/review`),
   startReview: (game) => request('POST', `/api/games/${enc(game)}/review`, {}),
+  hint: (game, token, version) => request('POST', `/api/games/${enc(game)}/hint`, { token, version }),
 };
 
 function enc(s) { return encodeURIComponent(s); }
@@ -189,4 +190,7 @@ export const ERROR_HELP = {
   storage: 'The server could not store the action; nothing was changed. Try again.',
   internal: 'The server hit an unexpected error.',
   network: 'The server cannot be reached. Retrying…',
+  hints_off: 'This game was created without hints.',
+  hints_busy: 'No hint now: too many are under way. Try again in a moment.',
+  bot_time_used: 'This address has used its bot time for the hour.',
 };

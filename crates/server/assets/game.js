@@ -9,6 +9,7 @@ import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
 import { FIGURE_WORDS, featureWords, figureCount, stepWords, takeBackPoints, takeBackWords, whyWords } from './words.js';
+import { bestWords, placementOf } from './review.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -160,6 +161,8 @@ export class GamePage {
 
     const prev = this.view;
     this.view = v;
+    // A hint is for the decision it was asked at.
+    if (this.hint && this.hint.version !== v.version) this.hint = null;
     setSeatColours((v.seats || []).map((s) => s.colour));
     if (!prev) {
       const mine = [...this.tokens.keys()];
@@ -349,6 +352,45 @@ export class GamePage {
     if (o) this.chooseOption(o.n);
   }
 
+  /** Whether the seat to act here may ask for hints (a game created with them). */
+  hintsAllowed() {
+    const seat = this.mySeat();
+    return seat !== null && !!this.view?.seats?.[seat]?.hints && this.view.step !== 'end_turn' && this.view.status === 'active';
+  }
+
+  /** Asks for the strongest bot's choice for the decision at hand (key H); it is written in the record. */
+  async askHint() {
+    if (!this.hintsAllowed() || this.pending || this.hintAsked) return;
+    const seat = this.mySeat();
+    const version = this.view.version;
+    if (this.hint && this.hint.version === version) return;
+    this.hintAsked = true;
+    this.renderTurn();
+    try {
+      const res = await api.hint(this.gameId, this.tokens.get(seat), version);
+      if (this.view.version === res.version) {
+        this.hint = { ...res, seat };
+        // The count everyone sees (the server's next view says the same).
+        if (Array.isArray(this.view.hints)) this.view.hints[seat] = res.used;
+        // Its figure's spots, for a deployment of another figure.
+        const fig = res.action.type === 'deploy' ? res.action.figure || 'normal' : null;
+        if (fig) this.figure = fig;
+      }
+    } catch (e) {
+      showError(e, 'No hint');
+    } finally {
+      this.hintAsked = false;
+      this.render();
+    }
+  }
+
+  /** The option the hint chose, if it is one of the step's numbered options. */
+  hintedOption() {
+    if (!this.hint) return null;
+    const o = this.options().find((x) => x.action.text === this.hint.action.text);
+    return o ? o.n : null;
+  }
+
   // ---------- acting ----------
   async act(action) {
     const seat = this.mySeat();
@@ -516,6 +558,7 @@ export class GamePage {
     else if (k === 'l' || k === 'L') { if (v.last_placed) this.board.reveal(...v.last_placed.at); }
     else if (this.mySeat() === null || this.pending) done = false;
     else if (k === 'u' || k === 'U') this.undo();
+    else if (k === 'h' || k === 'H') { if (this.hintsAllowed()) this.askHint(); else done = false; }
     else if (v.step === 'end_turn' && (k === 'Enter' || k === 'e' || k === 'E')) this.endTurn();
     else if (v.step === 'place' && (k === 'r' || k === 'R')) { this.rotate(e.shiftKey ? -1 : 1); if (this.pointer) this.pointerAt(this.pointer); }
     else if (v.step === 'place' && (k === ']' || k === '.')) this.cycleCell(1);
@@ -563,6 +606,11 @@ export class GamePage {
   overlays() {
     const v = this.view;
     const ix = { highlight: this.highlight || this.inspectTiles || [] };
+    // A hint: its placement drawn in a dashed frame, or its option marked as the pointer would.
+    const hinted = this.hintedOption();
+    const hotOf = (n) => this.hot === n || hinted === n;
+    const place = this.hint && v.step === 'place' ? placementOf(this.hint.action.text) : null;
+    if (place && v.drawn) ix.bestGhost = { ...place, tile: v.drawn };
     // A ferry choice under the pointer or focus previews the road it makes.
     const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
     if (hot && hot.action.road) ix.preview = hot.action.road;
@@ -588,7 +636,7 @@ export class GamePage {
       const opts = this.options();
       ix.spots = opts.filter((o) => !o.takeBack).map((o) => ({
         x: lp.at[0], y: lp.at[1], tile: lp.tile, rot: lp.rot, piece: o.action.piece, kind: o.action.kind,
-        meeple: o.action.meeple, figure: o.figure, seat, n: o.n, hot: this.hot === o.n,
+        meeple: o.action.meeple, figure: o.figure, seat, n: o.n, hot: hotOf(o.n),
       }));
       // Why not: the features the figure shown may not go on, each with its rule.
       const fig = this.deployFigure();
@@ -601,26 +649,26 @@ export class GamePage {
         const [x, y] = o.action.at;
         const f = (v.followers || []).find((x0) => x0.figure === 'abbot' && x0.seat === seat && x0.at[0] === x && x0.at[1] === y);
         const b = tiles.get(`${x},${y}`);
-        return f && b && { x, y, tile: b.tile, rot: b.rot, piece: f.piece, feature: f.feature, seat, n: o.n, points: o.points, hot: this.hot === o.n };
+        return f && b && { x, y, tile: b.tile, rot: b.rot, piece: f.piece, feature: f.feature, seat, n: o.n, points: o.points, hot: hotOf(o.n) };
       }).filter(Boolean);
     } else if (v.step === 'abbey') {
-      ix.holes = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], n: o.n, hot: this.hot === o.n }));
+      ix.holes = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], n: o.n, hot: hotOf(o.n) }));
     } else if (v.step === 'move_wagon') {
       const tiles = new Map((v.board || []).map((b) => [`${b.at[0]},${b.at[1]}`, b]));
       ix.spots = this.options().map((o) => {
         const b = tiles.get(`${o.action.at[0]},${o.action.at[1]}`) || {};
         return {
           x: o.action.at[0], y: o.action.at[1], tile: b.tile, rot: b.rot, piece: o.action.piece, kind: o.action.kind,
-          meeple: o.action.to, figure: 'wagon', pick: 'wagon', seat, n: o.n, hot: this.hot === o.n,
+          meeple: o.action.to, figure: 'wagon', pick: 'wagon', seat, n: o.n, hot: hotOf(o.n),
         };
       }).filter((sp) => sp.tile && sp.piece != null);
     } else if (v.step === 'place_ferry' && v.last_placed) {
       const [x, y] = v.last_placed.at;
-      ix.ferryOptions = this.options().map((o) => ({ x, y, ferry: o.action.ferry, n: o.n, hot: this.hot === o.n }));
+      ix.ferryOptions = this.options().map((o) => ({ x, y, ferry: o.action.ferry, n: o.n, hot: hotOf(o.n) }));
     } else if (v.step === 'move_ferries') {
       ix.movable = (v.movable_ferries || []).map((p) => (Array.isArray(p) ? p : p.at));
       ix.refusedFerries = this.refused('move').map((r) => ({ x: r.at[0], y: r.at[1], why: whyWords(r) }));
-      ix.ferryOptions = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], ferry: o.action.ferry, n: o.n, move: true, hot: this.hot === o.n }));
+      ix.ferryOptions = this.options().map((o) => ({ x: o.action.at[0], y: o.action.at[1], ferry: o.action.ferry, n: o.n, move: true, hot: hotOf(o.n) }));
     }
     return ix;
   }
@@ -694,6 +742,16 @@ export class GamePage {
     if (v.undoable > 0) {
       actions.append(h('button#undo', { onclick: () => this.undo(), disabled: dis, title: 'U or Ctrl+Z' }, '↶ Undo'));
     }
+    if (this.hintsAllowed()) {
+      const shown = this.hint && this.hint.version === v.version;
+      actions.append(h('button#hint', { onclick: () => this.askHint(), disabled: dis || this.hintAsked || shown, title: 'H' },
+        this.hintAsked ? t('Thinking…') : `${t('Hint')}${key('H')}`));
+      if (shown) {
+        const p = this.hint.seat;
+        body.appendChild(h('div.hint#hint-what', { dataset: { action: this.hint.action.text } },
+          `${bestWords(this.hint.action.text)} ${t('{name}: {win} to win with it.', { name: seatName(v, p), win: `${Math.round(100 * (this.hint.win[p] || 0))}%` })}`));
+      }
+    }
     if (v.second_turn) {
       body.appendChild(h('div.hint.second-turn#second-turn-hint', v.step === 'end_turn'
         ? t('The builder gives {name} a second turn: it begins once this turn is ended.', { name: seatName(v, seat) })
@@ -718,10 +776,11 @@ export class GamePage {
       }
     } else {
       const opts = this.options();
+      const hinted = this.hintedOption();
       const list = h('div.options', { role: 'group', 'aria-label': 'choices' });
       for (const o of opts) {
         const b = h('button', {
-          class: o.takeBack ? 'opt take-back' : 'opt', id: o.takeBack ? 'take-back-abbot' : null, title: o.takeBack ? 'A' : null,
+          class: `${o.takeBack ? 'opt take-back' : 'opt'}${hinted === o.n ? ' hinted' : ''}`, id: o.takeBack ? 'take-back-abbot' : null, title: o.takeBack ? 'A' : null,
           disabled: dis, dataset: { n: o.n, opt: JSON.stringify(stripAction(o.action)) },
           onclick: () => this.chooseOption(o.n),
           onmouseenter: () => { this.hot = o.n; this.board.render(v, this.overlays()); },
@@ -856,6 +915,7 @@ export class GamePage {
       ? { type: 'bot', level: s.level || 'easy', name: s.name, colour: s.colour }
       : { type: 'human', name: s.name, colour: s.colour }));
     const body = { seats, expansions: v.setup?.expansions || [], edition: v.setup?.edition || 'c3', undo: true };
+    if ((v.seats || []).some((s) => s.hints)) body.hints = true;
     if (v.setup?.rules && Object.keys(v.setup.rules).length) body.rules = v.setup.rules;
     if (remembered()[v.game]?.public) body.public = true;
     try {
@@ -931,6 +991,7 @@ export function openHelp() {
         row(['A'], 'deploy step: take your abbot back, for the points its monastery or garden scores now'),
         row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back'),
         row(['U', 'Ctrl+Z'], 'take back the last choice of this turn'),
+        row(['H'], 'a hint: the strongest bot’s choice for this decision (games created with hints; each is written in the record)'),
         row(['Enter'], 'end the turn, once it is played out'),
         row(['B'], 'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig; the abbot)'),
         row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),

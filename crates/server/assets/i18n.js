@@ -464,9 +464,25 @@ const DE = {
   'an abbot goes only on a monastery or a garden': 'ein Abt kommt nur in ein Kloster oder einen Garten',
   'only an abbot stands on a garden': 'in einem Garten steht nur ein Abt',
   'a follower stands on a feature of the tile, not on its corner': 'ein Gefolgsmann steht auf einem Gebiet des Plättchens, nicht auf seiner Ecke',
+  // hints
+  'Help': 'Hilfe',
+  'Hints: a button shows the strongest bot’s choice for your decision (each hint used is written in the record and shown with the scores)': 'Tipps: ein Knopf zeigt die Wahl des stärksten Bots für deine Entscheidung (jeder genutzte Tipp wird im Protokoll vermerkt und bei den Punkten gezeigt)',
+  'This game was created without hints.': 'Diese Partie wurde ohne Tipps angelegt.',
+  'No hint now: too many are under way. Try again in a moment.': 'Jetzt kein Tipp: zu viele sind in Arbeit. Versuche es gleich noch einmal.',
+  'This address has used its bot time for the hour.': 'Diese Adresse hat ihre Bot-Zeit für diese Stunde verbraucht.',
+  'Thinking…': 'Denkt nach…',
+  'Hint': 'Tipp',
+  '{name}: {win} to win with it.': '{name}: Siegchance damit {win}.',
+  'No hint': 'Kein Tipp',
+  'a hint: the strongest bot’s choice for this decision (games created with hints; each is written in the record)': 'ein Tipp: die Wahl des stärksten Bots für diese Entscheidung (in Partien mit Tipps; jeder wird im Protokoll vermerkt)',
+  'hints asked for during the game': 'während der Partie erbetene Tipps',
+  'Hints': 'Tipps',
+  '{name} asked for a hint this turn.': '{name} hat in diesem Zug um einen Tipp gebeten.',
 };
 
 const DE_PLURAL = {
+  '{n} hint|{n} hints': ['{n} Tipp', '{n} Tipps'],
+  '{n} hint asked for|{n} hints asked for': ['{n} Tipp erbeten', '{n} Tipps erbeten'],
   'tile|tiles': ['{n} Plättchen', '{n} Plättchen'],
   '{n} tile left in the bag|{n} tiles left in the bag': ['{n} Plättchen im Beutel', '{n} Plättchen im Beutel'],
   '{n} highlighted position|{n} highlighted positions': ['{n} markierte Stelle.', '{n} markierte Stellen.'],
@@ -938,9 +954,25 @@ const PL = {
   'an abbot goes only on a monastery or a garden': 'opat trafia tylko do klasztoru lub ogrodu',
   'only an abbot stands on a garden': 'w ogrodzie stoi tylko opat',
   'a follower stands on a feature of the tile, not on its corner': 'pionek stoi na obszarze płytki, nie w jej rogu',
+  // hints
+  'Help': 'Pomoc',
+  'Hints: a button shows the strongest bot’s choice for your decision (each hint used is written in the record and shown with the scores)': 'Podpowiedzi: przycisk pokazuje wybór najsilniejszego bota dla twojej decyzji (każda użyta podpowiedź jest zapisana w zapisie partii i pokazana przy wynikach)',
+  'This game was created without hints.': 'Ta partia została utworzona bez podpowiedzi.',
+  'No hint now: too many are under way. Try again in a moment.': 'Teraz bez podpowiedzi: zbyt wiele jest w toku. Spróbuj za chwilę.',
+  'This address has used its bot time for the hour.': 'Ten adres wykorzystał już swój czas bota na tę godzinę.',
+  'Thinking…': 'Myśli…',
+  'Hint': 'Podpowiedź',
+  '{name}: {win} to win with it.': '{name}: szansa wygranej z tym ruchem {win}.',
+  'No hint': 'Brak podpowiedzi',
+  'a hint: the strongest bot’s choice for this decision (games created with hints; each is written in the record)': 'podpowiedź: wybór najsilniejszego bota dla tej decyzji (w partiach z podpowiedziami; każda jest zapisana w zapisie partii)',
+  'hints asked for during the game': 'podpowiedzi użyte w partii',
+  'Hints': 'Podpowiedzi',
+  '{name} asked for a hint this turn.': '{name} poprosił(a) w tej turze o podpowiedź.',
 };
 
 const PL_PLURAL = {
+  '{n} hint|{n} hints': ['{n} podpowiedź', '{n} podpowiedzi', '{n} podpowiedzi'],
+  '{n} hint asked for|{n} hints asked for': ['{n} podpowiedź', '{n} podpowiedzi', '{n} podpowiedzi'],
   'tile|tiles': ['{n} płytka', '{n} płytki', '{n} płytek'],
   '{n} tile left in the bag|{n} tiles left in the bag': ['{n} płytka w worku', '{n} płytki w worku', '{n} płytek w worku'],
   '{n} highlighted position|{n} highlighted positions': ['{n} zaznaczone miejsce.', '{n} zaznaczone miejsca.', '{n} zaznaczonych miejsc.'],

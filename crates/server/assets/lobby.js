@@ -115,6 +115,8 @@ export class HomePage {
     const basic = h('input#rule-labyrinth-basic', { type: 'checkbox', checked: this.opts.labyrinthBasic, disabled: !this.opts.labyrinth, onchange: (e) => { this.opts.labyrinthBasic = e.target.checked; saveOpts(this.opts); } });
     c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' ', 'Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)'),
       h('label', { class: this.opts.labyrinth ? null : 'muted' }, basic, ' ', 'Basic labyrinth: its road is a road like any other (no 2 points a figure, no follower joining on a free leg)')));
+    const hints = h('input#opt-hints', { type: 'checkbox', checked: this.opts.hints, onchange: (e) => { this.opts.hints = e.target.checked; saveOpts(this.opts); } });
+    c.appendChild(h('fieldset', h('legend', 'Help'), h('label', hints, ' ', 'Hints: a button shows the strongest bot’s choice for your decision (each hint used is written in the record and shown with the scores)')));
     const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
     c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' ', 'Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
@@ -141,6 +143,7 @@ export class HomePage {
     };
     if (Object.keys(rules).length) body.rules = rules;
     if (this.opts.public) body.public = true;
+    if (this.opts.hints) body.hints = true;
     const here = new Set(this.seats.map((s, i) => (s.type === 'human' ? i : -1)).filter((i) => i >= 0));
     this.createBtn.disabled = true;
     try {

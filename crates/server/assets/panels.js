@@ -44,6 +44,8 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
     if (seat.type === 'bot') tags.push(h('span.tag', t('bot · {level}', { level: tr(seat.level || 'bot') })));
     if (mine.has(s)) tags.push(h('span.tag.you', 'you'));
     if (win.has(s) && view.status === 'finished') tags.push(h('span.winner-badge', ' ★ winner'));
+    // Hints asked for (a game with hints), for everyone to see.
+    if (view.hints?.[s]) tags.push(hintTag(view.hints[s]));
     // Every figure in play: filled icons in supply, hollow ones on the board.
     const figures = view.figures?.length ? view.figures : [{ figure: 'normal', each: 7, supply: view.supply || [] }];
     const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} / ${figureCount(f.figure, f.each)}`).join(', ') + ' ' + t('in supply') });
@@ -180,7 +182,8 @@ export function renderFinal(view, { compact = false } = {}) {
     h('th', { title: 'roads' }, 'Roads'), h('th', { title: 'cities' }, 'Cities'),
     // The Abbot's gardens score as monasteries, and are counted with them.
     h('th', { title: (view.setup?.expansions || []).includes('abbot') ? 'monasteries and gardens' : 'monasteries' }, 'Mon.'),
-    h('th', { title: 'farms' }, 'Farms'), f.goods ? h('th', { title: 'trade goods: 10 for each good a player has the most of' }, 'Goods') : null, h('th', 'Total'))));
+    h('th', { title: 'farms' }, 'Farms'), f.goods ? h('th', { title: 'trade goods: 10 for each good a player has the most of' }, 'Goods') : null, h('th', 'Total'),
+    view.hints ? h('th', { title: 'hints asked for during the game' }, 'Hints') : null)));
   const body = h('tbody');
   const order = [...Array(n).keys()].sort((a, b) => f.scores[b] - f.scores[a]);
   for (const s of order) {
@@ -190,7 +193,8 @@ export function renderFinal(view, { compact = false } = {}) {
       h('td', String(f.before_end_scoring?.[s] ?? '')),
       ...kinds.map((k) => h('td', bk[k] ? `+${bk[k]}` : '·')),
       f.goods ? h('td', { dataset: { goods: f.goods[s] } }, f.goods[s] ? `+${f.goods[s]}` : '·') : null,
-      h('td', h('b', String(f.scores[s])))));
+      h('td', h('b', String(f.scores[s]))),
+      view.hints ? h('td', { dataset: { hints: view.hints[s] || 0 } }, String(view.hints[s] || 0)) : null));
   }
   table.appendChild(body);
   const winners = (f.winners || []).map((s) => seatName(view, s));
@@ -208,7 +212,8 @@ function renderFinalCompact(view) {
   const f = view.final;
   const win = new Set(f.winners || []);
   const order = [...f.scores.keys()].sort((a, b) => f.scores[b] - f.scores[a]);
-  const table = h('table', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'points scored during the game' }, 'Game'), h('th', { title: 'end-of-game scoring' }, 'End'), h('th', 'Total'))));
+  const table = h('table', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'points scored during the game' }, 'Game'), h('th', { title: 'end-of-game scoring' }, 'End'), h('th', 'Total'),
+    view.hints ? h('th', { title: 'hints asked for during the game' }, 'Hints') : null)));
   const body = h('tbody');
   for (const s of order) {
     const bk = f.by_kind?.[s] || {};
@@ -219,10 +224,16 @@ function renderFinalCompact(view) {
       h('td', meepleIcon(s, 14), ' ', seatName(view, s), win.has(s) ? ' ★' : ''),
       h('td', String(f.before_end_scoring?.[s] ?? '')),
       h('td', { title: parts || t('nothing') }, end ? `+${end}` : '·'),
-      h('td', h('b', String(f.scores[s])))));
+      h('td', h('b', String(f.scores[s]))),
+      view.hints ? h('td', { dataset: { hints: view.hints[s] || 0 } }, String(view.hints[s] || 0)) : null));
   }
   table.appendChild(body);
   return h('div.final', table);
+}
+
+/** A seat's hints used, as a small tag. */
+export function hintTag(n) {
+  return h('span.tag.hints', { title: tn(n, '{n} hint asked for', '{n} hints asked for'), dataset: { hints: n } }, tn(n, '{n} hint', '{n} hints'));
 }
 
 export function colourName(seat) { return PLAYER_NAMES_OF_COLOURS[seat % PLAYER_NAMES_OF_COLOURS.length]; }

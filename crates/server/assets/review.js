@@ -14,8 +14,8 @@ const POLL_MS = 1000;
 const GRAPH_W = 300;
 const GRAPH_H = 90;
 
-/** The bot's better move, in words; `place` moves are drawn on the board instead. */
-function bestWords(text) {
+/** The bot's better move (or hint), in words; `place` moves are drawn on the board instead. */
+export function bestWords(text) {
   let m;
   if (/^place at /.test(text)) return t('The bot would place the tile where the dashed frame is.');
   if (text === 'pass') return t('The bot would pass.');
@@ -90,13 +90,17 @@ export class ReviewPanel {
   showDone() {
     const r = this.review;
     const view = this.page.view;
+    // Hints shown when the game had them (or the record holds some).
+    const hints = !!view.hints || r.players.some((p) => p.hints > 0);
     this.graph = this.drawGraph(r, view);
     const table = h('table#review-players', h('thead', h('tr', h('th', 'Player'), h('th', { title: 'mean accuracy of the decisions, from the points each lost' }, 'Accuracy'),
       h('th', { title: 'inaccuracies' }, '?!'), h('th', { title: 'mistakes' }, '?'), h('th', { title: 'blunders' }, '??'),
-      h('th', { title: 'points the draws were worth above the bag’s average' }, 'Luck'))),
+      h('th', { title: 'points the draws were worth above the bag’s average' }, 'Luck'),
+      hints ? h('th', { title: 'hints asked for during the game' }, 'Hints') : null)),
     h('tbody', r.players.map((p, i) => h('tr', h('td', seatName(view, i)), h('td', `${p.accuracy.toFixed(0)}%`),
       h('td', String(p.marks['?!'])), h('td', String(p.marks['?'])), h('td', String(p.marks['??'])),
-      h('td', `${p.luck >= 0 ? '+' : ''}${p.luck.toFixed(1)}`)))));
+      h('td', `${p.luck >= 0 ? '+' : ''}${p.luck.toFixed(1)}`),
+      hints ? h('td', { dataset: { hints: p.hints || 0 } }, String(p.hints || 0)) : null))));
     const marked = r.decisions.filter((d) => d.mark);
     const list = h('ol#review-marks.review-marks', marked.map((d) => h('li', h('a', {
       href: '#', dataset: { version: d.index + 1 },
@@ -179,6 +183,7 @@ export class ReviewPanel {
         : !d.mark && d.loss < 0.1
         ? [t('As good as the bot’s choice, by its count. {name}: {win} to win.', { name: seatName(view, p), win: pct(d.win[p]) }), ' ', bestWords(d.best)]
         : [t('{points} points lost; {win} → {after} to win.', { points: d.loss.toFixed(1), win: pct(d.win_before[p]), after: pct(d.win[p]) }), ' ', bestWords(d.best)]);
+    if (d.hinted) line.append(' ', h('span.hinted-turn', t('{name} asked for a hint this turn.', { name: seatName(view, p) })));
     what.append(line);
     return d.played === d.best ? null : placementOf(d.best);
   }

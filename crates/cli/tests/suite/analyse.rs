@@ -92,6 +92,29 @@ fn analyse_prints_a_table_of_the_decisions_and_the_players() {
 }
 
 #[test]
+fn analyse_counts_the_hints_a_record_holds_per_player_and_marks_their_turns() {
+    let path = a_record("analyse-hints", "ferries");
+    let mut record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    // Seat 1 (random) asked twice in the sixth turn.
+    record.turns[5].hints = vec![1, 1];
+    let hinted = path.with_file_name("hinted.json");
+    std::fs::write(&hinted, record.to_json()).unwrap();
+    let out = carcassonne(&["analyse", hinted.to_str().unwrap(), "--json", "--iterations", "100"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["players"][0]["hints"].as_u64(), v["players"][1]["hints"].as_u64()), (Some(0), Some(2)));
+    for d in v["decisions"].as_array().unwrap() {
+        let asked = d["turn"] == 6 && d["player"] == 1;
+        assert_eq!(d.get("hinted").and_then(Value::as_bool).unwrap_or(false), asked, "{d}");
+    }
+    let out = carcassonne(&["analyse", hinted.to_str().unwrap(), "--iterations", "100"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("[hint asked for this turn]") && text.contains("hints"), "{text}");
+    let random = text.lines().find(|l| l.starts_with("random ")).unwrap();
+    assert!(random.trim_end().ends_with(" 2"), "{random}");
+}
+
+#[test]
 fn analyse_refuses_a_bad_record_with_one_line() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("analyse-bad");
     std::fs::create_dir_all(&dir).unwrap();
