@@ -518,8 +518,16 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       // Why not: a ferry that may not move, pointed at, says which ruling holds it (F6 or F7).
       const held = (view.refused || []).filter((r) => r.type === 'move');
       assert(held.length + (view.movable_ferries || []).length === view.ferries.length, 'every ferry is movable or says why not');
-      if (held.length && !shots.has('why-not-ferry')) {
-        const r = held[0];
+      // (One in view: the board zooms in on the lake just placed, and a player points at what is shown.)
+      const board = await page.locator('svg.board').boundingBox();
+      let inView = null;
+      for (const r of held) {
+        const b = await page.locator(`[data-refused-ferry="${r.at[0]},${r.at[1]}"]`).boundingBox();
+        const cx = b && b.x + b.width / 2, cy = b && b.y + b.height / 2;
+        if (b && cx > board.x + 20 && cx < board.x + board.width - 90 && cy > board.y + 60 && cy < board.y + board.height - 20) { inView = r; break; }
+      }
+      if (inView && !shots.has('why-not-ferry')) {
+        const r = inView;
         await page.click(`[data-refused-ferry="${r.at[0]},${r.at[1]}"]`);
         const said = await page.textContent('#toasts [data-key="why"] .msg');
         assert(said.includes(r.kind === 'ferry-not-movable' ? '(F6)' : '(F7)'), `the ferry says why it stays (${said})`);
