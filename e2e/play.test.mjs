@@ -1474,6 +1474,37 @@ try {
     await page.uncheck('#opt-hints');
   });
 
+  await check('odds overlays: each switched on shows the server\'s odds on the board (next tile, dead cells, completion), and off again', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('body[data-page="home"]');
+    await page.click('#create-game');
+    await page.waitForSelector('body[data-page="game"][data-status]');
+    const id = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('game');
+    // A few turns, so that features and cells are many.
+    for (let i = 0; i < 3; i++) {
+      const d = await waitMyTurn(page);
+      if (d.step === 'place') { await page.keyboard.press(']'); await page.keyboard.press('Enter'); } else if (d.step === 'end_turn') await page.keyboard.press('Enter'); else await page.keyboard.press('n');
+      await waitVersionPast(page, Number(d.version));
+    }
+    const d = await waitMyTurn(page);
+    const odds = await api(base, `/api/games/${id}/odds?version=${d.version}`);
+    assert(await page.locator('[data-odds-cell], [data-odds-feature]').count() === 0, 'no overlay until asked');
+    await page.check('#overlay-next');
+    const live = odds.cells.filter((c) => !c.dead);
+    await page.waitForFunction((n) => document.querySelectorAll('.odds-next[data-odds-cell]').length === n, live.length, { timeout: 5000 });
+    const c = live[0];
+    const label = await page.textContent(`[data-odds-cell="${c.at[0]},${c.at[1]}"] text`);
+    assert(label === `${Math.round(100 * c.next)}%`, `the cell says the server's chance (${label}, ${c.next})`);
+    await page.check('#overlay-completion');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-odds-feature]').length === n, odds.features.length, { timeout: 5000 });
+    await page.check('#overlay-dead');
+    const dead = odds.cells.filter((x) => x.dead).length;
+    await page.waitForFunction((n) => document.querySelectorAll('.odds-dead').length === n, dead, { timeout: 5000 });
+    await shot(page, 'odds-overlays');
+    for (const name of ['next', 'completion', 'dead']) await page.uncheck(`#overlay-${name}`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-odds-cell], [data-odds-feature]').length === 0, null, { timeout: 5000 });
+  });
+
   await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
     const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await page.locator('svg.board').boundingBox();

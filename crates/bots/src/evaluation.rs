@@ -202,11 +202,14 @@ impl Default for Evaluator {
     }
 }
 
-/// What a feature is worth to its players, and its prospects.
-struct Prospect {
+/// An open feature's prospects: the chance it is completed before the
+/// bag is empty, by the evaluation's own estimate.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Prospect {
     /// Chance it is completed (0 when dead).
-    chance: f32,
-    dead: bool,
+    pub chance: f32,
+    /// A cell it needs is a hole no tile left fits: it can never be completed.
+    pub dead: bool,
 }
 
 impl Evaluator {
@@ -437,6 +440,56 @@ impl Evaluator {
         }
     }
 
+    /// The completion estimate of the open road, city, monastery or
+    /// garden of each of `pieces` (any piece of the feature), as the
+    /// evaluation counts it: each open cell the feature still needs is
+    /// filled with a chance of k / (k + 2), k the tiles left that fit it
+    /// (any rotation), and a cell no tile left fits makes it dead. `None`
+    /// for a field, or a feature complete already.
+    pub fn prospects(&mut self, state: &State, pieces: &[PieceId]) -> Vec<Option<Prospect>> {
+        self.cells.clear();
+        self.kinds.clear();
+        let features = state.features();
+        pieces
+            .iter()
+            .map(|&p| {
+                let root = features.find(p);
+                match features.info(root).kind {
+                    FeatureKind::Road | FeatureKind::City if features.totals(root).open > 0 => {
+                        Some(self.prospect(state, root, 0))
+                    }
+                    FeatureKind::Monastery | FeatureKind::Garden => self.monastery_prospect(state, root),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// A monastery's or garden's chance to be surrounded, by the same
+    /// reckoning as a road's or city's open cells; `None` when it is.
+    fn monastery_prospect(&mut self, state: &State, root: PieceId) -> Option<Prospect> {
+        let pos = state.board().tile(state.features().info(root).tile as usize).pos;
+        let mut chance = 1.0f32;
+        let mut missing = 0;
+        let mut dead = false;
+        for at in pos.surrounding() {
+            if state.board().tile_index(at).is_some() {
+                continue;
+            }
+            missing += 1;
+            match self.fits(state, at) {
+                Some(0) => dead = true,
+                Some(k) => chance *= k as f32 / (k as f32 + 2.0),
+                // A cell beside no tile yet asks nothing: every tile left fits it.
+                None => {
+                    let k = state.bag().total() as f32;
+                    chance *= k / (k + 2.0);
+                }
+            }
+        }
+        (missing > 0).then_some(Prospect { chance: if dead { 0.0 } else { chance }, dead })
+    }
+
     /// How many tiles left in the bag fit the open cell at `pos` (any
     /// rotation); `None` if it is not an open cell.
     pub fn tiles_fitting(&mut self, state: &State, pos: Pos) -> Option<u16> {
@@ -478,35 +531,13 @@ impl Evaluator {
     /// cell it reaches must be filled by a fitting tile, each the likelier
     /// the more tiles left fit it.
     fn prospect(&mut self, state: &State, root: PieceId, _left: u16) -> Prospect {
-        let features = state.features();
         let mut chance = 1.0f32;
         let mut dead = false;
-        // Distinct cells of this feature; a feature rarely reaches more.
-        let mut seen = [Pos::ORIGIN; 24];
-        let mut n = 0;
-        for m in features.members(root) {
-            let info = features.info(m);
-            let tile = *state.board().tile(info.tile as usize);
-            let sides = &tile.kind.info().oriented[tile.rot.quarters() as usize].side_piece;
-            for (s, piece) in sides.iter().enumerate() {
-                if *piece != info.local {
-                    continue;
-                }
-                let at = tile.pos.step(Side::from_index(s));
-                if state.board().tile_index(at).is_some() || seen[..n].contains(&at) {
-                    continue;
-                }
-                if n < seen.len() {
-                    seen[n] = at;
-                    n += 1;
-                }
-                match self.fits(state, at) {
-                    Some(0) => dead = true,
-                    Some(k) => chance *= k as f32 / (k as f32 + 2.0),
-                    None => {}
-                }
-            }
-        }
+        open_cells_of(state, root, |at| match self.fits(state, at) {
+            Some(0) => dead = true,
+            Some(k) => chance *= k as f32 / (k as f32 + 2.0),
+            None => {}
+        });
         if dead {
             chance = 0.0;
         }
@@ -550,6 +581,34 @@ impl Evaluator {
             sum += chance;
         });
         sum
+    }
+}
+
+/// Each empty cell that the road or city `root` runs into, once: the cells
+/// it needs filled to be completed.
+pub fn open_cells_of(state: &State, root: PieceId, mut f: impl FnMut(Pos)) {
+    let features = state.features();
+    // Distinct cells of this feature; a feature rarely reaches more.
+    let mut seen = [Pos::ORIGIN; 24];
+    let mut n = 0;
+    for m in features.members(root) {
+        let info = features.info(m);
+        let tile = *state.board().tile(info.tile as usize);
+        let sides = &tile.kind.info().oriented[tile.rot.quarters() as usize].side_piece;
+        for (s, piece) in sides.iter().enumerate() {
+            if *piece != info.local {
+                continue;
+            }
+            let at = tile.pos.step(Side::from_index(s));
+            if state.board().tile_index(at).is_some() || seen[..n].contains(&at) {
+                continue;
+            }
+            if n < seen.len() {
+                seen[n] = at;
+                n += 1;
+            }
+            f(at);
+        }
     }
 }
 

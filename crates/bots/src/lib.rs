@@ -22,6 +22,7 @@ pub mod eval;
 pub mod evaluation;
 pub mod greedy;
 pub mod mcts;
+pub mod odds;
 pub mod random;
 pub mod review;
 pub mod spec;

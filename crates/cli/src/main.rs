@@ -10,6 +10,7 @@ mod bench;
 mod board_art;
 mod engine;
 mod jcz;
+mod odds;
 mod options;
 mod play;
 mod players;
@@ -44,6 +45,8 @@ enum Command {
     /// Review every decision of a game record with the strongest bot: win chances, points lost, marks, luck.
     #[command(alias = "analyze")]
     Analyse(analyse::Args),
+    /// The odds of the next tile for each open cell, and each open feature's chance to be completed.
+    Odds(odds::Args),
     /// Play games between bots and summarize who won.
     Simulate(simulate::Args),
     /// Play a game in the terminal against bots.
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::BotWorker(args) => serve::work(&args),
         Command::Replay { file, json } => replay::run(&file, json),
         Command::Analyse(args) => analyse::run(&args),
+        Command::Odds(args) => odds::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::ImportJcz(args) => jcz::import(&args),

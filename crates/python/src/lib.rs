@@ -237,6 +237,13 @@ impl PyState {
     /// The record of the game so far, in JSON (format carcassonne-record/1).
     /// A turn in progress is written as its drawn tile alone, as records
     /// hold whole turns.
+    /// The odds of the next tile and of completing each open feature in
+    /// this position, as JSON text (`carcassonne.odds` wraps it).
+    fn odds_json(&self) -> PyResult<String> {
+        serde_json::to_string(&carcassonne_bots::odds::odds(self.game.state()))
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
     #[pyo3(signature = (pretty = false))]
     fn to_json(&self, pretty: bool) -> String {
         let record = self.game.settled_record();
@@ -700,6 +707,15 @@ fn analyse_json(py: Python<'_>, record: &str, ms: Option<u64>, iterations: Optio
     serde_json::to_string(&reviewed).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The odds of the position a record leaves, as JSON text
+/// (`carcassonne.odds` wraps it): the same as `carcassonne odds --json`.
+#[pyfunction]
+fn odds_json(py: Python<'_>, record: &str) -> PyResult<String> {
+    let record = carcassonne_engine::Record::from_json(record).map_err(|e| RecordError::new_err(e.to_string()))?;
+    let game = py.detach(|| Game::replay(&record)).map_err(|e| RecordError::new_err(e.to_string()))?;
+    serde_json::to_string(&carcassonne_bots::odds::odds(game.state())).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// The native module of the `carcassonne` package.
 #[pymodule]
 fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -708,6 +724,7 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(analyse_json, m)?)?;
+    m.add_function(wrap_pyfunction!(odds_json, m)?)?;
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;

@@ -42,3 +42,25 @@ def test_analyse_refuses_bad_input():
         carcassonne.analyse(s, ms=10, iterations=10)
     with pytest.raises(ValueError):
         carcassonne.analyse(s, iterations=0)
+
+
+def test_odds_give_the_command_line_s_figures_for_a_record_and_a_state(cli, tmp_path):
+    s = play_random(carcassonne.State(2, ["ferries"]), 4, stop=lambda s: s.turns == 20 and s.step == "place")
+    path = tmp_path / "game.json"
+    path.write_text(s.to_json())
+    done = subprocess.run([cli, "odds", "--json", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    expected = json.loads(done.stdout)
+    assert carcassonne.odds(path.read_text()) == expected
+    # At the place step the state is the record's position: the same odds.
+    assert carcassonne.odds(s) == expected
+    assert expected["cells"] and expected["features"]
+    for c in expected["cells"]:
+        assert 0 <= c["next"] <= 1
+        assert c["dead"] == (c["fitting"] == 0)
+        assert c["fitting"] == sum(t["count"] for t in c["tiles"])
+    for f in expected["features"]:
+        assert 0 <= f["chance"] <= 1 and f["needs"]
+        assert f["kind"] in ("road", "city", "monastery", "garden")
+    with pytest.raises(carcassonne.RecordError):
+        carcassonne.odds("{not a record")

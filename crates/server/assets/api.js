@@ -63,6 +63,10 @@ export const api = {
   recordUrl: (game) => `/api/games/${enc(game)}/record`,
   review: (game) => request('GET', `/api/games/${enc(game)}/review`),
   startReview: (game) => request('POST', `/api/games/${enc(game)}/review`, {}),
+  /** The odds overlays' figures: at `version`, or the seat's own position with `token`. */
+  odds: (game, { version, token } = {}) => (token
+    ? request('POST', `/api/games/${enc(game)}/odds`, { token })
+    : request('GET', `/api/games/${enc(game)}/odds${version ? `?version=${version}` : ''}`)),
   hint: (game, token, version) => request('POST', `/api/games/${enc(game)}/hint`, { token, version }),
 };
 

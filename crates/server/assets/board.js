@@ -26,7 +26,7 @@ export class BoardView {
     this.svg = el('svg', { class: 'board', role: 'application', 'aria-label': t('game board'), tabindex: 0 });
     this.root = el('g', { class: 'root' });
     this.layers = {};
-    for (const name of ['tiles', 'marks', 'cells', 'ferries', 'followers', 'options']) {
+    for (const name of ['tiles', 'marks', 'cells', 'ferries', 'followers', 'odds', 'options']) {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.root.appendChild(this.layers[name]);
     }
@@ -298,6 +298,32 @@ export class BoardView {
     return [at[0] * T + sx, at[1] * T + sy];
   }
 
+  /** Each cell's chance that the next tile fits it, dead cells crossed, each open feature's chance to be completed. */
+  drawOdds(o) {
+    const L = this.layers.odds;
+    for (const c of o.cells) {
+      const g = el('g', { transform: `translate(${c.x * T} ${c.y * T})`, class: c.dead ? 'odds-dead' : 'odds-next', 'data-odds-cell': `${c.x},${c.y}` });
+      if (c.dead) {
+        g.appendChild(el('rect', { x: 8, y: 8, width: T - 16, height: T - 16, rx: 6 }));
+        g.appendChild(el('path', { d: `M30,30 L${T - 30},${T - 30} M${T - 30},30 L30,${T - 30}` }));
+      } else {
+        g.appendChild(el('rect', { x: T / 2 - 19, y: T / 2 - 10, width: 38, height: 20, rx: 10 }));
+        g.appendChild(el('text', { x: T / 2, y: T / 2 + 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, [document.createTextNode(`${Math.round(100 * c.next)}%`)]));
+      }
+      g.appendChild(el('title', {}, [document.createTextNode(c.title)]));
+      L.appendChild(g);
+    }
+    for (const f of o.features) {
+      const tile = this.byPos?.get(`${f.at[0]},${f.at[1]}`);
+      if (!tile) continue;
+      const [px, py] = this.figurePoint(tile, f.at, f.piece, null, null);
+      const g = el('g', { transform: `translate(${px} ${py - 14})`, class: `odds-feature odds-${f.kind}${f.dead ? ' dead' : ''}`, 'data-odds-feature': `${f.at[0]},${f.at[1]},${f.piece}` });
+      g.appendChild(el('rect', { x: -15, y: -7, width: 30, height: 14, rx: 7 }));
+      g.appendChild(el('text', { x: 0, y: 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, [document.createTextNode(f.dead ? '✕' : `${Math.round(100 * f.chance)}%`)]));
+      L.appendChild(g);
+    }
+  }
+
   pinchState() {
     const ps = [...this.pointers.values()];
     if (ps.length < 2) return null;
@@ -402,6 +428,8 @@ export class BoardView {
       const g = ix.hoverGhost;
       L.options.appendChild(ghostOf(g, { class: 'hover-ghost', 'data-hover-ghost': `${g.x},${g.y}` }));
     }
+    // The odds overlays (overlays.js): never in the way of a click.
+    if (ix.odds) this.drawOdds(ix.odds);
     // The review's better placement (replay): a dashed frame, not to be clicked.
     if (ix.bestGhost) {
       const g = ix.bestGhost;

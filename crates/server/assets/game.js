@@ -10,6 +10,7 @@ import { miniTile, setSeatColours } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
 import { FIGURE_WORDS, featureWords, figureCount, stepWords, takeBackPoints, takeBackWords, whyWords } from './words.js';
 import { bestWords, placementOf } from './review.js';
+import { OddsOverlays } from './overlays.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -48,7 +49,10 @@ export class GamePage {
     this.bagSec = h('section', h('h3', 'Tiles left'), h('div'));
     this.linkSec = h('section');
     this.logSec = h('section.log-section', h('h3', 'Game log'), h('div'));
-    this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec, this.linkSec);
+    // The odds overlays, each switched on and off here.
+    this.odds = new OddsOverlays((toggled) => { if (toggled) this.followOdds(); if (this.view) this.board.render(this.view, this.overlays()); });
+    this.oddsSec = h('section#overlays', h('h3', 'Overlays'), this.odds.toggles());
+    this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.oddsSec, this.logSec, this.linkSec);
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, { onPick: (p) => this.pick(p) });
     this.board.onPointer = (p) => { if (this.view) this.pointerAt(p); };
@@ -197,6 +201,7 @@ export class GamePage {
       this.board.flashScorings(v.log, prev.version, v.version);
     }
     this.signalTurn(prev);
+    this.followOdds();
     if (v.status === 'finished' && !this.finalShown) {
       this.finalShown = true;
       if (prev) this.board.fit();
@@ -573,6 +578,16 @@ export class GamePage {
     if (done) e.preventDefault();
   }
 
+  /** The token that makes the odds this seat's own position (over its provisional decisions). */
+  oddsToken() {
+    return this.view?.seq != null ? this.tokens.get(this.view.to_act) : undefined;
+  }
+
+  /** Asks for the odds of the position shown, when an overlay is on. */
+  followOdds() {
+    if (this.view && this.view.status === 'active') this.odds.follow(this.gameId, this.view.version, this.oddsToken());
+  }
+
   // ---------- drawing ----------
   render() {
     const v = this.view;
@@ -589,6 +604,7 @@ export class GamePage {
     this.finalSec.classList.toggle('hidden', !fin);
     if (fin) this.finalSec.replaceChild(h('div', fin), this.finalSec.lastChild);
     this.bagSec.classList.toggle('hidden', v.status === 'finished');
+    this.oddsSec.classList.toggle('hidden', v.status === 'finished');
     this.renderLinks();
   }
 
@@ -614,6 +630,8 @@ export class GamePage {
     // A ferry choice under the pointer or focus previews the road it makes.
     const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
     if (hot && hot.action.road) ix.preview = hot.action.road;
+    const odds = this.odds.overlay(this.gameId, v.version, this.oddsToken());
+    if (odds && v.status === 'active') ix.odds = odds;
     const seat = this.mySeat();
     if (seat === null) return ix;
     if (v.step === 'place') {

@@ -478,6 +478,16 @@ const DE = {
   'hints asked for during the game': 'während der Partie erbetene Tipps',
   'Hints': 'Tipps',
   '{name} asked for a hint this turn.': '{name} hat in diesem Zug um einen Tipp gebeten.',
+  // odds overlays
+  'Overlays': 'Einblendungen',
+  'Next tile odds': 'Chancen des nächsten Plättchens',
+  'Dead cells': 'Tote Felder',
+  'Completion chances': 'Chancen auf Fertigstellung',
+  'on each open cell, the chance that the next tile drawn fits it': 'auf jedem offenen Feld die Chance, dass das nächste gezogene Plättchen dort passt',
+  'cells no tile left in the bag fits': 'Felder, auf die kein Plättchen im Beutel mehr passt',
+  'each open road, city and monastery: its chance to be completed before the bag is empty': 'jede offene Straße, Stadt und jedes offene Kloster: die Chance, fertig zu werden, bevor der Beutel leer ist',
+  'No tile left fits here.': 'Hier passt kein Plättchen mehr.',
+  'Next tile fits: {p}': 'Nächstes Plättchen passt: {p}',
 };
 
 const DE_PLURAL = {
@@ -968,6 +978,16 @@ const PL = {
   'hints asked for during the game': 'podpowiedzi użyte w partii',
   'Hints': 'Podpowiedzi',
   '{name} asked for a hint this turn.': '{name} poprosił(a) w tej turze o podpowiedź.',
+  // odds overlays
+  'Overlays': 'Nakładki',
+  'Next tile odds': 'Szanse następnej płytki',
+  'Dead cells': 'Martwe pola',
+  'Completion chances': 'Szanse ukończenia',
+  'on each open cell, the chance that the next tile drawn fits it': 'na każdym wolnym polu szansa, że następna dobrana płytka tam pasuje',
+  'cells no tile left in the bag fits': 'pola, do których nie pasuje już żadna płytka z worka',
+  'each open road, city and monastery: its chance to be completed before the bag is empty': 'każda otwarta droga, miasto i klasztor: szansa ukończenia, zanim worek się opróżni',
+  'No tile left fits here.': 'Nie pasuje tu już żadna płytka.',
+  'Next tile fits: {p}': 'Następna płytka pasuje: {p}',
 };
 
 const PL_PLURAL = {

@@ -10,6 +10,7 @@ import { Inspector } from './inspector.js';
 import { t } from './i18n.js';
 import { deployWords } from './words.js';
 import { ReviewPanel } from './review.js';
+import { OddsOverlays } from './overlays.js';
 
 // Player controls drawn as SVG: no emoji font is needed.
 function icon(d) {
@@ -84,7 +85,10 @@ export class ReplayPage {
     this.reviewPanel = this.local ? null : new ReviewPanel(this);
     this.reviewSec = this.reviewPanel ? this.reviewPanel.sec : h('section.hidden');
     this.reviewSec.classList.add('hidden');
-    this.side = h('aside.side', this.ctrlSec, this.reviewSec, this.finalSec, this.scoreSec, this.bagSec, this.logSec,
+    // The odds overlays at the position shown (a game of this server's; not a record opened).
+    this.odds = this.local ? null : new OddsOverlays(() => { if (this.view) { this.followOdds(); this.board.render(this.view, this.boardIx()); } });
+    this.oddsSec = this.odds ? h('section#overlays', h('h3', 'Overlays'), this.odds.toggles()) : h('section.hidden');
+    this.side = h('aside.side', this.ctrlSec, this.reviewSec, this.finalSec, this.scoreSec, this.bagSec, this.oddsSec, this.logSec,
       this.local
         ? h('section', h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(this.local.record, null, 1)], { type: 'application/json' })), download: 'record.json' }, 'Download as a record'), ' · ', h('a', { href: '#' }, 'Home'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys'))
         : h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
@@ -96,7 +100,7 @@ export class ReplayPage {
       view: () => this.view,
       // (A record opened from a file is not a game of the server: no inspector there.)
       ask: (at, piece) => (this.local ? Promise.reject(new Error('no game')) : api.feature(this.gameId, { at, piece, version: this.version })),
-      onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, { highlight: this.highlight || tiles || [], bestGhost: this.bestGhost }); },
+      onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, this.boardIx(tiles)); },
     });
     this.board.onPointer = (p) => { if (this.view) this.inspector.point(p); };
     this.board.onTap = (p) => { if (this.view) this.inspector.point(p, { now: true }); };
@@ -234,10 +238,12 @@ export class ReplayPage {
     // Traders & Builders: a second turn, said as in the game.
     if (v.second_turn && v.status !== 'finished') this.banner.append(h('span.second-turn#second-turn-banner', ` · ${t('second turn: {name}’s builder', { name: seatName(v, v.current) })}`));
     // A past view carries no legal actions: show the step's moves as the log tells them.
-    this.board.render(v, { highlight: this.highlight || this.inspectTiles || [] });
+    this.bestGhost = null;
+    this.followOdds();
+    this.board.render(v, this.boardIx());
     this.scoreSec.replaceChild(renderScores(v, {}), this.scoreSec.lastChild);
     this.bagSec.replaceChild(renderBag(v, this.ctx.cat), this.bagSec.lastChild);
-    const log = renderLog(v, { onHover: (tiles) => { this.highlight = tiles; this.board.render(this.view, { highlight: tiles || [], bestGhost: this.bestGhost }); } });
+    const log = renderLog(v, { onHover: (tiles) => { this.highlight = tiles; this.board.render(this.view, this.boardIx(tiles)); } });
     clear(this.logSec.lastChild).appendChild(log);
     log.scrollTop = log.scrollHeight;
     // The review's word on the move that led here, and its better placement.
@@ -247,7 +253,7 @@ export class ReplayPage {
       const placed = v.last_placed && (v.board || []).find((b) => b.at[0] === v.last_placed.at[0] && b.at[1] === v.last_placed.at[1]);
       if (placed) {
         this.bestGhost = { ...best, tile: placed.tile };
-        this.board.render(v, { highlight: this.highlight || this.inspectTiles || [], bestGhost: this.bestGhost });
+        this.board.render(v, this.boardIx());
       }
     }
     const fin = renderFinal(v, { compact: true });
@@ -258,6 +264,18 @@ export class ReplayPage {
       ['replay-forward', this.version >= this.max], ['replay-next-turn', this.version >= this.max], ['replay-last', this.version >= this.max]]) {
       document.getElementById(id).disabled = dis;
     }
+  }
+
+  /** What the board draws beside the view: the hovered tiles, the review's better move, the odds. */
+  boardIx(tiles) {
+    const ix = { highlight: tiles || this.highlight || this.inspectTiles || [], bestGhost: this.bestGhost };
+    const odds = this.odds && this.view?.status !== 'finished' && this.odds.overlay(this.gameId, this.version);
+    if (odds) ix.odds = odds;
+    return ix;
+  }
+
+  followOdds() {
+    if (this.odds) this.odds.follow(this.gameId, this.version);
   }
 }
 

@@ -136,3 +136,29 @@ fn analyse_refuses_a_bad_record_with_one_line() {
         assert!(err.lines().count() <= 3 && !err.trim().is_empty(), "{err}");
     }
 }
+
+#[test]
+fn odds_lists_each_open_cell_and_feature_of_the_position_a_record_leaves() {
+    let path = a_record("odds", "ferries");
+    let record = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let out = carcassonne(&["odds", path.to_str().unwrap(), "--json", "--turns", "30"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The same figures as the library's, for the position after 30 turns.
+    let mut early = record.clone();
+    early.turns.truncate(30);
+    let game = Game::replay(&early).unwrap();
+    let odds = carcassonne_bots::odds::odds(game.state());
+    let want: Value = serde_json::from_str(&serde_json::to_string(&odds).unwrap()).unwrap();
+    assert!(v == want, "the command line's odds differ from the library's");
+    assert_eq!(v["cells"].as_array().unwrap().len(), game.state().board().open_cells().len());
+    assert!(!v["features"].as_array().unwrap().is_empty());
+    let text = carcassonne(&["odds", path.to_str().unwrap(), "--turns", "30"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("next tile fits") && text.contains("completed"), "{text}");
+    // More turns than the record has: one line, no panic.
+    let out = carcassonne(&["odds", path.to_str().unwrap(), "--turns", "1000"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("turns, not 1000") && err.lines().count() == 1, "{err}");
+}

@@ -19,6 +19,7 @@ from carcassonne._carcassonne import (
     SetupError,
     State,
     analyse_json as _analyse_json,
+    odds_json as _odds_json,
     play_random_games,
 )
 
@@ -39,6 +40,23 @@ def analyse(record, ms=None, iterations=None, seed=1):
         record = record.to_json(False)
     return _json.loads(_analyse_json(record, ms=ms, iterations=iterations, seed=seed))
 
+def odds(record):
+    """The odds a player reads off the board, in a position.
+
+    ``record`` is a game record (its JSON text: the position it leaves) or a
+    ``State`` (its position, a turn in progress included). Returns the
+    dictionary ``carcassonne odds --json`` prints: ``cells`` (each open
+    cell's ``next`` chance that the next tile drawn fits, the ``tiles`` left
+    that fit, ``dead`` when none does) and ``features`` (each open road,
+    city, monastery and garden with its ``chance`` to be completed by the
+    bots' evaluation's estimate, ``needs``, ``dead``, ``followers``). See
+    docs/analysis.md.
+    """
+    if isinstance(record, State):
+        return _json.loads(record.odds_json())
+    return _json.loads(_odds_json(record))
+
+
 __all__ = [
     "CHANCE",
     "DEFAULT_WINDOW",
@@ -52,5 +70,6 @@ __all__ = [
     "SetupError",
     "State",
     "analyse",
+    "odds",
     "play_random_games",
 ]

@@ -441,6 +441,31 @@ impl Hub {
         version: Option<u64>,
         token: Option<&str>,
     ) -> Result<crate::inspect::FeatureReport, GameError> {
+        self.at_position(id, version, token, move |s| crate::inspect::inspect(s, at, piece)).await
+    }
+
+    /// The odds of the next tile and of completing each open feature
+    /// (docs/analysis.md), in the game as it is (with the provisional
+    /// decisions of the seat whose `token` is given) or at a past `version`.
+    pub async fn odds(
+        &self,
+        id: &str,
+        version: Option<u64>,
+        token: Option<&str>,
+    ) -> Result<carcassonne_bots::odds::Odds, GameError> {
+        self.at_position(id, version, token, |s| Ok(carcassonne_bots::odds::odds(s))).await
+    }
+
+    /// `look` at the position of game `id` as it is (with the provisional
+    /// decisions of the seat whose `token` is given, if it has any) or at a
+    /// past `version`.
+    async fn at_position<T: Send + 'static>(
+        &self,
+        id: &str,
+        version: Option<u64>,
+        token: Option<&str>,
+        look: impl FnOnce(&carcassonne_engine::State) -> Result<T, GameError> + Send + 'static,
+    ) -> Result<T, GameError> {
         let seat = match token {
             Some(t) => Some(self.join(id, t).await?.seat),
             None => None,
@@ -449,13 +474,11 @@ impl Hub {
         let (meta, record, current) = {
             let live = slot.live.lock().await;
             match live.pending.as_deref().filter(|p| Some(p.seat) == seat) {
-                Some(p) if version.is_none() || version == Some(p.next.version) => {
-                    return crate::inspect::inspect(p.next.state(), at, piece)
-                }
+                Some(p) if version.is_none() || version == Some(p.next.version) => return look(p.next.state()),
                 _ => {}
             }
             if version.is_none() || version == Some(live.version) {
-                return crate::inspect::inspect(live.state(), at, piece);
+                return look(live.state());
             }
             (live.meta.clone(), live.record().clone(), live.version)
         };
@@ -465,7 +488,7 @@ impl Hub {
         }
         tokio::task::spawn_blocking(move || {
             let live = Live::rebuild(meta, &record, version).map_err(GameError::Internal)?;
-            crate::inspect::inspect(live.state(), at, piece)
+            look(live.state())
         })
         .await
         .map_err(GameError::internal)?

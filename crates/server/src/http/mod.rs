@@ -25,7 +25,8 @@ use tokio::sync::watch;
 pub use self::error::ApiError;
 use self::error::Refused;
 use self::shapes::{
-    ActRequest, CreateRequest, CreateResponse, FeatureRequest, HintRequest, JoinRequest, ListQuery, VersionQuery,
+    ActRequest, CreateRequest, CreateResponse, FeatureRequest, HintRequest, JoinRequest, ListQuery, OddsRequest,
+    VersionQuery,
 };
 use crate::error::GameError;
 use crate::game::{Hub, Who};
@@ -67,6 +68,7 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api/games/{id}/review", get(review_status).post(start_review))
         .route("/api/games/{id}/feature", post(feature))
         .route("/api/games/{id}/hint", post(hint))
+        .route("/api/games/{id}/odds", get(odds).post(odds_of_seat))
         .route("/api/records/view", post(record_view).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api", any(api_not_found))
@@ -314,6 +316,25 @@ async fn start_review(
     let owner = peer.map(|p| client_key(p.0 .0.ip()));
     let status = st.hub.start_review(&id, owner).await?;
     Ok(json(StatusCode::ACCEPTED, status.to_json()))
+}
+
+/// The odds of the next tile and of the open features (docs/analysis.md).
+async fn odds(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    q: Result<Query<VersionQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|r| GameError::Malformed(r.body_text()))?;
+    let odds = st.hub.odds(&id, q.version, None).await?;
+    Ok(ok_json(StatusCode::OK, &odds))
+}
+
+/// The odds as a seat sees the position, over its provisional decisions
+/// (its token in the body, never in a URL that logs keep).
+async fn odds_of_seat(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+    let req: OddsRequest = parse(body)?;
+    let odds = st.hub.odds(&id, req.version, req.token.as_deref()).await?;
+    Ok(ok_json(StatusCode::OK, &odds))
 }
 
 /// A hint for the seat whose token is sent, charged to the asking address.

@@ -167,6 +167,16 @@ pub struct FeatureRequest {
     pub token: Option<String>,
 }
 
+/// `POST /api/games/{id}/odds`: a past version, or the position a seat
+/// sees over its provisional decisions.
+#[derive(Debug, Deserialize)]
+pub struct OddsRequest {
+    #[serde(default)]
+    pub version: Option<u64>,
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
 /// `POST /api/games/{id}/hint`: the seat's token and the version of the
 /// view it decides on.
 #[derive(Deserialize)]

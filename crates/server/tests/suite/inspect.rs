@@ -50,3 +50,54 @@ async fn the_inspector_tells_a_features_tiles_figures_and_points() {
     let r = client.post(&format!("/api/games/{game}/feature"), &json!({"at": [0, 0], "piece": 0, "version": 1})).await;
     assert_eq!(r.body["tiles"], json!([[0, 0]]));
 }
+
+#[tokio::test]
+async fn the_odds_are_the_librarys_for_the_position_now_and_at_a_past_version() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let created = client.create(two_humans(&["ferries"])).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    let mut pick = Pick::new(8);
+    let view = play(&client, &game, &tokens, &mut pick, 40).await;
+    let version = view["version"].as_u64().unwrap();
+    let r = client.get(&format!("/api/games/{game}/odds")).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let state = engine_state_at(&client, &game, Some(version)).await;
+    // (Through JSON text, as the server writes it: f32s as their shortest decimals.)
+    let want: serde_json::Value =
+        serde_json::from_str(&serde_json::to_string(&carcassonne_bots::odds::odds(&state)).unwrap()).unwrap();
+    assert!(r.body == want, "the server's odds differ from the library's");
+    assert!(!r.body["cells"].as_array().unwrap().is_empty() && !r.body["features"].as_array().unwrap().is_empty());
+    // A past version: the position then.
+    let past = client.get(&format!("/api/games/{game}/odds?version=5")).await;
+    assert_eq!(past.status, 200, "{}", past.body);
+    let view5 = client.get(&format!("/api/games/{game}/view?version=5")).await.body;
+    assert_eq!(past.body["bag"], view5["bag"]["total"]);
+    assert!(past.body["cells"].as_array().unwrap().len() < r.body["cells"].as_array().unwrap().len());
+    for (query, status, code) in
+        [("version=0", 404, "not_found"), ("version=99999", 404, "not_found"), ("version=x", 400, "malformed")]
+    {
+        let r = client.get(&format!("/api/games/{game}/odds?{query}")).await;
+        assert_eq!((r.status, r.code()), (status, code), "{query}: {}", r.body);
+    }
+    // A seat's own position, its token in the body: the same odds here (no provisional decision).
+    let seat = client.post(&format!("/api/games/{game}/odds"), &json!({"token": tokens[0]})).await;
+    assert!(seat.status == 200 && seat.body == r.body, "the seat's odds: {}", seat.status);
+    for (body, status, code) in [
+        (json!({"token": "0123456789abcdef0123456789abcdef"}), 403, "wrong_token"),
+        (json!({"version": "five"}), 400, "malformed"),
+        (json!({"version": 5}), 200, ""),
+    ] {
+        let r = client.post(&format!("/api/games/{game}/odds"), &body).await;
+        assert_eq!(r.status, status, "{body}: {}", r.body);
+        if status != 200 {
+            assert_eq!(r.code(), code);
+        } else {
+            assert!(r.body == past.body, "the odds at version 5 by POST");
+        }
+    }
+    let r = client.get("/api/games/0123456789abcdef/odds").await;
+    assert_eq!((r.status, r.code()), (404, "not_found"));
+}
