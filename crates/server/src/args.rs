@@ -234,6 +234,11 @@ pub struct WorkerArgs {
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().bot_seconds_per_hour,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub bot_seconds_per_hour: u32,
+    /// Milliseconds of search for each decision of a review this worker
+    /// makes (the servers queue the reviews asked of them; docs/analysis.md).
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().review_ms,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub review_ms: u64,
     /// How the log is written on standard error (`text` or `json`).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -257,7 +262,11 @@ impl WorkerArgs {
                 lease: self.job_timeout,
                 name: self.name.clone().unwrap_or_else(crate::worker::default_name),
             },
-            limits: Limits { bot_seconds_per_hour: self.bot_seconds_per_hour, ..Limits::default() },
+            limits: Limits {
+                bot_seconds_per_hour: self.bot_seconds_per_hour,
+                review_ms: self.review_ms,
+                ..Limits::default()
+            },
         })
     }
 }

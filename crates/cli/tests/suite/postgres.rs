@@ -981,3 +981,109 @@ async fn an_action_stored_after_its_connection_broke_is_answered_5xx_and_never_a
     assert_eq!(duel.step(&ca, &mut pick).await.unwrap().status, 200);
     duel.check_history(&cb).await;
 }
+
+/// A worker with `--review-ms`, for the reviews' tests.
+fn review_worker(url: &str, dir: &Path, name: &str, review_ms: &str) -> Proc {
+    let mut p = Proc::spawn(
+        &[
+            "bot-worker",
+            "--db",
+            url,
+            "--threads",
+            "1",
+            "--job-timeout",
+            LEASE,
+            "--name",
+            name,
+            "--review-ms",
+            review_ms,
+        ],
+        dir.join(format!("{name}.log")),
+    );
+    p.first_line();
+    p
+}
+
+/// Where the review of `id` stands, as server `c` says.
+async fn review_of(c: &Client, id: &str) -> Value {
+    let r = c.get(&format!("/api/games/{id}/review")).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body
+}
+
+/// A finished game of two random bots (the workers play it).
+async fn random_game(c: &Client) -> String {
+    let g =
+        Game::create(c, json!([{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}]), &["ferries"])
+            .await;
+    wait_until("the bots to finish", Duration::from_secs(60), || g.finished(c)).await;
+    g.id
+}
+
+/// Reviews with several servers (docs/analysis.md): asked of one server,
+/// queued in the database, made by a bot worker, followed with progress
+/// and read from another server; a worker killed in the middle leaves the
+/// review to another once its claim runs out; one review is stored; the
+/// address's limit holds across servers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reviews_are_made_by_the_bot_workers_and_read_from_any_server() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let (_server_a, a) = server(&url, &logs, "server-a");
+    let (_server_b, b) = server(&url, &logs, "server-b");
+    let (ca, cb) = (client(&a), client(&b));
+    let w1 = review_worker(&url, &logs, "w1", "40");
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        games.push(random_game(&ca).await);
+    }
+    assert_eq!(review_of(&ca, &games[0]).await["status"], "none");
+    let r = ca.post(&format!("/api/games/{}/review", games[0]), &json!({})).await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    // Its progress, read on the other server, until the worker has gone part of the way.
+    let start = Instant::now();
+    loop {
+        let s = review_of(&cb, &games[0]).await;
+        if s["status"] == "running" && s["done"].as_u64().unwrap_or(0) > 20 {
+            assert!(s["total"].as_u64().unwrap() > 100, "{s}");
+            break;
+        }
+        assert!(["queued", "running"].contains(&s["status"].as_str().unwrap()), "{s}");
+        assert!(start.elapsed() < Duration::from_secs(30), "the review did not start: {s}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Killed in the middle: another worker takes it once the claim runs out.
+    w1.kill();
+    let killed = Instant::now();
+    let _w2 = review_worker(&url, &logs, "w2", "40");
+    let review = loop {
+        let s = review_of(&cb, &games[0]).await;
+        match s["status"].as_str().unwrap() {
+            "done" => break s["review"].clone(),
+            "queued" | "running" => {}
+            other => panic!("review {other}: {s}"),
+        }
+        assert!(killed.elapsed() < Duration::from_secs(90), "the review was not made again");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(killed.elapsed() >= Duration::from_millis(1500), "made again only once the claim ran out");
+    assert_eq!(review["finished"], true);
+    assert!(review["decisions"].as_array().unwrap().len() > 50);
+    // The same review on both servers, stored once, and off the queue.
+    assert_eq!(review_of(&ca, &games[0]).await["review"], review);
+    assert_eq!(pg.psql("games", "SELECT count(*) FROM reviews").trim(), "1");
+    assert_eq!(pg.psql("games", "SELECT count(*) FROM review_jobs").trim(), "0");
+    let again = ca.post(&format!("/api/games/{}/review", games[0]), &json!({})).await;
+    assert_eq!((again.status, again.body["status"].as_str()), (202, Some("done")), "a review made is no new one");
+    // The address's limit, across servers: two under way, the third refused
+    // (the one worker makes one at a time, so the second still waits).
+    let r1 = ca.post(&format!("/api/games/{}/review", games[1]), &json!({})).await;
+    let r2 = cb.post(&format!("/api/games/{}/review", games[2]), &json!({})).await;
+    assert_eq!((r1.status, r2.status), (202, 202), "{} / {}", r1.body, r2.body);
+    let busy = ca.post(&format!("/api/games/{}/review", games[3]), &json!({})).await;
+    if review_of(&ca, &games[2]).await["status"] != "done" {
+        assert_eq!((busy.status, busy.code()), (429, "reviews_busy"), "{}", busy.body);
+        assert!(busy.body["error"]["message"].as_str().unwrap().contains("2 reviews under way"), "{}", busy.body);
+    }
+}

@@ -12,6 +12,9 @@
 //! failing, or whose action is refused, must not stop the game. An address
 //! past its bot seconds for the hour has its search bots play greedily
 //! too, as on a single server.
+//!
+//! When no decision waits, a loop makes the review of a finished game that
+//! waits longest (the reviews' queue, [`crate::store::review_queue`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -141,6 +144,8 @@ impl Worker {
             wake.as_mut().enable();
             match self.pg.take_job(&self.name, self.lease).await {
                 Ok(Some(job)) => self.decide(job, &mut kept).await,
+                // No decision waits: a review may (the games' turns come first).
+                Ok(None) if self.review_next(&stop).await => {}
                 Ok(None) => {
                     tokio::select! {
                         () = wake => {}
@@ -158,6 +163,35 @@ impl Worker {
                     );
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
+            }
+        }
+    }
+
+    /// Makes the review waiting longest, if any; whether there was one.
+    async fn review_next(&self, stop: &watch::Receiver<bool>) -> bool {
+        match self.pg.take_review(&self.name, self.lease).await {
+            Ok(Some(claim)) => {
+                crate::game::review::make_queued(
+                    &self.hub,
+                    &self.pg,
+                    claim,
+                    &self.name,
+                    self.lease,
+                    &self.searches,
+                    stop,
+                )
+                .await;
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                crate::logging::warn_throttled(
+                    "take_review",
+                    format_args!("bot worker: cannot take a review"),
+                    "-",
+                    Some(&e.to_string()),
+                );
+                false
             }
         }
     }

@@ -8,6 +8,12 @@
 //! threads, and its time is charged to the address that asked for it. An
 //! address past its bot seconds for the hour, or with
 //! [`REVIEWS_PER_ADDRESS`] reviews under way, is refused and told why.
+//!
+//! With SQLite the server that is asked makes the review, its progress in
+//! memory. With PostgreSQL the review is queued in the database
+//! (`review_jobs`, [`crate::store::review_queue`]): a bot worker, or a
+//! server running bot loops, makes it ([`make_queued`]), writing its
+//! progress to the queue, where every server reads it.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +25,7 @@ use carcassonne_bots::review::{self, ReviewBudget};
 use super::Hub;
 use crate::bots::{Owner, Turn};
 use crate::error::GameError;
+use crate::store::review_queue::{Queued, ReviewJob};
 
 /// Reviews one address may have under way (running or waiting for a thread).
 pub const REVIEWS_PER_ADDRESS: usize = 2;
@@ -95,6 +102,20 @@ impl Hub {
     pub async fn review_status(&self, id: &str) -> Result<ReviewStatus, GameError> {
         // The game must exist (and its id be valid) before anything else is read.
         let slot = self.slot(id).await?;
+        // Several servers: the queue in the database says, whoever makes it.
+        if let crate::store::Store::Postgres(pg) = &self.store {
+            if let Some(text) = pg.watch(pg.load_review(id)).await? {
+                return Ok(ReviewStatus::Done { review: Arc::new(text) });
+            }
+            return Ok(match pg.watch(pg.review_job(id)).await? {
+                None => ReviewStatus::None,
+                Some(ReviewJob::Queued) => ReviewStatus::Queued,
+                Some(ReviewJob::Running { done, total }) => {
+                    ReviewStatus::Running { done: done as usize, total: total as usize }
+                }
+                Some(ReviewJob::Failed(message)) => ReviewStatus::Failed { message },
+            });
+        }
         if let Some(e) = self.reviews.lock().get(id) {
             if !matches!(e.status, ReviewStatus::Failed { .. }) {
                 return Ok(e.status.clone());
@@ -126,6 +147,18 @@ impl Hub {
             ),
             other => other,
         })?;
+        if let crate::store::Store::Postgres(pg) = &self.store {
+            drop(slot);
+            return match pg.watch(pg.queue_review(id, owner, REVIEWS_PER_ADDRESS, REVIEWS_AT_ONCE)).await? {
+                Queued::Yes => self.review_status(id).await,
+                Queued::Refused { mine, .. } if mine >= REVIEWS_PER_ADDRESS => Err(GameError::ReviewsBusy(format!(
+                    "this address has {mine} reviews under way: wait for one to end"
+                ))),
+                Queued::Refused { all, .. } => Err(GameError::ReviewsBusy(format!(
+                    "the servers have {all} reviews under way: try again in a minute"
+                ))),
+            };
+        }
         {
             let mut entries = self.reviews.lock();
             let running = entries.values().filter(|e| under_way(&e.status));
@@ -206,6 +239,92 @@ impl Hub {
 
 /// The review's search seed, from the game's id: the same game gets the
 /// same seed wherever it is reviewed.
-fn seed_of(id: &str) -> u64 {
+pub(crate) fn seed_of(id: &str) -> u64 {
     u64::from_str_radix(id, 16).unwrap_or(0)
+}
+
+/// Makes a review claimed from the database's queue (PostgreSQL), on one of
+/// `threads`, writing its progress to the queue every half second (which
+/// renews the claim) until it is stored; given back at once if `stop` turns
+/// true, and left to another worker if the claim is lost meanwhile.
+pub(crate) async fn make_queued(
+    hub: &Arc<Hub>,
+    pg: &crate::store::postgres::Postgres,
+    claim: crate::store::review_queue::ReviewClaim,
+    worker: &str,
+    lease: Duration,
+    threads: &Arc<tokio::sync::Semaphore>,
+    stop: &tokio::sync::watch::Receiver<bool>,
+) {
+    use crate::store::review_queue::REVIEW_ATTEMPTS;
+    let game = claim.game.clone();
+    let failed = |why: String| async move {
+        tracing::warn!(game = %claim.game, "review failed: {why}");
+        if let Err(e) = pg.fail_review(&claim.game, &why).await {
+            tracing::warn!(game = %claim.game, error = %e, "a failed review could not be marked: its claim runs out");
+        }
+    };
+    if claim.attempts > REVIEW_ATTEMPTS {
+        return failed(format!("the review was begun {} times without an end: ask again", claim.attempts - 1)).await;
+    }
+    let record = match hub.record(&game).await {
+        Ok(record) => record,
+        Err(GameError::NotFound(_)) => return failed("there is no such game".into()).await,
+        Err(e) => {
+            tracing::warn!(game = %game, error = %e, "review: cannot read the game, trying again after the claim");
+            return;
+        }
+    };
+    let Ok(permit) = threads.clone().acquire_owned().await else { return };
+    let progress = Arc::new(Mutex::new((0usize, 0usize)));
+    let halt = Arc::new(AtomicBool::new(false));
+    let budget = ReviewBudget::Millis(hub.bots.review_ms());
+    let started = Instant::now();
+    let mut made = tokio::task::spawn_blocking({
+        let (progress, halt, seed) = (progress.clone(), halt.clone(), seed_of(&game));
+        move || {
+            review::review_until(&record, budget, seed, Some(halt), &mut |done, total| {
+                *progress.lock().unwrap_or_else(|e| e.into_inner()) = (done, total);
+            })
+        }
+    });
+    let mut lost = false;
+    let made = loop {
+        tokio::select! {
+            made = &mut made => break made,
+            () = tokio::time::sleep(Duration::from_millis(500)) => {
+                let now = *progress.lock().unwrap_or_else(|e| e.into_inner());
+                match pg.review_progress(&game, worker, now, lease).await {
+                    Ok(true) => {}
+                    // Another worker took it after the claim ran out: it makes it now.
+                    Ok(false) => { lost = true; halt.store(true, Ordering::Relaxed); }
+                    Err(e) => tracing::warn!(game = %game, error = %e, "a review's progress could not be written"),
+                }
+                if *stop.borrow() {
+                    halt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    };
+    drop(permit);
+    hub.charge_search(claim.owner, started.elapsed()).await;
+    match made {
+        Ok(Ok(reviewed)) => match serde_json::to_string(&reviewed) {
+            Ok(text) => match pg.finish_review(&game, super::now(), &text).await {
+                Ok(()) => tracing::info!(game = %game, seconds = started.elapsed().as_secs_f64(), "game reviewed"),
+                Err(e) => {
+                    tracing::error!(game = %game, error = %e, "the review could not be stored: made again after the claim")
+                }
+            },
+            Err(e) => failed(format!("the review failed: {e}")).await,
+        },
+        Ok(Err(review::ReviewError::Stopped)) if lost => {}
+        Ok(Err(review::ReviewError::Stopped)) => {
+            if let Err(e) = pg.release_review(&game, worker).await {
+                tracing::warn!(game = %game, error = %e, "a review's claim could not be given back: it runs out");
+            }
+        }
+        Ok(Err(e)) => failed(format!("the game's record cannot be reviewed: {e}")).await,
+        Err(e) => failed(format!("the review failed: {e}")).await,
+    }
 }

@@ -16,6 +16,7 @@
 
 pub mod postgres;
 mod queue;
+pub mod review_queue;
 pub mod sqlite;
 
 use std::net::IpAddr;

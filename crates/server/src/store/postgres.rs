@@ -80,6 +80,19 @@ const MIGRATIONS: &[&str] = &[
         created BIGINT NOT NULL,
         review  TEXT NOT NULL
     );",
+    // 4: reviews waiting for a bot worker, and their progress
+    // (`super::review_queue`).
+    "CREATE TABLE review_jobs (
+        game        TEXT PRIMARY KEY REFERENCES games (id),
+        owner       TEXT NOT NULL,
+        queued      TIMESTAMPTZ NOT NULL DEFAULT now(),
+        taken_by    TEXT,
+        taken_until TIMESTAMPTZ,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        done        BIGINT NOT NULL DEFAULT 0,
+        total       BIGINT NOT NULL DEFAULT 0,
+        failed      TEXT
+    );",
 ];
 
 /// A pool of connections to one PostgreSQL database.
