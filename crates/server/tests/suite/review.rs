@@ -118,7 +118,7 @@ async fn reviews_count_against_the_bot_time_of_the_address_that_asks() {
     wait_review(&client, &games[0]).await;
     let r = client.post(&format!("/api/games/{}/review", games[1]), &json!({})).await;
     assert_eq!((r.status, r.code()), (429, "bot_time_used"), "{}", r.body);
-    assert!(r.body["error"]["message"].as_str().unwrap().contains("reviews count as bots do"), "{}", r.body);
+    assert!(r.body["error"]["message"].as_str().unwrap().contains("reviews and hints count as bots do"), "{}", r.body);
     // Nothing was started.
     assert_eq!(client.get(&format!("/api/games/{}/review", games[1])).await.body, json!({"status": "none"}));
 }
