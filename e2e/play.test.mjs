@@ -1435,6 +1435,69 @@ try {
     hotSeatGame = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
   });
 
+  await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
+    const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
+    const box = await page.locator('svg.board').boundingBox();
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    const b0 = await vb();
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 150, cy + 80, { steps: 8 });
+    await page.mouse.up();
+    const b1 = await vb();
+    assert(b1[0] < b0[0] - 50 && b1[1] < b0[1] - 25, `dragging pans (${b0} -> ${b1})`);
+    assert(await page.locator('[data-ghost]').count() === 0, 'the drag did not select a position');
+    // Placing a tile, the wheel turns it; Ctrl+wheel zooms.
+    await page.mouse.move(cx + 140, cy + 70);
+    const r0 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    await page.mouse.wheel(0, 120);
+    await sleep(150);
+    const r1 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    assert(r0 !== r1 || await page.locator('#rotate[disabled]').count() > 0, `the wheel turns the tile (${r0} -> ${r1})`);
+    assert((await vb())[2] === b1[2], 'the wheel alone does not zoom while placing');
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -500);
+    await page.keyboard.up('Control');
+    await sleep(100);
+    const b2 = await vb();
+    assert(b2[2] < b1[2] * 0.9, `Ctrl+wheel zooms in (${b1[2]} -> ${b2[2]})`);
+    await page.keyboard.press('-');
+    const b3 = await vb();
+    assert(b3[2] > b2[2], 'the - key zooms out');
+    await page.click('button[aria-label="zoom in"]');
+    const b4 = await vb();
+    assert(b4[2] < b3[2], 'the + button zooms in');
+    await page.keyboard.press('ArrowLeft');
+    const b5 = await vb();
+    assert(b5[0] < b4[0], 'the arrow keys pan');
+    await page.keyboard.press('0');
+  });
+
+  await check('after a server restart the page reconnects and fetches the view again', async () => {
+    if (!server.restart) { log('skipped: the server is not ours to restart (SERVER_URL)'); return; }
+    assert(hotSeatGame, 'the hot-seat game is open');
+    const game = hotSeatGame.get('game');
+    const tokens = hotSeatGame.getAll('token');
+    await server.halt();
+    await page.waitForSelector('body[data-conn="closed"]', { timeout: 15000 });
+    await shot(page, 'server-down');
+    await server.start();
+    // Act for the seat to play through the API while the page is still away.
+    const view = await api(base, `/api/games/${game}`);
+    const action = view.legal.find((a) => a.type === 'place');
+    const r = await fetch(`${base}/api/games/${game}/actions`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ seat: view.to_act, token: tokens[view.to_act], version: view.version, action: { type: 'place', at: action.at, rot: action.rot } }),
+    });
+    assert(r.ok, `the action after the restart is accepted (${r.status})`);
+    const { version } = await r.json();
+    await page.waitForSelector('body[data-conn="open"]', { timeout: 30000 });
+    await page.waitForFunction((v) => Number(document.body.dataset.version) === v, version, { timeout: 15000 });
+    assert(await page.evaluate(() => document.body.dataset.step) === 'deploy', 'the page shows the new step');
+    await shot(page, 'reconnected');
+  });
+
+  // (These two open pages of their own: after the restart check, which needs the hot-seat game open.)
   await check('hints: asked for in the lobby; the Hint button shows the strongest bot\'s choice, written in the record and shown with the scores', async () => {
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-page="home"]');
@@ -1503,68 +1566,6 @@ try {
     await shot(page, 'odds-overlays');
     for (const name of ['next', 'completion', 'dead']) await page.uncheck(`#overlay-${name}`);
     await page.waitForFunction(() => document.querySelectorAll('[data-odds-cell], [data-odds-feature]').length === 0, null, { timeout: 5000 });
-  });
-
-  await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
-    const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
-    const box = await page.locator('svg.board').boundingBox();
-    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-    const b0 = await vb();
-    await page.mouse.move(cx, cy);
-    await page.mouse.down();
-    await page.mouse.move(cx + 150, cy + 80, { steps: 8 });
-    await page.mouse.up();
-    const b1 = await vb();
-    assert(b1[0] < b0[0] - 50 && b1[1] < b0[1] - 25, `dragging pans (${b0} -> ${b1})`);
-    assert(await page.locator('[data-ghost]').count() === 0, 'the drag did not select a position');
-    // Placing a tile, the wheel turns it; Ctrl+wheel zooms.
-    await page.mouse.move(cx + 140, cy + 70);
-    const r0 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
-    await page.mouse.wheel(0, 120);
-    await sleep(150);
-    const r1 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
-    assert(r0 !== r1 || await page.locator('#rotate[disabled]').count() > 0, `the wheel turns the tile (${r0} -> ${r1})`);
-    assert((await vb())[2] === b1[2], 'the wheel alone does not zoom while placing');
-    await page.keyboard.down('Control');
-    await page.mouse.wheel(0, -500);
-    await page.keyboard.up('Control');
-    await sleep(100);
-    const b2 = await vb();
-    assert(b2[2] < b1[2] * 0.9, `Ctrl+wheel zooms in (${b1[2]} -> ${b2[2]})`);
-    await page.keyboard.press('-');
-    const b3 = await vb();
-    assert(b3[2] > b2[2], 'the - key zooms out');
-    await page.click('button[aria-label="zoom in"]');
-    const b4 = await vb();
-    assert(b4[2] < b3[2], 'the + button zooms in');
-    await page.keyboard.press('ArrowLeft');
-    const b5 = await vb();
-    assert(b5[0] < b4[0], 'the arrow keys pan');
-    await page.keyboard.press('0');
-  });
-
-  await check('after a server restart the page reconnects and fetches the view again', async () => {
-    if (!server.restart) { log('skipped: the server is not ours to restart (SERVER_URL)'); return; }
-    assert(hotSeatGame, 'the hot-seat game is open');
-    const game = hotSeatGame.get('game');
-    const tokens = hotSeatGame.getAll('token');
-    await server.halt();
-    await page.waitForSelector('body[data-conn="closed"]', { timeout: 15000 });
-    await shot(page, 'server-down');
-    await server.start();
-    // Act for the seat to play through the API while the page is still away.
-    const view = await api(base, `/api/games/${game}`);
-    const action = view.legal.find((a) => a.type === 'place');
-    const r = await fetch(`${base}/api/games/${game}/actions`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ seat: view.to_act, token: tokens[view.to_act], version: view.version, action: { type: 'place', at: action.at, rot: action.rot } }),
-    });
-    assert(r.ok, `the action after the restart is accepted (${r.status})`);
-    const { version } = await r.json();
-    await page.waitForSelector('body[data-conn="open"]', { timeout: 30000 });
-    await page.waitForFunction((v) => Number(document.body.dataset.version) === v, version, { timeout: 15000 });
-    assert(await page.evaluate(() => document.body.dataset.step) === 'deploy', 'the page shows the new step');
-    await shot(page, 'reconnected');
   });
 
   await check('the replay viewer lists the finished game and steps through it', async () => {
