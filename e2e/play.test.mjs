@@ -1682,6 +1682,17 @@ try {
     await page.keyboard.press('End');
     await page.waitForSelector(`body[data-replay-version="${max}"] .final table`);
     await shot(page, 'record-opened');
+    assert(await page.locator('.final td[data-hints]').count() === 0, 'no hints column for a game without hints');
+    // A record whose players asked for hints: the final scores count each one's.
+    const hinted = JSON.parse(rec);
+    hinted.turns[4].hints = [1, 1];
+    hinted.turns[7].hints = [0];
+    await open('hinted.json', JSON.stringify(hinted));
+    await page.waitForSelector('body[data-page="replay"][data-replay-source="file"][data-replay-version="1"]');
+    await page.keyboard.press('End');
+    await page.waitForSelector('.final tr[data-seat="1"] td[data-hints="2"]');
+    await page.waitForSelector('.final tr[data-seat="0"] td[data-hints="1"]');
+    await page.waitForSelector('.scores .tag.hints[data-hints="2"]');
     // A JCloisterZone saved game.
     await open('basic-502-0001.jcz', fs.readFileSync(path.join(ROOT, 'tests/data/jcz/basic-502-0001.jcz'), 'utf8'));
     await page.waitForSelector('body[data-page="replay"][data-replay-source="file"][data-replay-version="1"]');
