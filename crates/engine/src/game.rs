@@ -110,10 +110,17 @@ impl Game {
     }
 
     /// Takes the hints of `record`'s entries into this game's, entry for
-    /// entry, as far as this game has come: for a game rebuilt from a
-    /// record's actions (which hold no hints).
+    /// entry, as far as this game has come: for a game rebuilt from all of
+    /// a record's actions (which hold no hints).
     pub fn copy_hints(&mut self, record: &Record) -> Result<(), TurnError> {
-        for (i, turn) in record.turns.iter().enumerate() {
+        self.copy_hints_of_turns(record, record.turns.len())
+    }
+
+    /// As [`copy_hints`](Self::copy_hints), for the record's first `turns`
+    /// entries only: a game rebuilt to a past position shows no hint asked
+    /// after it (those of the turn it stopped in are left out too).
+    pub fn copy_hints_of_turns(&mut self, record: &Record, turns: usize) -> Result<(), TurnError> {
+        for (i, turn) in record.turns.iter().enumerate().take(turns) {
             self.keep_hints(i, &turn.hints)?;
         }
         Ok(())
@@ -208,10 +215,10 @@ impl Game {
         for a in &self.log {
             game.play(*a).expect("the game's actions were played");
         }
-        // The same turns, entry for entry: their hints go along.
-        for (new, old) in game.record.turns.iter_mut().zip(&self.record.turns) {
-            new.hints.clone_from(&old.hints);
-        }
+        // The same turns, entry for entry: their hints go along (an entry
+        // opened by a hint alone, before its turn's first action, too). Its
+        // hints were checked when they were written.
+        let _ = game.copy_hints(&self.record);
         game.record
     }
 

@@ -485,8 +485,19 @@ impl Live {
     }
 
     /// Replays a stored record up to `version` actions (the record's last
-    /// entry may stop in the middle of a turn: the version says where).
+    /// entry may stop in the middle of a turn: the version says where), the
+    /// whole record's hints with it.
     pub fn rebuild(meta: Arc<Meta>, record: &Record, version: u64) -> Result<Live, String> {
+        Live::rebuild_hints(meta, record, version, true)
+    }
+
+    /// As [`rebuild`](Self::rebuild), to a past position: with the hints of
+    /// the turns completed by then only, none asked later.
+    pub fn rebuild_past(meta: Arc<Meta>, record: &Record, version: u64) -> Result<Live, String> {
+        Live::rebuild_hints(meta, record, version, false)
+    }
+
+    fn rebuild_hints(meta: Arc<Meta>, record: &Record, version: u64, all_hints: bool) -> Result<Live, String> {
         let count = usize::try_from(version).map_err(|_| format!("version {version} is too large"))?;
         let actions = record.actions_upto(count).map_err(|e| e.to_string())?;
         let game = Game::new(record.setup.clone()).map_err(|e| e.to_string())?;
@@ -496,7 +507,8 @@ impl Live {
             live.play(action).map_err(|e| format!("action {}: {e}", live.version + 1))?;
         }
         // The hints asked for are in the record, not among its actions.
-        live.game.copy_hints(record).map_err(|e| e.to_string())?;
+        let turns = if all_hints { record.turns.len() } else { live.state().turns() as usize };
+        live.game.copy_hints_of_turns(record, turns).map_err(|e| e.to_string())?;
         Ok(live)
     }
 

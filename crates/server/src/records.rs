@@ -86,7 +86,12 @@ pub fn answer(req: RecordRequest) -> Result<String, GameError> {
         })
         .collect();
     let meta = Arc::new(Meta { id: "record".into(), created: 0, seed: 0, seats });
-    let at = Live::rebuild(meta.clone(), &record, version).map_err(GameError::InvalidRecord)?;
+    let at = if version == total {
+        Live::rebuild(meta.clone(), &record, version)
+    } else {
+        Live::rebuild_past(meta.clone(), &record, version)
+    }
+    .map_err(GameError::InvalidRecord)?;
     let view = at.view_json(false);
     if !first {
         return Ok(format!("{{\"versions\":{total},\"view\":{view}}}"));

@@ -183,3 +183,27 @@ fn a_game_rebuilt_from_its_actions_takes_the_hints_back() {
     assert_eq!(rebuilt.record(), &record);
     assert_eq!(rebuilt.hints_used().iter().sum::<u32>(), 3);
 }
+
+#[test]
+fn a_hint_before_the_draw_survives_the_rewriting_in_version_2_and_a_past_position_shows_no_later_hint() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut game = new_game(&["abbey"]);
+    assert!(play_until(&mut game, &mut rng, |g| g.state().step() == Step::Abbey), "a hole for the abbey");
+    let seat = game.state().current_player();
+    game.note_hint(seat).unwrap();
+    // The last entry holds the hint alone: `to_v2` keeps it.
+    let v2 = game.record().to_v2().unwrap();
+    assert_eq!(v2.turns.last().unwrap().hints, [seat]);
+    assert_eq!(Game::replay(&v2).unwrap().hints_used(), game.hints_used());
+    // Rebuilt to the position before that turn, the game has no hint of it.
+    let turns = game.state().turns() as usize;
+    let actions: Vec<Action> = game.record().actions().unwrap().into_iter().take(turns).flatten().collect();
+    let mut past = new_game(&["abbey"]);
+    for a in actions {
+        past.play(a).unwrap();
+    }
+    past.copy_hints_of_turns(game.record(), turns).unwrap();
+    assert_eq!(past.hints_used().iter().sum::<u32>(), 0);
+    past.copy_hints(game.record()).unwrap();
+    assert_eq!(past.hints_used()[seat], 1, "the whole record's hints, for the game as it is");
+}

@@ -65,11 +65,18 @@ pub fn loops(threads: usize) -> usize {
 pub async fn run(hub: Arc<Hub>, options: WorkerOptions, stop: watch::Receiver<bool>) {
     let Store::Postgres(pg) = hub.store().clone() else { return };
     let searches = Arc::new(Semaphore::new(options.threads.max(1)));
+    let reviews = Arc::new(Semaphore::new(1));
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..loops(options.threads) {
         let name = format!("{}/{i}", options.name);
-        let worker =
-            Worker { hub: hub.clone(), pg: pg.clone(), name, lease: options.lease, searches: searches.clone() };
+        let worker = Worker {
+            hub: hub.clone(),
+            pg: pg.clone(),
+            name,
+            lease: options.lease,
+            searches: searches.clone(),
+            reviews: reviews.clone(),
+        };
         tasks.spawn(worker.work(stop.clone()));
     }
     tracing::info!(version = crate::VERSION, threads = options.threads, name = %options.name, lease = ?options.lease, "bot worker started");
@@ -93,6 +100,8 @@ struct Worker {
     lease: Duration,
     /// Permits to search (one per search thread).
     searches: Arc<Semaphore>,
+    /// The one review this worker makes at a time.
+    reviews: Arc<Semaphore>,
 }
 
 /// What a worker lends one job's decision: a search thread (the claim
@@ -167,20 +176,15 @@ impl Worker {
         }
     }
 
-    /// Makes the review waiting longest, if any; whether there was one.
+    /// Makes the review waiting longest, if any and if this worker makes
+    /// none now; whether it made one.
     async fn review_next(&self, stop: &watch::Receiver<bool>) -> bool {
+        // One review at a time a worker, on a thread beside its searches:
+        // the games' bots never wait behind a review.
+        let Ok(slot) = self.reviews.clone().try_acquire_owned() else { return false };
         match self.pg.take_review(&self.name, self.lease).await {
             Ok(Some(claim)) => {
-                crate::game::review::make_queued(
-                    &self.hub,
-                    &self.pg,
-                    claim,
-                    &self.name,
-                    self.lease,
-                    &self.searches,
-                    stop,
-                )
-                .await;
+                crate::game::review::make_queued(&self.hub, &self.pg, claim, &self.name, self.lease, slot, stop).await;
                 true
             }
             Ok(None) => false,

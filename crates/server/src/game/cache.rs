@@ -38,6 +38,9 @@ pub struct Slot {
     /// The stored row's revision this copy is at (changed under `live`'s
     /// lock); it also orders the seat views.
     pub(super) rev: AtomicU64,
+    /// The last hint given here, answered again to a seat that asks again
+    /// at the same position rather than written twice.
+    pub(super) hint: std::sync::Mutex<Option<super::hint::Given>>,
 }
 
 impl Slot {
@@ -54,6 +57,7 @@ impl Slot {
             bot_time: 0.into(),
             private: watch::channel(private).0,
             rev: rev.into(),
+            hint: std::sync::Mutex::new(None),
         })
     }
 

@@ -10,10 +10,11 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use carcassonne_bots::review::{self, ReviewBudget};
+use carcassonne_engine::Action;
 use serde::Serialize;
 
 use super::{now, same_secret, summary_of, Hub};
@@ -83,11 +84,44 @@ fn deciding(live: &Live, seat: usize) -> &Live {
     live.pending.as_deref().filter(|p| p.seat == seat).map_or(live, |p| &p.next)
 }
 
+/// A hint given, with the position it was given at.
+#[derive(Clone, Debug)]
+pub struct Given {
+    seat: usize,
+    at: Position,
+    out: HintOut,
+}
+
+/// A seat's position: the version it decides at, and its provisional
+/// decisions of the turn (taken back and made again, they may reach the
+/// same version by another way).
+type Position = (u64, Vec<Action>);
+
+fn position_of(live: &Live, seat: usize) -> Position {
+    let mine = live.pending.as_deref().filter(|p| p.seat == seat);
+    (deciding(live, seat).version, mine.map(|p| p.actions.clone()).unwrap_or_default())
+}
+
 impl Hub {
     /// The hint for the seat holding `token` in game `id`, at `version`
     /// (the version of the view it decides on), for `owner`, the address
-    /// that asks.
-    pub async fn hint(&self, id: &str, token: &str, version: u64, owner: Owner) -> Result<HintOut, GameError> {
+    /// that asks. Runs to its end even if the caller goes away: its search
+    /// is charged and its write taken in (cut in the middle of the write,
+    /// the game in memory would fall behind the database).
+    pub async fn hint(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        version: u64,
+        owner: Owner,
+    ) -> Result<HintOut, GameError> {
+        let (hub, id, token) = (self.clone(), id.to_string(), token.to_string());
+        tokio::spawn(async move { hub.hint_now(&id, &token, version, owner).await })
+            .await
+            .map_err(GameError::internal)?
+    }
+
+    async fn hint_now(&self, id: &str, token: &str, version: u64, owner: Owner) -> Result<HintOut, GameError> {
         let slot = self.slot(id).await?;
         let (seat, state) = {
             let live = slot.live.lock().await;
@@ -102,6 +136,10 @@ impl Hub {
                 return Err(GameError::HintsOff(seat));
             }
             check_decision(&live, seat, version)?;
+            // Asked again at the same position: the same hint, not a second one.
+            if let Some(given) = given_at(&slot, seat, &position_of(&live, seat)) {
+                return Ok(given);
+            }
             (seat, deciding(&live, seat).state().clone())
         };
         let _running = self.hints.start(owner)?;
@@ -129,20 +167,37 @@ impl Hub {
         self.charge_search(owner, started.elapsed()).await;
         let (hint, state) = found.map_err(GameError::internal)?;
         let hint = hint.ok_or_else(|| GameError::internal("no hint for a decision"))?;
-        let action = ActionOut::legal(&state, hint.action);
-        let used = self.note_hint(&slot, seat, version).await?;
-        tracing::info!(game = %id, seat, version, used, "hint given");
-        Ok(HintOut { version, action, win: hint.win, margin: hint.margin, used })
+        let out = HintOut {
+            version,
+            action: ActionOut::legal(&state, hint.action),
+            win: hint.win,
+            margin: hint.margin,
+            used: 0,
+        };
+        let out = self.note_hint(&slot, seat, version, out).await?;
+        tracing::info!(game = %id, seat, version, used = out.used, "hint given");
+        Ok(out)
     }
 
     /// Writes `seat`'s hint into the record, if the game is still at the
-    /// decision it was asked for; returns the seat's hints so far.
-    async fn note_hint(&self, slot: &super::Slot, seat: usize, version: u64) -> Result<u32, GameError> {
+    /// decision it was asked for and no hint was written for it meanwhile;
+    /// returns the hint with the seat's hints so far.
+    async fn note_hint(
+        &self,
+        slot: &super::Slot,
+        seat: usize,
+        version: u64,
+        mut out: HintOut,
+    ) -> Result<HintOut, GameError> {
         let mut live = slot.live.lock().await;
         if self.shared {
             self.refresh(slot, &mut live).await?;
         }
         check_decision(&live, seat, version)?;
+        let at = position_of(&live, seat);
+        if let Some(given) = given_at(slot, seat, &at) {
+            return Ok(given);
+        }
         let noted = |game: &mut carcassonne_engine::Game| {
             game.note_hint(seat).map_err(|e| GameError::Internal(format!("a hint not noted: {e}")))
         };
@@ -161,19 +216,20 @@ impl Hub {
             summary: summary_of(&live),
             updated: now(),
             pending: live.provisional(),
-            bot_due: false,
+            bot_due: live.bot_to_act().is_some(),
         };
         let rev = match self.store.save(update).await {
             Ok(rev) => rev,
             Err(e) => return Err(self.write_failed(slot, &mut live, seat, e, version).await),
         };
-        let used = game.hints_used().get(seat).copied().unwrap_or(0);
+        out.used = game.hints_used().get(seat).copied().unwrap_or(0);
         live.game = game;
         live.pending = pending;
         slot.rev.store(rev, Ordering::Release);
+        *slot.hint.lock().unwrap_or_else(|e| e.into_inner()) = Some(Given { seat, at, out: out.clone() });
         slot.publish(&live);
         slot.publish_private(&live);
-        Ok(used)
+        Ok(out)
     }
 
     /// Charges a search's time to its address.
@@ -187,6 +243,12 @@ impl Hub {
             crate::store::Store::Sqlite(_) => self.bots.charge(owner, spent),
         }
     }
+}
+
+/// The hint given to `seat` at position `at`, if it is the last one given.
+fn given_at(slot: &super::Slot, seat: usize, at: &Position) -> Option<HintOut> {
+    let given = slot.hint.lock().unwrap_or_else(|e| e.into_inner());
+    given.as_ref().filter(|g| g.seat == seat && &g.at == at).map(|g| g.out.clone())
 }
 
 /// Whether `seat` has a decision to make at `version` (its own provisional

@@ -307,7 +307,15 @@ impl Hub {
             }
         };
         let applied = live.apply(seat, version, action)?;
-        self.store_and_announce(&slot, &mut live, Next::Applied(applied), seat, version).await
+        match self.store_and_announce(&slot, &mut live, Next::Applied(applied), seat, version).await {
+            // Another server wrote the row without moving the game on (a
+            // hint): the same action, once more, on the copy just refreshed.
+            Err(GameError::StaleVersion { current, sent }) if self.shared && current == sent => {
+                let applied = live.apply(seat, version, action)?;
+                self.store_and_announce(&slot, &mut live, Next::Applied(applied), seat, version).await
+            }
+            done => done,
+        }
     }
 
     /// Stores the game after an action, takes it in once stored, and
@@ -414,7 +422,7 @@ impl Hub {
         if version == 0 || version > current {
             return Err(GameError::NotFound(format!("versions of this game run from 1 to {current}, not {version}")));
         }
-        tokio::task::spawn_blocking(move || Live::rebuild(meta, &record, version).map(|l| l.view_json(false)))
+        tokio::task::spawn_blocking(move || Live::rebuild_past(meta, &record, version).map(|l| l.view_json(false)))
             .await
             .map_err(GameError::internal)?
             .map_err(GameError::Internal)
@@ -487,7 +495,7 @@ impl Hub {
             return Err(GameError::NotFound(format!("versions of this game run from 1 to {current}, not {version}")));
         }
         tokio::task::spawn_blocking(move || {
-            let live = Live::rebuild(meta, &record, version).map_err(GameError::Internal)?;
+            let live = Live::rebuild_past(meta, &record, version).map_err(GameError::Internal)?;
             look(live.state())
         })
         .await

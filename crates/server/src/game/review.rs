@@ -243,8 +243,9 @@ pub(crate) fn seed_of(id: &str) -> u64 {
     u64::from_str_radix(id, 16).unwrap_or(0)
 }
 
-/// Makes a review claimed from the database's queue (PostgreSQL), on one of
-/// `threads`, writing its progress to the queue every half second (which
+/// Makes a review claimed from the database's queue (PostgreSQL), on a
+/// thread of its own beside the searches (`slot` is the worker's one review
+/// at a time), writing its progress to the queue every half second (which
 /// renews the claim) until it is stored; given back at once if `stop` turns
 /// true, and left to another worker if the claim is lost meanwhile.
 pub(crate) async fn make_queued(
@@ -253,14 +254,14 @@ pub(crate) async fn make_queued(
     claim: crate::store::review_queue::ReviewClaim,
     worker: &str,
     lease: Duration,
-    threads: &Arc<tokio::sync::Semaphore>,
+    slot: tokio::sync::OwnedSemaphorePermit,
     stop: &tokio::sync::watch::Receiver<bool>,
 ) {
     use crate::store::review_queue::REVIEW_ATTEMPTS;
     let game = claim.game.clone();
     let failed = |why: String| async move {
         tracing::warn!(game = %claim.game, "review failed: {why}");
-        if let Err(e) = pg.fail_review(&claim.game, &why).await {
+        if let Err(e) = pg.fail_review(&claim.game, worker, &why).await {
             tracing::warn!(game = %claim.game, error = %e, "a failed review could not be marked: its claim runs out");
         }
     };
@@ -275,7 +276,6 @@ pub(crate) async fn make_queued(
             return;
         }
     };
-    let Ok(permit) = threads.clone().acquire_owned().await else { return };
     let progress = Arc::new(Mutex::new((0usize, 0usize)));
     let halt = Arc::new(AtomicBool::new(false));
     let budget = ReviewBudget::Millis(hub.bots.review_ms());
@@ -306,7 +306,7 @@ pub(crate) async fn make_queued(
             }
         }
     };
-    drop(permit);
+    drop(slot);
     hub.charge_search(claim.owner, started.elapsed()).await;
     match made {
         Ok(Ok(reviewed)) => match serde_json::to_string(&reviewed) {

@@ -76,6 +76,8 @@ impl Postgres {
     ) -> Result<Queued, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(pg)?;
+        // One address's requests one at a time, so that two racing ones cannot both pass its limit.
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&owner_key(owner)]).await.map_err(pg)?;
         let counts = tx
             .query_one(
                 "SELECT count(*) FILTER (WHERE owner = $1 AND failed IS NULL),
@@ -117,7 +119,7 @@ impl Postgres {
                     WHERE failed IS NULL AND (taken_until IS NULL OR taken_until < now())
                     ORDER BY queued LIMIT 1 FOR UPDATE SKIP LOCKED)
                  UPDATE review_jobs SET taken_by = $1, taken_until = now() + make_interval(secs => $2),
-                                        attempts = attempts + 1, done = 0
+                                        attempts = attempts + 1, done = 0, total = 0
                  FROM next WHERE review_jobs.game = next.game
                  RETURNING review_jobs.game, review_jobs.owner, review_jobs.attempts",
             )
@@ -163,13 +165,15 @@ impl Postgres {
         tx.commit().await.map_err(pg)
     }
 
-    /// Gives a review up, saying why (asked again, it is queued afresh).
-    pub async fn fail_review(&self, game: &str, why: &str) -> Result<(), StoreError> {
+    /// Gives up a review `worker` holds, saying why (asked again, it is
+    /// queued afresh); a claim another worker has taken since is left to it.
+    pub async fn fail_review(&self, game: &str, worker: &str, why: &str) -> Result<(), StoreError> {
         let client = self.client().await?;
         client
             .execute(
-                "UPDATE review_jobs SET failed = $2, taken_by = NULL, taken_until = NULL WHERE game = $1",
-                &[&game, &why],
+                "UPDATE review_jobs SET failed = $3, taken_by = NULL, taken_until = NULL
+                 WHERE game = $1 AND taken_by = $2",
+                &[&game, &worker, &why],
             )
             .await
             .map_err(pg)?;

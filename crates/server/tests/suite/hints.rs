@@ -139,6 +139,10 @@ async fn hints_count_against_the_bot_time_of_the_address_that_asks() {
     let version = view["version"].as_u64().unwrap();
     let r = ask(&client, &game, &tokens[0], version).await;
     assert_eq!(r.status, 200, "{}", r.body);
+    // The next decision's hint is refused: the first spent the hour's second.
+    let r = client.act(&game, 0, &tokens[0], version, &r.body["action"]).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let version = r.body["version"].as_u64().unwrap();
     let r = ask(&client, &game, &tokens[0], version).await;
     assert_eq!((r.status, r.code()), (429, "bot_time_used"), "{}", r.body);
     assert!(r.body["error"]["message"].as_str().unwrap().contains("hints count as bots do"), "{}", r.body);
@@ -167,9 +171,16 @@ async fn an_address_has_at_most_two_hints_under_way() {
     let r = ask(&client, &game, &tokens[0], version).await;
     assert_eq!((r.status, r.code()), (429, "hints_busy"), "{}", r.body);
     assert!(r.body["error"]["message"].as_str().unwrap().contains("2 hints under way"), "{}", r.body);
-    assert_eq!(first.await.unwrap().status, 200);
-    assert_eq!(second.await.unwrap().status, 200);
-    assert_eq!(record_of(&client, &game).await.turns.last().unwrap().hints, [0, 0]);
+    let (first, second) = (first.await.unwrap(), second.await.unwrap());
+    assert_eq!((first.status, second.status), (200, 200));
+    // The same position asked twice: one hint, written once, the same answer to both.
+    assert_eq!(first.body, second.body);
+    assert_eq!(first.body["used"], 1);
+    assert_eq!(record_of(&client, &game).await.turns.last().unwrap().hints, [0]);
+    // Asked again there: answered at once, still written once.
+    let again = ask(&client, &game, &tokens[0], version).await;
+    assert_eq!((again.status, &again.body), (200, &first.body));
+    assert_eq!(record_of(&client, &game).await.turns.last().unwrap().hints, [0]);
 }
 
 #[tokio::test]
@@ -192,6 +203,15 @@ async fn a_hint_in_a_game_with_undo_is_kept_when_the_turn_is_ended() {
     let r = ask(&client, &game, &tokens[0], version).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(mine["legal"].as_array().unwrap().iter().any(|a| a["text"] == r.body["action"]["text"]));
+    // A restart with the provisional decision and the hint: both come back.
+    drop(client);
+    drop(server);
+    let server = TestServer::start_with(&db, quick());
+    let client = Client::new(&server);
+    let joined = client.post(&format!("/api/games/{game}/join"), &json!({"token": tokens[0]})).await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let mine = joined.body["view"].clone();
+    assert_eq!((mine["version"].as_u64(), &mine["hints"]), (Some(version), &json!([1, 0])), "{mine}");
     // The turn played out in the seat's own game, then ended: the hint stays in the turn.
     let (mut mine, mut v) = (mine, version);
     while mine["step"] != "end_turn" {
