@@ -485,6 +485,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       }
     } else if (step === 'place_ferry') {
       const opts = view.legal.filter((a) => a.type === 'ferry');
+      assert(await ferryHandlesApart(page) === opts.length, 'a handle per crossing, none over another');
       await once('ferry-options');
       if (stats.ferriesPlaced === 0) {
         // Each crossing is numbered on the lake and in the list, and previews the road it makes.
@@ -533,6 +534,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         assert(said.includes(r.kind === 'ferry-not-movable' ? '(F6)' : '(F7)'), `the ferry says why it stays (${said})`);
         await once('why-not-ferry');
       }
+      assert(await ferryHandlesApart(page) === moves.length, 'a handle per move, none over another on its lake');
       if (moves.length && (stats.ferriesMoved === 0 || Math.random() < 0.5)) {
         await once('ferry-move-options');
         const a = pickRandom(moves);
@@ -621,6 +623,22 @@ async function hoverCell(page, cell, key) {
     await page.mouse.move(mx + box.width * 3, my + box.height * 3);
   }
   return null;
+}
+
+/** The ferry handles on each lake of the board: no two of one lake overlap (their boxes do not meet). */
+async function ferryHandlesApart(page) {
+  const boxes = await page.evaluate(() => [...document.querySelectorAll('.ferry-handle')].map((g) => {
+    const r = g.querySelector('circle.handle').getBoundingClientRect();
+    return { at: g.dataset.at, n: g.dataset.n, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom };
+  }));
+  for (const a of boxes) {
+    for (const b of boxes) {
+      if (a === b || a.at !== b.at) continue;
+      const meet = a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+      assert(!meet, `handles ${a.n} and ${b.n} on the lake at ${a.at} overlap (${JSON.stringify([a, b])})`);
+    }
+  }
+  return boxes.length;
 }
 
 /** Is the topmost element at this point part of the board's drawing (no panel over it)? */

@@ -45,10 +45,18 @@ export function isTouch() {
 
 export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
 
-/** A message at the top of the page; errors stay until closed or replaced. */
+/**
+ * A message; errors stay until closed or replaced. Clicks go through a
+ * message to what is under it (only its × takes them). Over a board, on a
+ * wide screen, messages stand in the board's top left corner below its
+ * banner: clear of the feature inspector (bottom left) and the zoom buttons
+ * (bottom right). On a phone they stand at the bottom of the screen, below
+ * the board.
+ */
 export function toast(text, { error = false, code = null, timeout = error ? 9000 : 3500, key = null } = {}) {
   let host = document.getElementById('toasts');
   if (!host) { host = h('div#toasts', { role: 'status', 'aria-live': 'polite' }); document.body.appendChild(host); }
+  placeToasts(host);
   if (key) for (const old of host.querySelectorAll(`[data-key="${key}"]`)) old.remove();
   const box = h('div.toast', { class: `toast${error ? ' error' : ''}`, dataset: { key: key || '', code: code || '' } },
     code ? h('span.code', code) : null,
@@ -58,6 +66,18 @@ export function toast(text, { error = false, code = null, timeout = error ? 9000
   while (host.children.length > 4) host.firstChild.remove();
   if (timeout) setTimeout(() => box.remove(), timeout);
   return box;
+}
+
+function placeToasts(host) {
+  const wrap = document.querySelector('.board-wrap');
+  const onBoard = !!wrap && !matchMedia('(max-width: 780px)').matches;
+  host.classList.toggle('on-board', onBoard);
+  if (!onBoard) { host.style.top = host.style.left = host.style.width = ''; return; }
+  const r = wrap.getBoundingClientRect();
+  const banner = wrap.querySelector('.board-banner')?.getBoundingClientRect();
+  host.style.top = `${Math.round((banner && banner.height ? banner.bottom : r.top) + 8)}px`;
+  host.style.left = `${Math.round(r.left + 10)}px`;
+  host.style.width = `${Math.round(Math.max(180, Math.min(440, r.width - 80)))}px`;
 }
 
 /** Show an ApiError (or anything thrown) with its typed code. */
