@@ -146,7 +146,7 @@ export class BoardView {
     this.applyCamera();
   }
 
-  setCamera(cam) { if (cam && isFinite(cam.cx) && isFinite(cam.cy) && cam.z > 0) { this.cam = { ...cam }; this.applyCamera(); } }
+  setCamera(cam) { if (cam && isFinite(cam.cx) && isFinite(cam.cy) && cam.z > 0) { this.stopGlide(); this.cam = { ...cam }; this.applyCamera(); } }
 
   zoomBy(f, px = this.size.w / 2, py = this.size.h / 2) {
     this.userMoved();
@@ -206,9 +206,9 @@ export class BoardView {
     u.setAttribute('transform', `translate(${f.bx - T / 2} ${f.by - T / 2})`);
   }
 
-  /** Is the cell entirely on screen? */
+  /** Is the cell entirely on screen (once a glide under way is over)? */
   visible(x, y) {
-    const { cx, cy, z } = this.cam;
+    const { cx, cy, z } = this.glideTarget || this.cam;
     const w = this.size.w / z, h = this.size.h / z;
     return x * T >= cx - w / 2 && (x + 1) * T <= cx + w / 2 && y * T >= cy - h / 2 && (y + 1) * T <= cy + h / 2;
   }
@@ -229,7 +229,7 @@ export class BoardView {
 
   /** Make sure the cell is on screen (pan only as much as needed). */
   reveal(x, y) {
-    this.stopGlide();
+    this.endGlide();
     const [ncx, ncy] = this.revealCentre(x, y);
     if (ncx !== this.cam.cx || ncy !== this.cam.cy) { this.cam.cx = ncx; this.cam.cy = ncy; this.applyCamera(); }
   }
@@ -244,8 +244,12 @@ export class BoardView {
    */
   follow(x, y) {
     if (!this.cam || this.pointers.size || Date.now() - (this.userAt || 0) < USER_QUIET_MS) return false;
-    const [ncx, ncy] = this.revealCentre(x, y);
-    if (ncx === this.cam.cx && ncy === this.cam.cy) return false;
+    if (this.visible(x, y)) return false;
+    // Far off (not a cell of it on screen): centred; else only as far as needed.
+    const { cx, cy, z } = this.cam;
+    const w = this.size.w / z, h = this.size.h / z;
+    const far = (x + 1) * T < cx - w / 2 || x * T > cx + w / 2 || (y + 1) * T < cy - h / 2 || y * T > cy + h / 2;
+    const [ncx, ncy] = far ? [(x + 0.5) * T, (y + 0.5) * T] : this.revealCentre(x, y);
     this.glideTo(ncx, ncy);
     return true;
   }
@@ -257,6 +261,7 @@ export class BoardView {
     try { reduce = matchMedia('(prefers-reduced-motion: reduce)').matches; } catch (_) { /* motion it is */ }
     if (reduce) { this.cam.cx = ncx; this.cam.cy = ncy; this.applyCamera(); return; }
     const t0 = performance.now();
+    this.glideTarget = { cx: ncx, cy: ncy, z: from.z };
     this.svg.dataset.gliding = '1';
     const step = (now) => {
       const k = Math.min(1, (now - t0) / GLIDE_MS);
@@ -272,7 +277,15 @@ export class BoardView {
   stopGlide() {
     if (this.glide) cancelAnimationFrame(this.glide);
     this.glide = null;
+    this.glideTarget = null;
     delete this.svg.dataset.gliding;
+  }
+
+  /** A glide under way jumps to its end (the step's own reveal starts from there). */
+  endGlide() {
+    const to = this.glideTarget;
+    this.stopGlide();
+    if (to) { this.cam = { ...to }; this.applyCamera(); }
   }
 
   installInput() {

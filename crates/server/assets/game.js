@@ -196,11 +196,11 @@ export class GamePage {
       toast(t('{name} plays a second turn (builder)', { name: seatName(v, v.current) }), { key: 'second-turn' });
     }
     this.render();
-    if (key !== prevKey) this.revealStep();
-    // Another player's tile (a bot's, mostly) placed out of view: the view goes to it.
+    // Another player's tile (a bot's, mostly) placed out of view: the view goes to it (the step's own reveal then starts from there).
     const lp = v.last_placed;
     if (prev && lp && v.version > prev.version && !this.tokens.has(lp.seat)
       && !(prev.last_placed && prev.last_placed.at.join() === lp.at.join())) this.board.follow(...lp.at);
+    if (key !== prevKey) this.revealStep();
     // What scored since the last view, shown where it lies for a moment.
     if (prev && v.version > prev.version) {
       this.board.flashScorings(v.log, prev.version, v.version);
@@ -867,7 +867,7 @@ export class GamePage {
         );
         body.appendChild(h('div.hint', this.sel
           ? `${tn((cells.get(this.sel) || []).length, '{n} rotation fits here.', '{n} rotations fit here.')} ${t(touch ? 'Tap the tile to turn it, ✓ to place.' : 'Click the tile or press R to turn it, ✓ or Enter to place.')}`
-          : `${tn(cells.size, '{n} highlighted position', '{n} highlighted positions')} ${t(touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).')} ${t('Bright ones fit as the tile is turned now.')}`));
+          : `${tn(cells.size, '{n} highlighted position.', '{n} highlighted positions.')} ${t(touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).')} ${t('Bright ones fit as the tile is turned now.')}`));
       }
     } else {
       const opts = this.options();
@@ -1038,7 +1038,7 @@ const AUTO_END_MS = 3000;
 function autoEndWanted() { try { return localStorage.getItem('carcassonne.autoEnd') !== '0'; } catch (_) { return true; } }
 function setAutoEnd(on) { try { localStorage.setItem('carcassonne.autoEnd', on ? '1' : '0'); } catch (_) { /* private mode */ } }
 
-function countdownWords(ms) { return t('The turn ends by itself in {n} s…', { n: Math.max(0, Math.ceil(ms / 1000)) }); }
+function countdownWords(ms) { return t('The turn ends by itself in {n} s…', { n: Math.max(0, Math.ceil(ms / 1000)) }); }
 
 /** Whether the player asked for a notification when its turn comes (kept in this browser). */
 function notifyWanted() { try { return localStorage.getItem('carcassonne.notify') === '1'; } catch (_) { return false; } }
