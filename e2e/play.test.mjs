@@ -1618,28 +1618,23 @@ try {
         for (let mask = 1; mask < 64; mask++) {
           const pairs = all.filter((x, i) => mask & (1 << i) && x !== boat);
           if (!pairs.length || pairs.length !== all.filter((_, i) => mask & (1 << i)).length) continue;
-          const pts = ferryHandles(pairs, boat ? [ferryPath(boat).mid] : []);
+          const { points: pts, r } = ferryHandles(pairs, boat ? [ferryPath(boat).mid] : []);
+          // Apart by more than a handle's box (2 r) on one axis at least.
           for (let i = 0; i < pts.length; i++) for (let j = i + 1; j < pts.length; j++) {
-            const d = Math.max(Math.abs(pts[i][0] - pts[j][0]), Math.abs(pts[i][1] - pts[j][1]));
-            if (d < w.d) w = { d, pairs, boat };
+            const d = Math.max(Math.abs(pts[i][0] - pts[j][0]), Math.abs(pts[i][1] - pts[j][1])) - 2 * r;
+            if (d < w.d) w = { d, pairs, boat, r };
           }
         }
       }
       return w;
     });
-    // A handle is a circle of radius 6.5: its box is 13 wide.
-    assert(worst.d >= 13 || worst.pairs.length === 6, `handles stay apart (closest ${worst.d} for ${JSON.stringify(worst)})`);
-    const five = await page.evaluate(async () => {
+    assert(worst.d >= 0.5, `no two handles' boxes meet (closest: ${JSON.stringify(worst)})`);
+    const sizes = await page.evaluate(async () => {
       const { ferryHandles } = await import('/tiles.js');
       const all = ['N-E', 'N-S', 'N-W', 'E-S', 'E-W', 'S-W'];
-      let m = Infinity;
-      for (const skip of all) {
-        const pts = ferryHandles(all.filter((x) => x !== skip));
-        for (let i = 0; i < pts.length; i++) for (let j = i + 1; j < pts.length; j++) m = Math.min(m, Math.max(Math.abs(pts[i][0] - pts[j][0]), Math.abs(pts[i][1] - pts[j][1])));
-      }
-      return m;
+      return { five: Math.min(...all.map((skip) => ferryHandles(all.filter((x) => x !== skip)).r)), six: ferryHandles(all).r };
     });
-    assert(five >= 13, `five handles on one lake do not overlap (closest ${five})`);
+    assert(sizes.five === 6.5 && sizes.six >= 5, `up to five handles at full size, six a little smaller (${JSON.stringify(sizes)})`);
   });
 
   await check('fewer clicks: a follower step with nothing to deploy is passed for the player, said why; a played-out turn ends by itself after a countdown (on by default), not after Undo, and waits when turned off (remembered)', async () => {
@@ -2356,7 +2351,7 @@ try {
         const l = i.parentElement.getBoundingClientRect(), r = i.getBoundingClientRect();
         return { id: i.id, dx: r.left - l.left, dy: r.top - l.top };
       }));
-      assert(boxes.length >= 7 && boxes.every((b) => b.dx < 4 && b.dy < 12), `each check box at the start of its label: ${JSON.stringify(boxes.filter((b) => b.dx >= 4 || b.dy >= 12))}`);
+      assert(boxes.length >= 7 && boxes.every((b) => b.dx < 7 && b.dy < 12), `each check box at the start of its label: ${JSON.stringify(boxes.filter((b) => b.dx >= 7 || b.dy >= 12))}`);
       await pointShot(p, `home-${locale.slice(0, 2)}`);
       await p.click('#create-game');
       await waitMyTurn(p);

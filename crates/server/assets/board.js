@@ -219,7 +219,7 @@ export class BoardView {
     const w = this.size.w / z, h = this.size.h / z;
     // Keep clear of the zoom buttons (bottom right) and the banner (top):
     // their size is in screen pixels, the margins in board units.
-    const m = 24, right = Math.max(m, 64 / z), top = Math.max(m, 48 / z), bottom = Math.max(m, 24 / z);
+    const m = 24, right = Math.max(m, 64 / z), top = Math.max(m, Math.max(48, this.topInset()) / z), bottom = Math.max(m, 24 / z);
     const x0 = x * T - m, x1 = (x + 1) * T + right, y0 = y * T - top, y1 = (y + 1) * T + bottom;
     let ncx = cx, ncy = cy;
     if (x0 < cx - w / 2) ncx = x0 + w / 2; else if (x1 > cx + w / 2) ncx = x1 - w / 2;
@@ -610,12 +610,12 @@ export class BoardView {
     }
     for (const [k, opts] of byLake) {
       const boat = (view.ferries || []).find((f) => `${f.at[0]},${f.at[1]}` === k);
-      const spots = ferryHandles(opts.map((o) => o.ferry), boat ? [ferryPath(boat.ferry).mid] : []);
-      opts.forEach((o, i) => handleAt.set(o, spots[i]));
+      const { points, r } = ferryHandles(opts.map((o) => o.ferry), boat ? [ferryPath(boat.ferry).mid] : []);
+      opts.forEach((o, i) => handleAt.set(o, { at: points[i], r }));
     }
     for (const o of ix.ferryOptions || []) {
       const fp = ferryPath(o.ferry);
-      const hp = handleAt.get(o) || fp.handle;
+      const { at: hp, r: hr } = handleAt.get(o) || { at: fp.handle, r: 6.5 };
       const words = `${o.n}: ${t(o.move ? 'move the ferry: {route}' : 'ferry {pair}', { route: routeWords(o.ferry), pair: routeWords(o.ferry) })}`;
       const data = {
         'data-pick': o.move ? 'move' : 'ferry', 'data-ferry': o.ferry, 'data-at': `${o.x},${o.y}`, 'data-n': o.n,
@@ -630,8 +630,8 @@ export class BoardView {
       L.options.appendChild(g);
       // The handle carries the choice's number, as in the list.
       const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n });
-      hg.appendChild(el('circle', { cx: hp[0], cy: hp[1], r: 6.5, class: 'handle' }));
-      hg.appendChild(el('text', { x: hp[0], y: hp[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, [document.createTextNode(String(o.n))]));
+      hg.appendChild(el('circle', { cx: hp[0], cy: hp[1], r: hr, class: 'handle' }));
+      hg.appendChild(el('text', { x: hp[0], y: hp[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle', style: hr < 6.5 ? `font-size:${(8.5 * hr / 6.5).toFixed(2)}px` : null }, [document.createTextNode(String(o.n))]));
       hg.appendChild(el('title', {}, [document.createTextNode(words)]));
       handles.push(hg);
     }

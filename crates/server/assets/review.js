@@ -81,10 +81,11 @@ export class ReviewPanel {
   }
 
   showNone(message) {
-    clear(this.body).append(
+    // (append() would write a null as the word "null".)
+    clear(this.body).append(...[
       h('p', t('The strongest bot looks at every decision: who was winning, the moves that cost the most, and what it would have played. It takes about half a minute.')),
       message ? h('p.error', message) : null,
-      h('button.primary#review-start', { onclick: () => this.ask() }, 'Review this game'));
+      h('button.primary#review-start', { onclick: () => this.ask() }, 'Review this game')].filter(Boolean));
   }
 
   showDone() {

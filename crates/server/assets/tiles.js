@@ -786,10 +786,12 @@ const HANDLE_AT = [0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68, 0.26, 0.74, 0.2, 0.8
 const handleCache = new Map();
 
 /**
- * The handles of the crossings `pairs` offered on one lake, in tile units,
- * in the order of `pairs`: each on its own crossing, as near its middle as
- * can be with every two at least `apart` apart on both axes (their boxes
- * never meet), and clear of `avoid` (the boat on the lake) when there is room.
+ * The handles of the crossings `pairs` offered on one lake, in tile units:
+ * `points` in the order of `pairs`, each on its own crossing, as near its
+ * middle as can be with every two at least `apart` apart on both axes, and
+ * clear of `avoid` (the boat on the lake) when there is room; `r` the
+ * handles' radius, smaller when the lake is crowded (all six crossings of
+ * four jetties), so that their boxes never meet.
  */
 export function ferryHandles(pairs, avoid = [], apart = 14) {
   const key = `${pairs.join(' ')}|${avoid.map((p) => pt(p)).join(' ')}|${apart}`;
@@ -799,9 +801,10 @@ export function ferryHandles(pairs, avoid = [], apart = 14) {
     return HANDLE_AT.map((t) => ({ p: [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t], off: Math.abs(t - 0.5) }));
   });
   const far = (p, q, d) => Math.max(Math.abs(p[0] - q[0]), Math.abs(p[1] - q[1])) >= d;
-  let found = null;
+  let found = null, room = apart;
   // Fewer constraints until one layout fits: the boat first, then less room.
   for (const [fixed, d] of [[avoid, apart], [[], apart], [[], apart - 2], [[], apart - 4], [[], 0]]) {
+    room = d;
     let bestOff = Infinity;
     const chosen = [];
     const search = (i, off) => {
@@ -817,8 +820,9 @@ export function ferryHandles(pairs, avoid = [], apart = 14) {
     search(0, 0);
     if (found) break;
   }
-  handleCache.set(key, found);
-  return found;
+  const res = { points: found, r: Math.max(3, Math.min(6.5, (room - 1) / 2)) };
+  handleCache.set(key, res);
+  return res;
 }
 
 // A follower, drawn in a box about 24 units high centred on 0,0.

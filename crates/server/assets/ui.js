@@ -68,6 +68,9 @@ export function toast(text, { error = false, code = null, timeout = error ? 9000
   return box;
 }
 
+// A window turned or resized: the messages shown move with the board.
+if (typeof window !== 'undefined') window.addEventListener('resize', () => { const host = document.getElementById('toasts'); if (host) placeToasts(host); });
+
 function placeToasts(host) {
   const wrap = document.querySelector('.board-wrap');
   const onBoard = !!wrap && !matchMedia('(max-width: 780px)').matches;
