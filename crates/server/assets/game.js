@@ -8,7 +8,7 @@ import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
-import { FIGURE_WORDS, featureWords, figureCount, routeWords, stepWords, takeBackPoints, takeBackWords, whyWords } from './words.js';
+import { FIGURE_WORDS, featureWords, figureCount, routeWords, stepWords, takeBackPoints, takeBackWords, wagonStepWords, whyWords } from './words.js';
 import { bestWords, placementOf } from './review.js';
 import { OddsOverlays } from './overlays.js';
 
@@ -323,13 +323,15 @@ export class GamePage {
       // The Abbot: instead of deploying, the abbot may come back (after the spots, whatever the figure shown).
       const backs = this.legal('return_abbot').map((a, i) => {
         const points = takeBackPoints(v.board, a.at);
-        return { n: deploys.length + i + 1, action: a, label: takeBackWords(points, a.at), points, takeBack: true };
+        return { n: deploys.length + i + 1, action: a, label: takeBackWords(points), points, takeBack: true };
       });
       return [...deploys, ...backs];
     }
     if (v.step === 'abbey') return this.legal('abbey').map((a, i) => ({ n: i + 1, action: a, label: t('a hole at {at}', { at: at(a.at) }) }));
     if (v.step === 'move_wagon') {
-      return this.legal('wagon').map((a, i) => ({ n: i + 1, action: a, label: `${featureWords(a.to, 'wagon')} ${at(a.at)}`, kind: a.kind, figure: 'wagon' }));
+      // Said from where the wagon waits (ringed on the board), not in coordinates.
+      const from = v.waiting_wagons?.[0]?.at;
+      return this.legal('wagon').map((a, i) => ({ n: i + 1, action: a, label: from ? `${featureWords(a.to, 'wagon')}, ${wagonStepWords(from, a.at)}` : `${featureWords(a.to, 'wagon')} ${at(a.at)}`, kind: a.kind, figure: 'wagon' }));
     }
     if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: ferryWords(a) }));
     // The number links a choice to its handle on the lake (the lake lights up as it is pointed at): no coordinates.
@@ -698,7 +700,7 @@ export class GamePage {
     // A ferry choice under the pointer or focus previews the road it makes.
     const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
     if (hot && hot.action.road) ix.preview = hot.action.road;
-    if (hot && hot.action.type === 'move') ix.highlight = [...ix.highlight, hot.action.at];
+    if (hot && ['move', 'wagon', 'return_abbot'].includes(hot.action.type)) ix.highlight = [...ix.highlight, hot.action.at];
     const odds = this.odds.overlay(this.gameId, v.version, this.oddsToken());
     if (odds && v.status === 'active') ix.odds = odds;
     const seat = this.mySeat();
@@ -909,7 +911,7 @@ export class GamePage {
         // The Abbot: taking the abbot back is a choice of its own, said apart.
         const back = opts.find((o) => o.takeBack);
         if (back) {
-          body.appendChild(h('div.hint#abbot-hint', `${t('Instead of deploying, you may take your abbot back from {at}: it scores {n} points now, as it would at the end.', { at: at(back.action.at), n: back.points })}${touch ? '' : ` ${t('Click it on the board (ringed), its choice below, or press A.')}`}`));
+          body.appendChild(h('div.hint#abbot-hint', `${t('Instead of deploying, you may take your abbot back (ringed on the board): it scores {n} points now, as it would at the end.', { n: back.points })}${touch ? '' : ` ${t('Click it on the board (ringed), its choice below, or press A.')}`}`));
         }
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
@@ -919,7 +921,7 @@ export class GamePage {
       } else if (v.step === 'move_wagon') {
         actions.append(h('button#wagon-back', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('Take the wagon back')}${key('N')}`));
         const w = v.waiting_wagons?.[0];
-        const why = w ? t('The feature of the wagon at {at} was scored.', { at: at(w.at) }) : '';
+        const why = w ? t('The feature of the waiting wagon (ringed) was scored.') : '';
         const outOfTurn = v.current !== seat ? ` ${t('{name} decides now, in {other}’s turn.', { name: seatName(v, seat), other: seatName(v, v.current) })}` : '';
         body.appendChild(h('div.hint#wagon-hint', `${why}${outOfTurn} ${t('It may move to a free road, city or monastery on its tile or one of the eight around it (ringed), or go back to the supply.')}`));
       } else if (v.step === 'move_ferries') {

@@ -324,7 +324,7 @@ const DE = {
   'Tap one, or draw a tile.': 'Tippe eine an oder ziehe ein Plättchen.',
   'Click one, pick it below, or draw a tile.': 'Klicke eine an, wähle sie unten oder ziehe ein Plättchen.',
   'Take the wagon back': 'Wagen zurücknehmen',
-  'The feature of the wagon at {at} was scored.': 'Das Gebiet des Wagens bei {at} wurde gewertet.',
+  'The feature of the waiting wagon (ringed) was scored.': 'Das Gebiet des wartenden Wagens (umringt) wurde gewertet.',
   '{name} decides now, in {other}’s turn.': '{name} entscheidet jetzt, im Zug von {other}.',
   'It may move to a free road, city or monastery on its tile or one of the eight around it (ringed), or go back to the supply.': 'Er darf auf eine freie Straße, Stadt oder ein freies Kloster auf seinem Plättchen oder einem der acht darum (markiert) oder zurück in den Vorrat.',
   'Mayor': 'Bürgermeister',
@@ -379,8 +379,8 @@ const DE = {
   'Abbot': 'Abt',
   'abbot in the garden': 'Abt im Garten',
   'abbot in the monastery': 'Abt im Kloster',
-  'Take back the abbot at {at} (+{n} points)': 'Abt zurücknehmen bei {at} (+{n} Punkte)',
-  'Instead of deploying, you may take your abbot back from {at}: it scores {n} points now, as it would at the end.': 'Statt einzusetzen darfst du deinen Abt von {at} zurücknehmen: er zählt jetzt {n} Punkte, wie er am Ende zählen würde.',
+  'Take back the abbot (+{n} points)': 'Abt zurücknehmen (+{n} Punkte)',
+  'Instead of deploying, you may take your abbot back (ringed on the board): it scores {n} points now, as it would at the end.': 'Statt einzusetzen darfst du deinen Abt zurücknehmen (auf dem Brett umringt): er zählt jetzt {n} Punkte, wie er am Ende zählen würde.',
   'Click it on the board (ringed), its choice below, or press A.': 'Klicke ihn auf dem Spielfeld an (umkreist), wähle ihn unten oder drücke A.',
   'deploy step: take your abbot back, for the points its monastery or garden scores now': 'beim Einsetzen: den Abt zurücknehmen, für die Punkte, die sein Kloster oder Garten jetzt zählt',
   ' takes the abbot back from the garden at {at}: {n} points': ' nimmt den Abt aus dem Garten bei {at} zurück: {n} Punkte',
@@ -522,6 +522,8 @@ const DE = {
   '{who} takes the abbot back.': '{who} nimmt den Abt zurück.',
   '{who} places the ferry {route}.': '{who} setzt die Fähre {route}.',
   '{who} moves a ferry: now {route}.': '{who} versetzt eine Fähre: jetzt {route}.',
+  'on its tile': 'auf seinem Plättchen',
+  'one tile {dir}': 'ein Plättchen Richtung {dir}',
 };
 
 const DE_PLURAL = {
@@ -858,7 +860,7 @@ const PL = {
   'Tap one, or draw a tile.': 'Dotknij jednej albo dobierz płytkę.',
   'Click one, pick it below, or draw a tile.': 'Kliknij jedną, wybierz ją poniżej albo dobierz płytkę.',
   'Take the wagon back': 'Zabierz wóz',
-  'The feature of the wagon at {at} was scored.': 'Obszar wozu na {at} został podliczony.',
+  'The feature of the waiting wagon (ringed) was scored.': 'Obszar czekającego wozu (obwiedzionego) został podliczony.',
   '{name} decides now, in {other}’s turn.': '{name} decyduje teraz, w turze gracza {other}.',
   'It may move to a free road, city or monastery on its tile or one of the eight around it (ringed), or go back to the supply.': 'Może przejechać na wolną drogę, miasto lub klasztor na swojej płytce albo jednej z ośmiu wokół niej (zaznaczone) albo wrócić do zapasu.',
   'Mayor': 'Burmistrz',
@@ -913,8 +915,8 @@ const PL = {
   'Abbot': 'Opat',
   'abbot in the garden': 'opat w ogrodzie',
   'abbot in the monastery': 'opat w klasztorze',
-  'Take back the abbot at {at} (+{n} points)': 'Zabierz opata z {at} (+{n} pkt)',
-  'Instead of deploying, you may take your abbot back from {at}: it scores {n} points now, as it would at the end.': 'Zamiast stawiać możesz zabrać opata z {at}: daje teraz {n} pkt, tyle co na koniec gry.',
+  'Take back the abbot (+{n} points)': 'Zabierz opata (+{n} pkt)',
+  'Instead of deploying, you may take your abbot back (ringed on the board): it scores {n} points now, as it would at the end.': 'Zamiast stawiać możesz zabrać opata (obwiedzionego na planszy): daje teraz {n} pkt, tyle co na koniec gry.',
   'Click it on the board (ringed), its choice below, or press A.': 'Kliknij go na planszy (w kółku), wybierz poniżej albo naciśnij A.',
   'deploy step: take your abbot back, for the points its monastery or garden scores now': 'stawianie: zabierz opata, za punkty, które jego klasztor lub ogród daje teraz',
   ' takes the abbot back from the garden at {at}: {n} points': ' zabiera opata z ogrodu przy {at}: {n} pkt',
@@ -1056,6 +1058,8 @@ const PL = {
   '{who} takes the abbot back.': '{who} zabiera opata.',
   '{who} places the ferry {route}.': '{who} stawia prom {route}.',
   '{who} moves a ferry: now {route}.': '{who} przestawia prom: teraz {route}.',
+  'on its tile': 'na swojej płytce',
+  'one tile {dir}': 'o płytkę na {dir}',
 };
 
 const PL_PLURAL = {

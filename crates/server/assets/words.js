@@ -77,7 +77,7 @@ export function placeWords(feature) {
 /** A choice on the board in words: a figure on a feature, a wagon's move, or taking the abbot back. */
 export function spotWords(s) {
   if (s.pick === 'wagon') return featureWords(s.meeple, 'wagon');
-  if (s.pick === 'return_abbot') return takeBackWords(s.points, [s.x, s.y]);
+  if (s.pick === 'return_abbot') return takeBackWords(s.points);
   return featureWords(s.meeple, s.figure === 'normal' ? null : s.figure);
 }
 
@@ -132,8 +132,16 @@ export function returnWords(feature, at, figure) {
  * The Abbot: taking the abbot back at `at` ([x, y]) for `points`, in words
  * (the deploy step's choice; at least 2 points: the abbot's tile has a neighbour).
  */
-export function takeBackWords(points, at) {
-  return t('Take back the abbot at {at} (+{n} points)', { at: `(${at[0]}, ${at[1]})`, n: points });
+export function takeBackWords(points) {
+  // The abbot is ringed on the board: no coordinates.
+  return t('Take back the abbot (+{n} points)', { n: points });
+}
+
+/** Where a wagon may go, from where it waits: its own tile, or the one beside it in a direction. */
+export function wagonStepWords(from, to) {
+  const dx = Math.sign(to[0] - from[0]), dy = Math.sign(to[1] - from[1]);
+  if (!dx && !dy) return t('on its tile');
+  return t('one tile {dir}', { dir: whereWords(`${dy < 0 ? 'N' : dy > 0 ? 'S' : ''}${dx > 0 ? 'E' : dx < 0 ? 'W' : ''}`) });
 }
 
 /**
