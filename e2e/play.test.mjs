@@ -1543,7 +1543,7 @@ try {
     hotSeatGame = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
   });
 
-  await check('toasts let clicks through to the board, clear of the inspector and the board\'s buttons; the turn panel names the turn being ended (hot-seat, 1366 and 390 px)', async () => {
+  await check('toasts never stand over the board (nor the inspector, the board\'s buttons, the turn panel) and let clicks through; the turn panel names the turn being ended (hot-seat, 1366 and 390 px)', async () => {
     for (const [width, height, phone] of [[1366, 768, false], [390, 844, true]]) {
       const ctx = await browser.newContext({ viewport: { width, height }, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
       // The turn is ended by the key here (the countdown has its own check).
@@ -1567,34 +1567,37 @@ try {
       await waitVersionPast(p, v0);
       assert((await p.textContent(toastSel)).includes('Bob'), 'the toast says whose turn it is');
       const box = await p.locator(toastSel).boundingBox();
-      const b = await boxesOf(p, ['#inspector', '.board-tools', '.board-banner', '.board-wrap']);
-      for (const sel of ['#inspector', '.board-tools', '.board-banner']) assert(!boxesMeet(box, b[sel]), `the toast stays clear of ${sel} (${JSON.stringify([box, b[sel]])})`);
-      if (phone) {
-        assert(!boxesMeet(box, b['.board-wrap']), `on a phone the toast stands below the board (${JSON.stringify([box, b['.board-wrap']])})`);
-      } else {
-        assert(b['#inspector'], 'the inspector is shown beside the toast');
-        assert(boxesMeet(box, b['.board-wrap']), 'on a wide screen the toast stands over the board');
+      const b = await boxesOf(p, ['#inspector', '.board-tools', '.board-banner', '.board-wrap', 'section.turn']);
+      // Never over the board: its tiles, spots, ✓ and buttons, and the inspector, stay free for the mouse.
+      for (const sel of ['.board-wrap', '#inspector', '.board-tools', '.board-banner', 'section.turn']) {
+        assert(!boxesMeet(box, b[sel]), `the toast stays clear of ${sel} (${JSON.stringify([box, b[sel]])})`);
       }
+      if (!phone) assert(b['#inspector'], 'the inspector is shown, the toast apart from it');
       await pointShot(p, 'toasts');
-      // A click on the toast's words goes to what is under it (on a wide screen: the board).
+      // A click on the toast's words goes to what is under it (where that is nothing that acts).
       const pt = await p.evaluate(() => {
         const r = document.querySelector('#toasts .toast[data-key="turn"] .msg').getBoundingClientRect();
         for (const fx of [0.5, 0.3, 0.7, 0.15, 0.85]) {
-          const x = r.left + r.width * fx, y = r.top + r.height / 2;
-          const hit = document.elementFromPoint(x, y);
-          if (hit && !hit.closest('#toasts') && !hit.closest('[data-pick]')) return [x, y, hit.closest('svg.board') ? 'board' : hit.tagName];
+          for (const fy of [0.5, 0.2, 0.8]) {
+            const x = r.left + r.width * fx, y = r.top + r.height * fy;
+            const hit = document.elementFromPoint(x, y);
+            if (hit && !hit.closest('#toasts') && !hit.closest('[data-pick], button, input, label, a, select')) return [x, y, hit.tagName];
+          }
         }
         return null;
       });
       assert(pt, 'the toast lets the pointer through to what is under it');
       await p.evaluate(() => {
         window.__click = null;
-        document.addEventListener('click', (e) => { window.__click = e.target.closest('svg.board') ? 'board' : e.target.closest('#toasts') ? 'toast' : e.target.tagName; }, { capture: true, once: true });
+        document.addEventListener('click', (e) => { window.__click = e.target.closest('#toasts') ? 'toast' : e.target.tagName; }, { capture: true, once: true });
       });
       if (phone) await p.touchscreen.tap(pt[0], pt[1]); else await p.mouse.click(pt[0], pt[1]);
       const got = await p.evaluate(() => window.__click);
-      assert(got === pt[2] && got !== 'toast', `the click reached ${pt[2]} (${got})`);
-      if (!phone) assert(got === 'board', 'the click under the toast reached the board');
+      assert(got === pt[2] && got !== 'toast', `the click went through the toast to ${pt[2]} (${got})`);
+      // And the board right beside it takes its clicks: the inspector answers a point on the start city.
+      if (!phone) {
+        await inspectStartCity(p, base, gameId, 'hover', { token: tokens[1] });
+      }
       // The close button still closes it.
       if (await p.locator(toastSel).count()) {
         await p.click(`${toastSel} .close`);
@@ -1922,6 +1925,10 @@ try {
     assert(hotSeatGame, 'the hot-seat game is open');
     const game = hotSeatGame.get('game');
     const tokens = hotSeatGame.getAll('token');
+    // (Other checks opened other games in this page since.)
+    await page.goto(`${base}/?restart=1#game=${game}${tokens.map((t) => `&token=${t}`).join('')}`);
+    await page.waitForSelector('body[data-page="game"][data-conn="open"]');
+    await waitMyTurn(page);
     await server.halt();
     await page.waitForSelector('body[data-conn="closed"]', { timeout: 15000 });
     await shot(page, 'server-down');

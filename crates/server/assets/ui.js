@@ -47,11 +47,10 @@ export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); ret
 
 /**
  * A message; errors stay until closed or replaced. Clicks go through a
- * message to what is under it (only its × takes them). Over a board, on a
- * wide screen, messages stand in the board's top left corner below its
- * banner: clear of the feature inspector (bottom left) and the zoom buttons
- * (bottom right). On a phone they stand at the bottom of the screen, below
- * the board.
+ * message to what is under it (only its × takes them). Beside a board they
+ * never stand over it (its tiles, spots, buttons and the feature inspector
+ * stay free): on a wide screen at the foot of the side panel, on a phone at
+ * the bottom of the screen, below the board.
  */
 export function toast(text, { error = false, code = null, timeout = error ? 9000 : 3500, key = null } = {}) {
   let host = document.getElementById('toasts');
@@ -72,15 +71,13 @@ export function toast(text, { error = false, code = null, timeout = error ? 9000
 if (typeof window !== 'undefined') window.addEventListener('resize', () => { const host = document.getElementById('toasts'); if (host) placeToasts(host); });
 
 function placeToasts(host) {
-  const wrap = document.querySelector('.board-wrap');
-  const onBoard = !!wrap && !matchMedia('(max-width: 780px)').matches;
-  host.classList.toggle('on-board', onBoard);
-  if (!onBoard) { host.style.top = host.style.left = host.style.width = ''; return; }
-  const r = wrap.getBoundingClientRect();
-  const banner = wrap.querySelector('.board-banner')?.getBoundingClientRect();
-  host.style.top = `${Math.round((banner && banner.height ? banner.bottom : r.top) + 8)}px`;
-  host.style.left = `${Math.round(r.left + 10)}px`;
-  host.style.width = `${Math.round(Math.max(180, Math.min(440, r.width - 80)))}px`;
+  const side = document.querySelector('.board-wrap') && document.querySelector('.game > .side');
+  const beside = !!side && !matchMedia('(max-width: 780px)').matches;
+  host.classList.toggle('beside-board', beside);
+  if (!beside) { host.style.left = host.style.width = ''; return; }
+  const r = side.getBoundingClientRect();
+  host.style.left = `${Math.round(r.left + 8)}px`;
+  host.style.width = `${Math.round(r.width - 16)}px`;
 }
 
 /** Show an ApiError (or anything thrown) with its typed code. */
