@@ -262,17 +262,28 @@ async function inspectStartCity(page, base, gameId, how = 'hover', body = {}) {
   return report;
 }
 
-/** Wait until it is this browser's turn (or the game is over); returns the body's data. */
+/**
+ * Wait until it is this browser's turn (or the game is over), the board
+ * still (not gliding to another player's tile: a cell measured then would
+ * move away before the click); returns the body's data.
+ */
 async function waitMyTurn(page, timeout = 60000) {
   await page.waitForFunction(() => {
     const d = document.body.dataset;
+    if (document.querySelector('svg.board[data-gliding]')) return false;
     return d.status === 'finished' || (d.mine === '1' && d.pending === '0');
   }, null, { timeout, polling: 50 });
   return page.evaluate(() => ({ ...document.body.dataset }));
 }
 
 async function waitVersionPast(page, version, timeout = 30000) {
-  await page.waitForFunction((v) => Number(document.body.dataset.version) > v && document.body.dataset.pending === '0', version, { timeout, polling: 50 });
+  try {
+    await page.waitForFunction((v) => Number(document.body.dataset.version) > v && document.body.dataset.pending === '0', version, { timeout, polling: 50 });
+  } catch (e) {
+    // What the page shows, to tell why it did not move on.
+    const state = await page.evaluate(() => ({ ...document.body.dataset, toasts: document.getElementById('toasts')?.textContent, turn: document.querySelector('.turn-panel')?.textContent })).catch(() => null);
+    throw new Error(`the page did not move past version ${version}: ${JSON.stringify(state)}\n${e.message}`);
+  }
 }
 
 // ---------------------------------------------------------------- one game

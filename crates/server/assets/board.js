@@ -269,7 +269,13 @@ export class BoardView {
       this.cam.cx = from.cx + (ncx - from.cx) * e;
       this.cam.cy = from.cy + (ncy - from.cy) * e;
       this.applyCamera();
-      if (k < 1) this.glide = requestAnimationFrame(step); else this.stopGlide();
+      if (k < 1) { this.glide = requestAnimationFrame(step); return; }
+      this.stopGlide();
+      // The board moved under a resting mouse: what it points at now (the tile that follows it).
+      if (this.mouseAt && this.onPointer) {
+        const [bx, by] = this.boardPoint(...this.mouseAt);
+        this.onPointer({ bx, by, cell: `${Math.floor(bx / T)},${Math.floor(by / T)}` });
+      }
     };
     this.glide = requestAnimationFrame(step);
   }
@@ -325,10 +331,11 @@ export class BoardView {
     // The mouse over the board (not while dragging): where it points, for the tile that follows it.
     svg.addEventListener('pointermove', (e) => {
       if (!this.onPointer || e.pointerType !== 'mouse' || this.dragged) return;
+      this.mouseAt = [e.clientX, e.clientY];
       const [bx, by] = this.boardPoint(e.clientX, e.clientY);
       this.onPointer({ bx, by, cell: `${Math.floor(bx / T)},${Math.floor(by / T)}` });
     });
-    svg.addEventListener('pointerleave', (e) => { if (this.onPointer && e.pointerType === 'mouse') this.onPointer(null); });
+    svg.addEventListener('pointerleave', (e) => { this.mouseAt = null; if (this.onPointer && e.pointerType === 'mouse') this.onPointer(null); });
     // A right-click may turn the tile instead of opening the menu.
     svg.addEventListener('contextmenu', (e) => { if (this.onContext && this.onContext(e)) e.preventDefault(); });
     const up = (e) => {
