@@ -62,6 +62,18 @@ async function shot(page, name) {
   log(`screenshot ${path.relative(ROOT, file)}`);
 }
 
+/** A screenshot of a point of issue 31 at the page's width: screenshots/<name>-<width>.png. */
+async function pointShot(page, name) {
+  const file = path.join(SHOTS, `${name}-${page.viewportSize().width}.png`);
+  await page.screenshot({ path: file });
+  log(`screenshot ${path.relative(ROOT, file)}`);
+}
+
+/** Boxes ({x, y, width, height}) that share some area. */
+function boxesMeet(a, b) {
+  return !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
 // ---------------------------------------------------------------- server
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -250,17 +262,28 @@ async function inspectStartCity(page, base, gameId, how = 'hover', body = {}) {
   return report;
 }
 
-/** Wait until it is this browser's turn (or the game is over); returns the body's data. */
+/**
+ * Wait until it is this browser's turn (or the game is over), the board
+ * still (not gliding to another player's tile: a cell measured then would
+ * move away before the click); returns the body's data.
+ */
 async function waitMyTurn(page, timeout = 60000) {
   await page.waitForFunction(() => {
     const d = document.body.dataset;
+    if (document.querySelector('svg.board[data-gliding]')) return false;
     return d.status === 'finished' || (d.mine === '1' && d.pending === '0');
   }, null, { timeout, polling: 50 });
   return page.evaluate(() => ({ ...document.body.dataset }));
 }
 
 async function waitVersionPast(page, version, timeout = 30000) {
-  await page.waitForFunction((v) => Number(document.body.dataset.version) > v && document.body.dataset.pending === '0', version, { timeout, polling: 50 });
+  try {
+    await page.waitForFunction((v) => Number(document.body.dataset.version) > v && document.body.dataset.pending === '0', version, { timeout, polling: 50 });
+  } catch (e) {
+    // What the page shows, to tell why it did not move on.
+    const state = await page.evaluate(() => ({ ...document.body.dataset, toasts: document.getElementById('toasts')?.textContent, turn: document.querySelector('.turn-panel')?.textContent })).catch(() => null);
+    throw new Error(`the page did not move past version ${version}: ${JSON.stringify(state)}\n${e.message}`);
+  }
 }
 
 // ---------------------------------------------------------------- one game
@@ -318,6 +341,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       const pub = await api(base, `/api/games/${gameId}`);
       assert(pub.version === version - view.undoable, `everyone else sees the turn's start (${pub.version}, ${version}, ${view.undoable})`);
       if (stats.turnsEnded === 0) await once('end-turn');
+      assert(await page.locator('#auto-end-count').count() === 0 && !(await page.isChecked('#auto-end-toggle')), 'turned off, the turn does not end by itself');
       if (stats.turnsEnded % 2) await page.keyboard.press('Enter');
       else await page.click('#end-turn');
       stats.turnsEnded++;
@@ -395,6 +419,8 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         }
         const rot = Number(await page.getAttribute('[data-ghost]', 'data-rot'));
         assert(rot === target.rot, `rotation reached (${rot} vs ${target.rot})`);
+        const placeWords = await page.textContent('#confirm');
+        assert(!/\(-?\d+, -?\d+\)/.test(placeWords), `the Place button says no coordinates (the cell is framed): "${placeWords}"`);
         const shown = Number(await page.getAttribute('#drawn-tile', 'data-rot'));
         assert(shown === rot, 'the drawn tile preview shows the same rotation');
         if (view.drawn.startsWith('F') && !shots.has('lake-ghost')) await once('lake-ghost');
@@ -485,6 +511,8 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       }
     } else if (step === 'place_ferry') {
       const opts = view.legal.filter((a) => a.type === 'ferry');
+      assert(await ferryHandlesApart(page) === opts.length, 'a handle per crossing, none over another');
+      if (opts.length >= 3) await ferryHandleShots(page, shots);
       await once('ferry-options');
       if (stats.ferriesPlaced === 0) {
         // Each crossing is numbered on the lake and in the list, and previews the road it makes.
@@ -493,7 +521,8 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         await page.hover('button.opt[data-n="1"]');
         await page.waitForFunction((n) => document.querySelectorAll('[data-preview]').length === n, opts[0].road.length, { timeout: 3000 });
         const words = await page.textContent('button.opt[data-n="1"]');
-        assert(/north|east|south|west/.test(words) && words.includes('road of'), `the choice is labelled (${words})`);
+        assert(/from the (north|east|south|west) jetty to the (north|east|south|west) jetty/.test(words) && words.includes('road of'), `the choice is labelled (${words})`);
+        assert(!/\b[NESW]-[NESW]\b|\(-?\d+, -?\d+\)|↔/.test(words), `in a player's words: "${words}"`);
         if (opts.length > 1) {
           await page.focus('button.opt[data-n="2"]');
           await page.waitForFunction((n) => document.querySelectorAll('[data-preview]').length === n, opts[1].road.length, { timeout: 3000 });
@@ -532,6 +561,11 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
         const said = await page.textContent('#toasts [data-key="why"] .msg');
         assert(said.includes(r.kind === 'ferry-not-movable' ? '(F6)' : '(F7)'), `the ferry says why it stays (${said})`);
         await once('why-not-ferry');
+      }
+      assert(await ferryHandlesApart(page) === moves.length, 'a handle per move, none over another on its lake');
+      if (moves.length >= 3) await ferryHandleShots(page, shots);
+      for (const b of await page.locator('button.opt').allTextContents()) {
+        assert(!/\b[NESW]-[NESW]\b|\(-?\d+, -?\d+\)/.test(b), `a ferry move in a player's words, its lake by its number: "${b}"`);
       }
       if (moves.length && (stats.ferriesMoved === 0 || Math.random() < 0.5)) {
         await once('ferry-move-options');
@@ -623,6 +657,37 @@ async function hoverCell(page, cell, key) {
   return null;
 }
 
+/** The ferry handles on each lake of the board: no two of one lake overlap (their boxes do not meet). */
+async function ferryHandlesApart(page) {
+  const boxes = await page.evaluate(() => [...document.querySelectorAll('.ferry-handle')].map((g) => {
+    const r = g.querySelector('circle.handle').getBoundingClientRect();
+    return { at: g.dataset.at, n: g.dataset.n, x0: r.left, y0: r.top, x1: r.right, y1: r.bottom };
+  }));
+  for (const a of boxes) {
+    for (const b of boxes) {
+      if (a === b || a.at !== b.at) continue;
+      const meet = a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+      assert(!meet, `handles ${a.n} and ${b.n} on the lake at ${a.at} overlap (${JSON.stringify([a, b])})`);
+    }
+  }
+  return boxes.length;
+}
+
+/** Once a run: the lake's numbered handles at 1366 and 390 px wide (the viewport put back after). */
+async function ferryHandleShots(page, shots) {
+  if (shots.has('ferry-handles')) return;
+  shots.add('ferry-handles');
+  const was = page.viewportSize();
+  for (const [width, height] of [[1366, 768], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    await ferryHandlesApart(page);
+    await pointShot(page, 'ferry-handles');
+  }
+  await page.setViewportSize(was);
+  await page.waitForTimeout(300);
+}
+
 /** Is the topmost element at this point part of the board's drawing (no panel over it)? */
 async function onBoard(page, x, y) {
   return page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest('svg.board'), [x, y]);
@@ -642,6 +707,58 @@ async function onTop(page, loc) {
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return !!hit && (hit === e || e.contains(hit) || e.parentNode.contains(hit));
   });
+}
+
+// ---------------------------------------------------------------- issue 31
+/**
+ * Plays this browser's decisions by the keys until its turn waits to be
+ * ended (or the game is over): a tile where ] puts it, no follower unless
+ * `deploy(view)` picks an option number, the first crossing, no ferry
+ * moved. Returns the body's data at step end_turn.
+ */
+async function playToEndOfTurn(p, { deploy = null, seat = null, base = null, game = null, token = null } = {}) {
+  for (let i = 0; i < 20; i++) {
+    const d = await waitMyTurn(p);
+    if (d.step === 'end_turn' || d.status === 'finished') return d;
+    const v = Number(d.version);
+    if (d.step === 'place') { await p.keyboard.press(']'); await p.keyboard.press('Enter'); }
+    else if (d.step === 'deploy') {
+      const n = deploy ? deploy(await seatView(base, game, token)) : null;
+      if (n) await p.click(`button.opt[data-n="${n}"]`); else await p.keyboard.press('n');
+    } else if (d.step === 'place_ferry') await p.keyboard.press('1');
+    else if (d.step === 'move_ferries' || d.step === 'abbey') await p.keyboard.press('n');
+    else throw new Error(`unexpected step ${d.step}`);
+    await p.waitForFunction((v) => Number(document.body.dataset.version) !== v, v, { polling: 50 });
+  }
+  throw new Error('the turn did not end');
+}
+
+/** A game created from the home page of `p`: `seats` as [type, name] (bots easy); its id and this browser's tokens. */
+async function createFromHome(p, base, seats) {
+  await p.goto(`${base}/`);
+  await p.waitForSelector('body[data-ready="1"][data-page="home"]');
+  while (await p.locator('.seat-row').count() > seats.length) await p.click('.seat-row:last-child button[aria-label^="remove seat"]');
+  while (await p.locator('.seat-row').count() < seats.length) await p.click('#add-seat');
+  for (const [i, [type, name]] of seats.entries()) {
+    await p.selectOption(`select[name="seat-${i}-type"]`, type);
+    if (type === 'bot') await p.selectOption(`select[name="seat-${i}-level"]`, 'easy');
+    else await p.fill(`input[name="seat-${i}-name"]`, name);
+  }
+  if (!(await p.isChecked('#exp-ferries'))) await p.check('#exp-ferries');
+  await p.click('#create-game');
+  await p.waitForSelector('body[data-page="game"][data-status]');
+  const hash = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1));
+  return { gameId: hash.get('game'), tokens: hash.getAll('token') };
+}
+
+/** The boxes of these elements (null when absent or hidden), keyed by selector. */
+async function boxesOf(p, sels) {
+  return p.evaluate((sels) => Object.fromEntries(sels.map((s) => {
+    const e = document.querySelector(s);
+    if (!e || e.classList.contains('hidden') || !e.getClientRects().length) return [s, null];
+    const r = e.getBoundingClientRect();
+    return [s, { x: r.left, y: r.top, width: r.width, height: r.height }];
+  })), sels);
 }
 
 // ---------------------------------------------------------------- Abbey & Mayor
@@ -1114,7 +1231,7 @@ async function playAbbotGame(page, base, gameNo) {
         await ring.waitFor();
         assert(Number(await ring.getAttribute('data-points')) === points, `the ring says what taking it back scores (${await ring.getAttribute('data-points')}, ${points})`);
         const label = await page.textContent('#take-back-abbot');
-        assert(label.includes(`+${points} points`) && label.includes(`(${back.at[0]}, ${back.at[1]})`), `the choice says where and how much: "${label}"`);
+        assert(label.includes(`+${points} points`) && !/\(-?\d+, -?\d+\)/.test(label), `the choice says how much, and no coordinates (the abbot is ringed on the board): "${label}"`);
         assert((await page.textContent('#abbot-hint')).includes(`${points} points`), 'the hint says it too');
         await once('take-back-offered');
         // Taken back by a click on the abbot (or its choice, if the board hides it).
@@ -1195,6 +1312,8 @@ try {
   const cat = new Map(tiles.map((t) => [t.id, t]));
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+  // These games end their turns by a click or a key: "End my turn by itself" off (its check turns it on).
+  await context.addInitScript(() => { try { if (localStorage.getItem('carcassonne.autoEnd') === null) localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
   const page = await context.newPage();
   watchPage(page, 'player');
   const spectCtx = await browser.newContext({ viewport: { width: 1000, height: 700 } });
@@ -1435,69 +1554,275 @@ try {
     hotSeatGame = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
   });
 
-  await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
-    const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
-    const box = await page.locator('svg.board').boundingBox();
-    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-    const b0 = await vb();
-    await page.mouse.move(cx, cy);
-    await page.mouse.down();
-    await page.mouse.move(cx + 150, cy + 80, { steps: 8 });
-    await page.mouse.up();
-    const b1 = await vb();
-    assert(b1[0] < b0[0] - 50 && b1[1] < b0[1] - 25, `dragging pans (${b0} -> ${b1})`);
-    assert(await page.locator('[data-ghost]').count() === 0, 'the drag did not select a position');
-    // Placing a tile, the wheel turns it; Ctrl+wheel zooms.
-    await page.mouse.move(cx + 140, cy + 70);
-    const r0 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
-    await page.mouse.wheel(0, 120);
-    await sleep(150);
-    const r1 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
-    assert(r0 !== r1 || await page.locator('#rotate[disabled]').count() > 0, `the wheel turns the tile (${r0} -> ${r1})`);
-    assert((await vb())[2] === b1[2], 'the wheel alone does not zoom while placing');
-    await page.keyboard.down('Control');
-    await page.mouse.wheel(0, -500);
-    await page.keyboard.up('Control');
-    await sleep(100);
-    const b2 = await vb();
-    assert(b2[2] < b1[2] * 0.9, `Ctrl+wheel zooms in (${b1[2]} -> ${b2[2]})`);
-    await page.keyboard.press('-');
-    const b3 = await vb();
-    assert(b3[2] > b2[2], 'the - key zooms out');
-    await page.click('button[aria-label="zoom in"]');
-    const b4 = await vb();
-    assert(b4[2] < b3[2], 'the + button zooms in');
-    await page.keyboard.press('ArrowLeft');
-    const b5 = await vb();
-    assert(b5[0] < b4[0], 'the arrow keys pan');
-    await page.keyboard.press('0');
+  await check('toasts never stand over the board (nor the inspector, the board\'s buttons, the turn panel) and let clicks through; the turn panel names the turn being ended (hot-seat, 1366 and 390 px)', async () => {
+    for (const [width, height, phone] of [[1366, 768, false], [390, 844, true]]) {
+      const ctx = await browser.newContext({ viewport: { width, height }, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+      // The turn is ended by the key here (the countdown has its own check).
+      await ctx.addInitScript(() => { try { localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
+      const p = await ctx.newPage();
+      watchPage(p, `toasts-${width}`);
+      const { gameId, tokens } = await createFromHome(p, base, [['human', 'Alice'], ['human', 'Bob']]);
+      assert(tokens.length === 2, 'both seats are played here');
+      await waitMyTurn(p);
+      const head = await p.textContent('#turn-head');
+      assert(/\b1\b/.test(head) && head.includes('Alice'), `the panel names turn 1 and Alice: "${head}"`);
+      await playToEndOfTurn(p);
+      const endHead = await p.textContent('#turn-head');
+      assert(endHead === head, `while Alice ends her turn the panel still names it ("${endHead}", not the next one; was "${head}")`);
+      // The inspector shown (pointing at the start city; it stays while the pointer rests there).
+      if (!phone) await inspectStartCity(p, base, gameId, 'hover', { token: tokens[0] });
+      const v0 = Number(await p.evaluate(() => document.body.dataset.version));
+      await p.keyboard.press('Enter');
+      const toastSel = '#toasts .toast[data-key="turn"]';
+      await p.waitForSelector(toastSel);
+      await waitVersionPast(p, v0);
+      assert((await p.textContent(toastSel)).includes('Bob'), 'the toast says whose turn it is');
+      const box = await p.locator(toastSel).boundingBox();
+      const b = await boxesOf(p, ['#inspector', '.board-tools', '.board-banner', '.board-wrap', 'section.turn']);
+      // Never over the board: its tiles, spots, ✓ and buttons, and the inspector, stay free for the mouse.
+      for (const sel of ['.board-wrap', '#inspector', '.board-tools', '.board-banner', 'section.turn']) {
+        assert(!boxesMeet(box, b[sel]), `the toast stays clear of ${sel} (${JSON.stringify([box, b[sel]])})`);
+      }
+      if (!phone) assert(b['#inspector'], 'the inspector is shown, the toast apart from it');
+      await pointShot(p, 'toasts');
+      // A click on the toast's words goes to what is under it (where that is nothing that acts).
+      const pt = await p.evaluate(() => {
+        const r = document.querySelector('#toasts .toast[data-key="turn"] .msg').getBoundingClientRect();
+        for (const fx of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+          for (const fy of [0.5, 0.2, 0.8]) {
+            const x = r.left + r.width * fx, y = r.top + r.height * fy;
+            const hit = document.elementFromPoint(x, y);
+            if (hit && !hit.closest('#toasts') && !hit.closest('[data-pick], button, input, label, a, select')) return [x, y, hit.tagName];
+          }
+        }
+        return null;
+      });
+      assert(pt, 'the toast lets the pointer through to what is under it');
+      await p.evaluate(() => {
+        window.__click = null;
+        document.addEventListener('click', (e) => { window.__click = e.target.closest('#toasts') ? 'toast' : e.target.tagName; }, { capture: true, once: true });
+      });
+      if (phone) await p.touchscreen.tap(pt[0], pt[1]); else await p.mouse.click(pt[0], pt[1]);
+      const got = await p.evaluate(() => window.__click);
+      assert(got === pt[2] && got !== 'toast', `the click went through the toast to ${pt[2]} (${got})`);
+      // And the board right beside it takes its clicks: the inspector answers a point on the start city.
+      if (!phone) {
+        await inspectStartCity(p, base, gameId, 'hover', { token: tokens[1] });
+      }
+      // The close button still closes it.
+      if (await p.locator(toastSel).count()) {
+        await p.click(`${toastSel} .close`);
+        await p.waitForSelector(toastSel, { state: 'detached' });
+      }
+      const bobHead = await p.textContent('#turn-head');
+      assert(/\b2\b/.test(bobHead) && bobHead.includes('Bob'), `then the panel names turn 2 and Bob: "${bobHead}"`);
+      await ctx.close();
+    }
   });
 
-  await check('after a server restart the page reconnects and fetches the view again', async () => {
-    if (!server.restart) { log('skipped: the server is not ours to restart (SERVER_URL)'); return; }
-    assert(hotSeatGame, 'the hot-seat game is open');
-    const game = hotSeatGame.get('game');
-    const tokens = hotSeatGame.getAll('token');
-    await server.halt();
-    await page.waitForSelector('body[data-conn="closed"]', { timeout: 15000 });
-    await shot(page, 'server-down');
-    await server.start();
-    // Act for the seat to play through the API while the page is still away.
-    const view = await api(base, `/api/games/${game}`);
-    const action = view.legal.find((a) => a.type === 'place');
-    const r = await fetch(`${base}/api/games/${game}/actions`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ seat: view.to_act, token: tokens[view.to_act], version: view.version, action: { type: 'place', at: action.at, rot: action.rot } }),
+  await check('ferry handles: every set of choices on a lake of four jetties is spread so that no two handles overlap', async () => {
+    await page.goto(`${base}/?handles=1`);
+    await page.waitForSelector('body[data-ready="1"]');
+    const worst = await page.evaluate(async () => {
+      const { ferryHandles, ferryPath } = await import('/tiles.js');
+      const all = ['N-E', 'N-S', 'N-W', 'E-S', 'E-W', 'S-W'];
+      let w = { d: Infinity };
+      // Placing: up to six crossings offered; moving: the other five at most, the boat on the lake.
+      for (const boat of [null, ...all]) {
+        for (let mask = 1; mask < 64; mask++) {
+          const pairs = all.filter((x, i) => mask & (1 << i) && x !== boat);
+          if (!pairs.length || pairs.length !== all.filter((_, i) => mask & (1 << i)).length) continue;
+          const { points: pts, r } = ferryHandles(pairs, boat ? [ferryPath(boat).mid] : []);
+          // Apart by more than a handle's box (2 r) on one axis at least.
+          for (let i = 0; i < pts.length; i++) for (let j = i + 1; j < pts.length; j++) {
+            const d = Math.max(Math.abs(pts[i][0] - pts[j][0]), Math.abs(pts[i][1] - pts[j][1])) - 2 * r;
+            if (d < w.d) w = { d, pairs, boat, r };
+          }
+        }
+      }
+      return w;
     });
-    assert(r.ok, `the action after the restart is accepted (${r.status})`);
-    const { version } = await r.json();
-    await page.waitForSelector('body[data-conn="open"]', { timeout: 30000 });
-    await page.waitForFunction((v) => Number(document.body.dataset.version) === v, version, { timeout: 15000 });
-    assert(await page.evaluate(() => document.body.dataset.step) === 'deploy', 'the page shows the new step');
-    await shot(page, 'reconnected');
+    assert(worst.d >= 0.5, `no two handles' boxes meet (closest: ${JSON.stringify(worst)})`);
+    const sizes = await page.evaluate(async () => {
+      const { ferryHandles } = await import('/tiles.js');
+      const all = ['N-E', 'N-S', 'N-W', 'E-S', 'E-W', 'S-W'];
+      return { five: Math.min(...all.map((skip) => ferryHandles(all.filter((x) => x !== skip)).r)), six: ferryHandles(all).r };
+    });
+    assert(sizes.five === 6.5 && sizes.six >= 5, `up to five handles at full size, six a little smaller (${JSON.stringify(sizes)})`);
   });
 
-  // (These two open pages of their own: after the restart check, which needs the hot-seat game open.)
+  await check('fewer clicks: a follower step with nothing to deploy is passed for the player, said why; a played-out turn ends by itself after a countdown (on by default), not after Undo, and waits when turned off (remembered)', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const p = await ctx.newPage();
+    watchPage(p, 'auto-1366');
+    const { gameId, tokens } = await createFromHome(p, base, [['human', 'Tester'], ['bot', null]]);
+    const token = tokens[0];
+    // Followers on fields (they stay there), so that the supply runs out.
+    const order = ['field', 'monastery', 'city', 'road', 'garden'];
+    const deploy = (view) => {
+      const opts = view.legal.filter((a) => a.type === 'deploy' && !a.figure);
+      for (const k of order) { const i = opts.findIndex((a) => a.kind === k); if (i >= 0) return i + 1; }
+      return null;
+    };
+    const opt = { deploy, base, game: gameId, token };
+    // On by default: a countdown, and the turn ends by itself.
+    let d = await playToEndOfTurn(p, opt);
+    const t0 = Date.now();
+    await p.waitForSelector('#auto-end-count');
+    assert(await p.isChecked('#auto-end-toggle'), 'the setting is on by default');
+    const said = await p.textContent('#auto-end-count');
+    assert(/ends by itself in [123]\ss/.test(said), `the countdown is shown: "${said}"`);
+    await pointShot(p, 'auto-end');
+    await p.waitForFunction((v) => document.body.dataset.step !== 'end_turn' && Number(document.body.dataset.version) > v, Number(d.version), { timeout: 9000, polling: 50 });
+    const took = Date.now() - t0;
+    assert(took > 2200 && took < 7000, `the turn ended by itself, about 3 s after its last decision (${took} ms)`);
+    const pub = await api(base, `/api/games/${gameId}`);
+    assert(pub.turn >= 1 && pub.version >= Number(d.version), `the server has the turn ended (turn ${pub.turn})`);
+    // Undo during the countdown: the decision is taken back and nothing ends the turn.
+    d = await playToEndOfTurn(p, opt);
+    await p.waitForSelector('#auto-end-count');
+    await p.click('#undo');
+    await p.waitForFunction(() => document.body.dataset.step !== 'end_turn' && document.body.dataset.pending === '0', null, { polling: 50 });
+    await sleep(3800);
+    assert(await p.evaluate(() => document.body.dataset.step) !== 'end_turn' && await p.locator('#auto-end-count').count() === 0, 'after Undo the turn waits for the player');
+    d = await playToEndOfTurn(p, opt);
+    await p.waitForSelector('#auto-end-count');
+    // Turned off: no countdown, the turn waits; the browser remembers it.
+    await p.click('#auto-end-toggle');
+    assert(await p.locator('#auto-end-count').count() === 0, 'turned off, the countdown stops');
+    await sleep(3800);
+    assert(await p.evaluate(() => document.body.dataset.step) === 'end_turn', 'turned off, the turn waits to be ended');
+    assert(await p.evaluate(() => localStorage.getItem('carcassonne.autoEnd')) === '0', 'the browser keeps the setting');
+    await p.goto(`${base}/?again=1#game=${gameId}&token=${token}`);
+    await waitMyTurn(p);
+    assert(await p.evaluate(() => document.body.dataset.step) === 'end_turn' && !(await p.isChecked('#auto-end-toggle')), 'after a reload the setting is still off');
+    await p.keyboard.press('Enter');
+    await waitVersionPast(p, Number(d.version));
+    // The supply runs out; the next follower step is passed for the player, once, with a note.
+    let passed = false;
+    for (let turn = 0; turn < 40 && !passed; turn++) {
+      const dd = await waitMyTurn(p);
+      if (dd.status === 'finished') break;
+      if (dd.step === 'place') {
+        const before = await seatView(base, gameId, token);
+        const v = Number(dd.version);
+        if (!before.legal.some((a) => a.type === 'place')) { await p.keyboard.press('n'); await waitVersionPast(p, v); continue; }
+        await p.keyboard.press(']');
+        await p.keyboard.press('Enter');
+        await p.waitForFunction((v) => Number(document.body.dataset.version) > v && document.body.dataset.pending === '0', v, { polling: 50 });
+        if (before.supply[0] === 0) {
+          const now = await seatView(base, gameId, token);
+          const lp = now.log.filter((e) => e.type === 'tile_placed').pop();
+          assert(now.step !== 'deploy', `with no follower left the follower step is not shown (${now.step})`);
+          const note = await p.textContent('#toasts [data-key="auto-pass"] .msg');
+          assert(note.includes('No follower left in supply'), `a note says why: "${note}"`);
+          assert(lp && lp.seat === 0, 'the tile is placed');
+          // Undo leads back to it: one clear Continue, a hint that says why.
+          if (now.step !== 'end_turn' || now.undoable >= 2) {
+            await p.click('#undo');
+            await p.waitForFunction(() => document.body.dataset.step === 'deploy' && document.body.dataset.pending === '0', null, { polling: 50 });
+            const label = await p.textContent('#no-follower');
+            const hint = await p.textContent('#nothing-hint');
+            assert(label.includes('Continue') && await p.locator('.turn-panel .actions button.primary').count() === 1, `one Continue: "${label}"`);
+            assert(hint.includes('No follower left in supply') && !/Click a spot|Tap a spot/.test(await p.textContent('.turn-panel')), `the hint does not contradict itself: "${hint}"`);
+            await sleep(600);
+            assert(await p.evaluate(() => document.body.dataset.step) === 'deploy', 'come back to by Undo, it is not passed again by itself');
+            await pointShot(p, 'follower-step');
+            const v2 = Number(await p.evaluate(() => document.body.dataset.version));
+            await p.click('#no-follower');
+            await waitVersionPast(p, v2);
+          }
+          passed = true;
+        }
+        continue;
+      }
+      const ended = await playToEndOfTurn(p, opt);
+      if (ended.step === 'end_turn') { await p.keyboard.press('Enter'); await waitVersionPast(p, Number(ended.version)); }
+    }
+    assert(passed, 'the supply ran out and a follower step was passed for the player');
+    await ctx.close();
+    // On a phone: the countdown in the turn panel, in touch words.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const q = await phone.newPage();
+    watchPage(q, 'auto-390');
+    await createFromHome(q, base, [['human', 'Tester'], ['bot', null]]);
+    const e = await playToEndOfTurn(q);
+    await q.waitForSelector('#auto-end-count');
+    await q.locator('#auto-end-count').scrollIntoViewIfNeeded();
+    assert(!/click|press|Enter\b/i.test(await q.textContent('.turn-panel')), 'touch words');
+    await pointShot(q, 'auto-end');
+    await q.waitForFunction((v) => document.body.dataset.step !== 'end_turn' && Number(document.body.dataset.version) > v, Number(e.version), { timeout: 9000, polling: 50 });
+    await phone.close();
+  });
+
+  await check('the view follows a bot\'s tile off screen, gently, unless the view was just moved; fit keeps every tile below the banner (1366 and 390 px)', async () => {
+    assert(finished, 'a finished game');
+    for (const [width, height, phone] of [[1366, 768, false], [390, 844, true]]) {
+      const ctx = await browser.newContext({ viewport: { width, height }, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+      const p = await ctx.newPage();
+      watchPage(p, `fit-${width}`);
+      await p.goto(`${base}/#game=${finished.gameId}`);
+      await p.waitForSelector('dialog[open] .final table');
+      await p.click('#close-final');
+      await p.keyboard.press('ArrowUp');
+      await p.click('button[aria-label="fit board"]');
+      await p.waitForTimeout(200);
+      const r = await p.evaluate(() => {
+        const banner = document.querySelector('.board-banner').getBoundingClientRect();
+        const svg = document.querySelector('svg.board').getBoundingClientRect();
+        const tiles = [...document.querySelectorAll('.layer-tiles use')].map((u) => u.getBoundingClientRect());
+        return {
+          n: tiles.length, banner: banner.bottom, svg: [svg.left, svg.top, svg.right, svg.bottom],
+          tiles: [Math.min(...tiles.map((t) => t.left)), Math.min(...tiles.map((t) => t.top)), Math.max(...tiles.map((t) => t.right)), Math.max(...tiles.map((t) => t.bottom))],
+        };
+      });
+      assert(r.n > 10, `the finished board has its tiles (${r.n})`);
+      assert(r.tiles[1] >= r.banner, `fit: the top row is below the banner (${r.tiles[1]} vs ${r.banner})`);
+      assert(r.tiles[0] >= r.svg[0] - 0.5 && r.tiles[2] <= r.svg[2] + 0.5 && r.tiles[3] <= r.svg[3] + 0.5, `fit: every tile is on the board (${JSON.stringify(r)})`);
+      await pointShot(p, 'fit');
+      await ctx.close();
+    }
+    // A game against a bot, its turns ended by the key.
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await ctx.addInitScript(() => { try { localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
+    const p = await ctx.newPage();
+    watchPage(p, 'follow-1366');
+    const { gameId } = await createFromHome(p, base, [['human', 'Tester'], ['bot', null]]);
+    for (const quiet of [true, false, true]) {
+      const d = await playToEndOfTurn(p);
+      if (d.status === 'finished') break;
+      // Away from the board: the arrows move the view far to the west.
+      for (let i = 0; i < 16; i++) await p.keyboard.press('ArrowLeft');
+      if (quiet) await sleep(3000);
+      await p.evaluate(() => {
+        window.__glided = false;
+        const svg = document.querySelector('svg.board');
+        if (window.__glideWatch) window.__glideWatch.disconnect();
+        window.__glideWatch = new MutationObserver(() => { if (svg.dataset.gliding) window.__glided = true; });
+        window.__glideWatch.observe(svg, { attributes: true, attributeFilter: ['data-gliding'] });
+      });
+      await p.keyboard.press('Enter');
+      await waitVersionPast(p, Number(d.version));
+      const next = await waitMyTurn(p);
+      if (next.status === 'finished') break;
+      await p.waitForFunction(() => !document.querySelector('svg.board').dataset.gliding, null, { timeout: 3000, polling: 50 });
+      const pub = await api(base, `/api/games/${gameId}`);
+      const botTile = pub.last_placed;
+      const glided = await p.evaluate(() => window.__glided);
+      if (!botTile || botTile.seat !== 1) { log('the bot placed no tile (a discard): no view to follow'); continue; }
+      if (quiet) {
+        assert(glided, "the view glided to the bot's tile");
+        const tb = await p.locator(`.layer-tiles use[data-at="${botTile.at[0]},${botTile.at[1]}"]`).boundingBox();
+        const sb = await p.locator('svg.board').boundingBox();
+        assert(tb && tb.x >= sb.x && tb.y >= sb.y && tb.x + tb.width <= sb.x + sb.width && tb.y + tb.height <= sb.y + sb.height, `the bot's tile at ${botTile.at} is in view (${JSON.stringify([tb, sb])})`);
+        await pointShot(p, 'follow');
+      } else {
+        assert(!glided, 'moved a moment ago, the view is left alone');
+      }
+    }
+    await ctx.close();
+  });
+
   await check('hints: asked for in the lobby; the Hint button shows the strongest bot\'s choice, written in the record and shown with the scores', async () => {
     await page.goto(`${base}/`);
     await page.waitForSelector('body[data-page="home"]');
@@ -1568,6 +1893,72 @@ try {
     await page.waitForFunction(() => document.querySelectorAll('[data-odds-cell], [data-odds-feature]').length === 0, null, { timeout: 5000 });
   });
 
+  await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
+    const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
+    const box = await page.locator('svg.board').boundingBox();
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    const b0 = await vb();
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 150, cy + 80, { steps: 8 });
+    await page.mouse.up();
+    const b1 = await vb();
+    assert(b1[0] < b0[0] - 50 && b1[1] < b0[1] - 25, `dragging pans (${b0} -> ${b1})`);
+    assert(await page.locator('[data-ghost]').count() === 0, 'the drag did not select a position');
+    // Placing a tile, the wheel turns it; Ctrl+wheel zooms.
+    await page.mouse.move(cx + 140, cy + 70);
+    const r0 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    await page.mouse.wheel(0, 120);
+    await sleep(150);
+    const r1 = await page.evaluate(() => document.querySelector('#drawn-tile')?.dataset.rot);
+    assert(r0 !== r1 || await page.locator('#rotate[disabled]').count() > 0, `the wheel turns the tile (${r0} -> ${r1})`);
+    assert((await vb())[2] === b1[2], 'the wheel alone does not zoom while placing');
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -500);
+    await page.keyboard.up('Control');
+    await sleep(100);
+    const b2 = await vb();
+    assert(b2[2] < b1[2] * 0.9, `Ctrl+wheel zooms in (${b1[2]} -> ${b2[2]})`);
+    await page.keyboard.press('-');
+    const b3 = await vb();
+    assert(b3[2] > b2[2], 'the - key zooms out');
+    await page.click('button[aria-label="zoom in"]');
+    const b4 = await vb();
+    assert(b4[2] < b3[2], 'the + button zooms in');
+    await page.keyboard.press('ArrowLeft');
+    const b5 = await vb();
+    assert(b5[0] < b4[0], 'the arrow keys pan');
+    await page.keyboard.press('0');
+  });
+
+  await check('after a server restart the page reconnects and fetches the view again', async () => {
+    if (!server.restart) { log('skipped: the server is not ours to restart (SERVER_URL)'); return; }
+    assert(hotSeatGame, 'the hot-seat game is open');
+    const game = hotSeatGame.get('game');
+    const tokens = hotSeatGame.getAll('token');
+    // (Other checks opened other games in this page since.)
+    await page.goto(`${base}/?restart=1#game=${game}${tokens.map((t) => `&token=${t}`).join('')}`);
+    await page.waitForSelector('body[data-page="game"][data-conn="open"]');
+    await waitMyTurn(page);
+    await server.halt();
+    await page.waitForSelector('body[data-conn="closed"]', { timeout: 15000 });
+    await shot(page, 'server-down');
+    await server.start();
+    // Act for the seat to play through the API while the page is still away.
+    const view = await api(base, `/api/games/${game}`);
+    const action = view.legal.find((a) => a.type === 'place');
+    const r = await fetch(`${base}/api/games/${game}/actions`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ seat: view.to_act, token: tokens[view.to_act], version: view.version, action: { type: 'place', at: action.at, rot: action.rot } }),
+    });
+    assert(r.ok, `the action after the restart is accepted (${r.status})`);
+    const { version } = await r.json();
+    await page.waitForSelector('body[data-conn="open"]', { timeout: 30000 });
+    await page.waitForFunction((v) => Number(document.body.dataset.version) === v, version, { timeout: 15000 });
+    assert(await page.evaluate(() => document.body.dataset.step) === 'deploy', 'the page shows the new step');
+    await shot(page, 'reconnected');
+  });
+
   await check('the replay viewer lists the finished game and steps through it', async () => {
     await page.goto(`${base}/`);
     await page.waitForSelector(`#finished-games li[data-game="${finished.gameId}"]`);
@@ -1607,6 +1998,29 @@ try {
       await page.waitForSelector(`[data-scoring="${sc.version}"]`);
       await shot(page, 'replay-scoring');
     }
+    // Each step in a player's words, labelled with the turn its decision belongs to.
+    const hist = (await api(base, `/api/games/${finished.gameId}/actions`)).actions;
+    const names = view.seats.map((x) => x.name);
+    const rawWords = /\b(road|city|field|corner|monastery):|\b[NESW]-[NESW]\b|\b(place_ferry|move_ferries|end_turn)\b|passes\./;
+    const lastPass = hist.filter((a) => a.action.type === 'pass' && a.version < max).pop();
+    const sample = [lastPass, hist.find((a) => a.action.type === 'deploy'), hist.find((a) => a.action.type === 'ferry'), hist.find((a) => a.action.type === 'move'),
+      hist.find((a) => a.action.type === 'draw' && a.version > 3), hist.find((a) => a.action.type === 'place' && a.version > 3)].filter(Boolean);
+    for (const a of sample) {
+      const before = await api(base, `/api/games/${finished.gameId}/view?version=${a.version - 1}`);
+      await page.goto(`${base}/?step=${a.version}#replay=${finished.gameId}&v=${a.version}`);
+      await page.waitForSelector(`body[data-page="replay"][data-replay-version="${a.version}"]`);
+      const banner = await page.textContent('.board-banner');
+      const pos = await page.textContent('#replay-pos');
+      const what = await page.textContent('#replay-what');
+      const who = a.seat !== null && a.seat !== undefined ? names[a.seat] : names[before.current];
+      assert(banner.startsWith(`Turn ${before.turn + 1} · ${names[before.current]}`) && pos.endsWith(`turn ${before.turn + 1}`),
+        `step ${a.version} (${a.action.type}) is labelled with its own turn, ${before.turn + 1}: "${banner}", "${pos}"`);
+      assert(!rawWords.test(banner) && !rawWords.test(what) && !/\(-?\d+, -?\d+\)/.test(what), `in a player's words: "${banner}", "${what}"`);
+      if (a.action.type === 'pass') assert(what.includes(who) && /deploys no follower|moves no more ferries/.test(what), `a pass says what was passed: "${what}"`);
+      if (a.action.type === 'deploy') assert(/: the (road|city|field|monastery)/.test(what), `a deployment names its feature: "${what}"`);
+      if (a.action.type === 'ferry' || a.action.type === 'move') assert(/from the (north|east|south|west) jetty to the (north|east|south|west) jetty/.test(what), `a ferry's route in words: "${what}"`);
+    }
+    await pointShot(page, 'replay-steps');
     // The inspector in the replay, as the feature was at this step.
     await inspectStartCity(page, base, finished.gameId, 'hover', { version: Number(await page.evaluate(() => document.body.dataset.replayVersion)) });
     await page.keyboard.press('End');
@@ -1934,7 +2348,7 @@ try {
   });
 
   await check('colours per seat; the UI in German and in Polish, chosen from the browser\'s language', async () => {
-    for (const [locale, words] of [['de-DE', { create: 'Anlegen und öffnen', turn: 'Du bist dran', easy: 'leicht' }], ['pl-PL', { create: 'Utwórz i otwórz', turn: 'Twój ruch', easy: 'łatwy' }]]) {
+    for (const [locale, words] of [['de-DE', { create: 'Anlegen und öffnen', turn: 'Du bist dran', easy: 'leicht', place: 'Legen' }], ['pl-PL', { create: 'Utwórz i otwórz', turn: 'Twój ruch', easy: 'łatwy', place: 'Połóż' }]]) {
       const ctx3 = await browser.newContext({ locale, viewport: { width: 1200, height: 800 } });
       const p = await ctx3.newPage();
       watchPage(p, locale);
@@ -1948,6 +2362,26 @@ try {
       assert(await p.inputValue('select[name="seat-0-colour"]') === 'blue', 'choosing a taken colour swaps the two');
       await p.selectOption('select[name="seat-0-colour"]', 'orange');
       await shot(p, `home-${locale}`);
+      // The seats' controls show their words whole; each expansion's box stands at the start of its own words.
+      await p.selectOption('select[name="seat-1-type"]', 'bot');
+      const cut = await p.evaluate(() => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        const out = [];
+        for (const sel of document.querySelectorAll('.seat-row select:not(.colour)')) {
+          const cs = getComputedStyle(sel);
+          ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 18;
+          for (const o of sel.options) if (ctx.measureText(o.text).width > room) out.push(`${sel.name}: "${o.text}" (${Math.round(ctx.measureText(o.text).width)} > ${Math.round(room)})`);
+        }
+        return out;
+      });
+      assert(cut.length === 0, `the seat controls fit their words: ${cut.join('; ')}`);
+      const boxes = await p.evaluate(() => [...document.querySelectorAll('fieldset > label > input[type=checkbox]')].map((i) => {
+        const l = i.parentElement.getBoundingClientRect(), r = i.getBoundingClientRect();
+        return { id: i.id, dx: r.left - l.left, dy: r.top - l.top };
+      }));
+      assert(boxes.length >= 7 && boxes.every((b) => b.dx < 7 && b.dy < 12), `each check box at the start of its label: ${JSON.stringify(boxes.filter((b) => b.dx >= 7 || b.dy >= 12))}`);
+      await pointShot(p, `home-${locale.slice(0, 2)}`);
       await p.click('#create-game');
       await waitMyTurn(p);
       const game = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
@@ -1957,10 +2391,24 @@ try {
       assert(fill === '#ea580c', `seat 1 is drawn orange (${fill})`);
       assert((await p.textContent('.board-banner')).includes(words.turn), `the game in ${locale}: "${await p.textContent('.board-banner')}"`);
       assert((await p.textContent('.scores tr[data-seat="1"] .tag')).includes(words.easy), `the bot's level in ${locale}`);
+      const botSeat = await p.textContent('.scores tr[data-seat="1"] td.name > div');
+      assert(botSeat.startsWith(`Bot 2 (${words.easy})`), `the bot's default name in ${locale}: "${botSeat}"`);
       await p.keyboard.press('?');
       await p.waitForSelector('#help-dialog[open]');
       await p.keyboard.press('Escape');
       await shot(p, `game-${locale}`);
+      // A tile placed: the Place button, then the follower's spots, in the language (directions too).
+      await p.keyboard.press(']');
+      const placeBtn = await p.textContent('#confirm');
+      assert(placeBtn.includes(words.place) && !/\(/.test(placeBtn), `the Place button: "${placeBtn}"`);
+      const vPlace = Number(await p.evaluate(() => document.body.dataset.version));
+      await p.keyboard.press('Enter');
+      await waitVersionPast(p, vPlace);
+      if (await p.evaluate(() => document.body.dataset.step) === 'deploy') {
+        const opts = (await p.locator('button.opt').allTextContents()).join(' | ');
+        assert(!/(?<!\p{L})(N|E|S|W|NNE|ENE|ESE|SSE|SSW|WSW|WNW|NNW)(?!\p{L})|\b(road|city|field):/u.test(opts), `the spots in ${locale}, directions in words: "${opts}"`);
+        await pointShot(p, `spots-${locale.slice(0, 2)}`);
+      }
       // The finished game: its final scores and its replay.
       await p.goto(`${base}/#game=${finished.gameId}`);
       await p.waitForSelector('dialog[open] .final table');
@@ -1969,10 +2417,34 @@ try {
       await p.waitForSelector('body[data-page="replay"][data-replay-version="1"]');
       for (let i = 0; i < 6; i++) await p.click('#replay-next-turn');
       assert((await p.textContent('.log-section')).length > 0, 'the log is shown');
+      // The replay's banner and steps in the language: steps and features in words.
+      for (let i = 0; i < 8; i++) {
+        const v = Number(await p.evaluate(() => document.body.dataset.replayVersion));
+        const banner = await p.textContent('.board-banner');
+        const what = await p.textContent('#replay-what');
+        assert(!/\b(draw|deploy|place_ferry|move_ferries|end turn|place)\b|\b(road|city|field|corner):|\b[NESW]-[NESW]\b/.test(`${banner} ${what}`), `replay step ${v} in ${locale}: "${banner}" / "${what}"`);
+        await p.click('#replay-forward');
+        await p.waitForFunction((v) => Number(document.body.dataset.replayVersion) > v, v);
+      }
       await shot(p, `replay-${locale}`);
       const missing = await p.evaluate(() => [...window.__i18n.missing]);
       assert(missing.length === 0, `every text has its ${locale} words (missing: ${JSON.stringify(missing)})`);
       await ctx3.close();
+      // On a phone the header stays on one line, in either language.
+      const ctx4 = await browser.newContext({ locale, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      const q = await ctx4.newPage();
+      watchPage(q, `${locale}-phone`);
+      await q.goto(`${base}/#game=${game}`);
+      await q.waitForSelector('body[data-page="game"][data-status="active"]');
+      await q.waitForSelector('#conn:not(.hidden)');
+      const line = await q.evaluate(() => {
+        const kids = [...document.querySelectorAll('header.top > *')].filter((e) => e.getClientRects().length && getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().width > 0);
+        const mids = kids.map((e) => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; });
+        return { spread: Math.max(...mids) - Math.min(...mids), height: document.querySelector('header.top').getBoundingClientRect().height, wide: document.documentElement.scrollWidth };
+      });
+      assert(line.spread < 6 && line.height < 56 && line.wide <= 391, `the phone header fits one line in ${locale} (${JSON.stringify(line)})`);
+      await pointShot(q, `header-${locale.slice(0, 2)}`);
+      await ctx4.close();
     }
   });
 

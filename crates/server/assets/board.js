@@ -1,10 +1,12 @@
 // The board: SVG drawn from the view, with pan (drag), zoom (wheel, pinch,
 // buttons, keys) and the clickable overlays of the current step.
-import { el, T, ferryPath, meeple, tileHref, colourOf, inkOn, cornerPoint } from './tiles.js';
+import { el, T, ferryPath, ferryHandles, meeple, tileHref, colourOf, inkOn, cornerPoint } from './tiles.js';
 import { t } from './i18n.js';
-import { spotWords } from './words.js';
+import { spotWords, routeWords } from './words.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
+// Others' moves leave the view alone this long after the user moved it; a glide takes this long.
+const USER_QUIET_MS = 2500, GLIDE_MS = 450;
 
 /** A tile `g` ({x, y, tile, rot}) drawn faded in a frame: a group with `attrs`. */
 function ghostOf(g, attrs) {
@@ -49,7 +51,7 @@ export class BoardView {
     this.resize();
   }
 
-  destroy() { this.ro.disconnect(); for (const t of this.flashTimers || []) clearTimeout(t); this.svg.remove(); }
+  destroy() { this.stopGlide(); this.ro.disconnect(); for (const t of this.flashTimers || []) clearTimeout(t); this.svg.remove(); }
 
   /**
    * Shows a scoring on the board for a moment: its tiles highlighted in the
@@ -121,19 +123,33 @@ export class BoardView {
     if (this.onCamera) this.onCamera(this.cam);
   }
 
-  /** Fit the board (plus a margin of one cell for the legal positions). */
+  /** How far down the board's banner reaches over it, in screen pixels (with a little room). */
+  topInset() {
+    const banner = this.host.querySelector('.board-banner');
+    if (!banner || !banner.offsetHeight) return 0;
+    return Math.max(0, banner.getBoundingClientRect().bottom - this.svg.getBoundingClientRect().top + 6);
+  }
+
+  /**
+   * Fit the board (plus a margin of one cell for the legal positions),
+   * every tile below the banner.
+   */
   fit() {
+    this.stopGlide();
     const b = this.bounds;
     const minX = (b.minX - 1) * T, minY = (b.minY - 1) * T;
     const maxX = (b.maxX + 2) * T, maxY = (b.maxY + 2) * T;
-    const z = Math.min(this.size.w / (maxX - minX), this.size.h / (maxY - minY));
-    this.cam = { cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, z: clamp(Math.min(z, 1.2), MIN_ZOOM, MAX_ZOOM) };
+    const top = Math.min(this.topInset(), this.size.h / 3);
+    const z = clamp(Math.min(this.size.w / (maxX - minX), (this.size.h - top) / (maxY - minY), 1.2), MIN_ZOOM, MAX_ZOOM);
+    // The board's middle, moved down by half the banner's height: the banner's strip stays empty.
+    this.cam = { cx: (minX + maxX) / 2, cy: (minY + maxY) / 2 - top / (2 * z), z };
     this.applyCamera();
   }
 
-  setCamera(cam) { if (cam && isFinite(cam.cx) && isFinite(cam.cy) && cam.z > 0) { this.cam = { ...cam }; this.applyCamera(); } }
+  setCamera(cam) { if (cam && isFinite(cam.cx) && isFinite(cam.cy) && cam.z > 0) { this.stopGlide(); this.cam = { ...cam }; this.applyCamera(); } }
 
   zoomBy(f, px = this.size.w / 2, py = this.size.h / 2) {
+    this.userMoved();
     const { cx, cy, z } = this.cam;
     const nz = clamp(z * f, MIN_ZOOM, MAX_ZOOM);
     // keep the board point under (px, py) where it is
@@ -143,6 +159,7 @@ export class BoardView {
   }
 
   panBy(dxPx, dyPx) {
+    this.userMoved();
     this.cam.cx -= dxPx / this.cam.z;
     this.cam.cy -= dyPx / this.cam.z;
     this.applyCamera();
@@ -151,6 +168,7 @@ export class BoardView {
   /** Make sure these cells are on screen (pan, and zoom out only if need be). */
   revealAll(cells) {
     if (!cells.length) return;
+    this.stopGlide();
     const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
     const w = (Math.max(...xs) - Math.min(...xs) + 1) * T + 48, hh = (Math.max(...ys) - Math.min(...ys) + 1) * T + 48;
     const need = Math.min(this.size.w / w, this.size.h / hh);
@@ -188,25 +206,92 @@ export class BoardView {
     u.setAttribute('transform', `translate(${f.bx - T / 2} ${f.by - T / 2})`);
   }
 
-  /** Is the cell entirely on screen? */
+  /** Is the cell entirely on screen (once a glide under way is over)? */
   visible(x, y) {
-    const { cx, cy, z } = this.cam;
+    const { cx, cy, z } = this.glideTarget || this.cam;
     const w = this.size.w / z, h = this.size.h / z;
     return x * T >= cx - w / 2 && (x + 1) * T <= cx + w / 2 && y * T >= cy - h / 2 && (y + 1) * T <= cy + h / 2;
   }
 
-  /** Make sure the cell is on screen (pan only as much as needed). */
-  reveal(x, y) {
+  /** The camera's centre that brings the cell on screen, panning only as much as needed. */
+  revealCentre(x, y) {
     const { cx, cy, z } = this.cam;
     const w = this.size.w / z, h = this.size.h / z;
     // Keep clear of the zoom buttons (bottom right) and the banner (top):
     // their size is in screen pixels, the margins in board units.
-    const m = 24, right = Math.max(m, 64 / z), top = Math.max(m, 48 / z), bottom = Math.max(m, 24 / z);
+    const m = 24, right = Math.max(m, 64 / z), top = Math.max(m, Math.max(48, this.topInset()) / z), bottom = Math.max(m, 24 / z);
     const x0 = x * T - m, x1 = (x + 1) * T + right, y0 = y * T - top, y1 = (y + 1) * T + bottom;
     let ncx = cx, ncy = cy;
     if (x0 < cx - w / 2) ncx = x0 + w / 2; else if (x1 > cx + w / 2) ncx = x1 - w / 2;
     if (y0 < cy - h / 2) ncy = y0 + h / 2; else if (y1 > cy + h / 2) ncy = y1 - h / 2;
-    if (ncx !== cx || ncy !== cy) { this.cam.cx = ncx; this.cam.cy = ncy; this.applyCamera(); }
+    return [ncx, ncy];
+  }
+
+  /** Make sure the cell is on screen (pan only as much as needed). */
+  reveal(x, y) {
+    this.endGlide();
+    const [ncx, ncy] = this.revealCentre(x, y);
+    if (ncx !== this.cam.cx || ncy !== this.cam.cy) { this.cam.cx = ncx; this.cam.cy = ncy; this.applyCamera(); }
+  }
+
+  /** The user moved the view (drag, wheel, pinch, keys, buttons): others' moves leave it alone for a while. */
+  userMoved() { this.userAt = Date.now(); this.stopGlide(); }
+
+  /**
+   * Another player's move at the cell: brought on screen by a short glide,
+   * unless the user is dragging the board or moved it a moment ago.
+   * Returns whether the view moves.
+   */
+  follow(x, y) {
+    if (!this.cam || this.pointers.size || Date.now() - (this.userAt || 0) < USER_QUIET_MS) return false;
+    if (this.visible(x, y)) return false;
+    // Far off (not a cell of it on screen): centred; else only as far as needed.
+    const { cx, cy, z } = this.cam;
+    const w = this.size.w / z, h = this.size.h / z;
+    const far = (x + 1) * T < cx - w / 2 || x * T > cx + w / 2 || (y + 1) * T < cy - h / 2 || y * T > cy + h / 2;
+    const [ncx, ncy] = far ? [(x + 0.5) * T, (y + 0.5) * T] : this.revealCentre(x, y);
+    this.glideTo(ncx, ncy);
+    return true;
+  }
+
+  glideTo(ncx, ncy) {
+    this.stopGlide();
+    const from = { ...this.cam };
+    let reduce = false;
+    try { reduce = matchMedia('(prefers-reduced-motion: reduce)').matches; } catch (_) { /* motion it is */ }
+    if (reduce) { this.cam.cx = ncx; this.cam.cy = ncy; this.applyCamera(); return; }
+    const t0 = performance.now();
+    this.glideTarget = { cx: ncx, cy: ncy, z: from.z };
+    this.svg.dataset.gliding = '1';
+    const step = (now) => {
+      const k = Math.min(1, (now - t0) / GLIDE_MS);
+      const e = k < 0.5 ? 2 * k * k : 1 - (-2 * k + 2) ** 2 / 2;
+      this.cam.cx = from.cx + (ncx - from.cx) * e;
+      this.cam.cy = from.cy + (ncy - from.cy) * e;
+      this.applyCamera();
+      if (k < 1) { this.glide = requestAnimationFrame(step); return; }
+      this.stopGlide();
+      // The board moved under a resting mouse: what it points at now (the tile that follows it).
+      if (this.mouseAt && this.onPointer) {
+        const [bx, by] = this.boardPoint(...this.mouseAt);
+        this.onPointer({ bx, by, cell: `${Math.floor(bx / T)},${Math.floor(by / T)}` });
+      }
+    };
+    this.glide = requestAnimationFrame(step);
+  }
+
+  stopGlide() {
+    if (this.glide) cancelAnimationFrame(this.glide);
+    this.glide = null;
+    this.glideTarget = null;
+    delete this.svg.dataset.gliding;
+  }
+
+  /** A glide under way jumps to its end (the step's own reveal starts from there). */
+  endGlide() {
+    const to = this.glideTarget;
+    this.stopGlide();
+    if (to) { this.cam = { ...to }; this.applyCamera(); }
   }
 
   installInput() {
@@ -216,6 +301,7 @@ export class BoardView {
       // The first finger of a new touch: no other pointer is still down
       // (forget any whose end was missed, or a tap would count as a pinch).
       if (e.isPrimary) this.pointers.clear();
+      this.stopGlide();
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY });
       if (this.pointers.size === 1) this.dragged = false;
       if (this.pointers.size === 2) { this.pinch = this.pinchState(); this.dragged = true; }
@@ -245,10 +331,11 @@ export class BoardView {
     // The mouse over the board (not while dragging): where it points, for the tile that follows it.
     svg.addEventListener('pointermove', (e) => {
       if (!this.onPointer || e.pointerType !== 'mouse' || this.dragged) return;
+      this.mouseAt = [e.clientX, e.clientY];
       const [bx, by] = this.boardPoint(e.clientX, e.clientY);
       this.onPointer({ bx, by, cell: `${Math.floor(bx / T)},${Math.floor(by / T)}` });
     });
-    svg.addEventListener('pointerleave', (e) => { if (this.onPointer && e.pointerType === 'mouse') this.onPointer(null); });
+    svg.addEventListener('pointerleave', (e) => { this.mouseAt = null; if (this.onPointer && e.pointerType === 'mouse') this.onPointer(null); });
     // A right-click may turn the tile instead of opening the menu.
     svg.addEventListener('contextmenu', (e) => { if (this.onContext && this.onContext(e)) e.preventDefault(); });
     const up = (e) => {
@@ -382,7 +469,7 @@ export class BoardView {
       boat.appendChild(el('path', { d: 'M-13,-5.5 L8,-5.5 L14,0 L8,5.5 L-13,5.5 Z', class: 'hull' }));
       boat.appendChild(el('rect', { x: -8, y: -3, width: 9, height: 6, rx: 1, class: 'cabin' }));
       g.appendChild(boat);
-      g.appendChild(el('title', {}, [document.createTextNode(t('ferry {pair}', { pair: f.ferry }))]));
+      g.appendChild(el('title', {}, [document.createTextNode(t('ferry {pair}', { pair: routeWords(f.ferry) }))]));
       L.ferries.appendChild(g);
     }
 
@@ -520,24 +607,39 @@ export class BoardView {
     // Ferry choices: every crossing first, then every handle on top, so no
     // crossing ever covers another's handle.
     const handles = [];
+    // The handles of one lake, spread so that no two overlap (a lake has up to five choices).
+    const handleAt = new Map();
+    const byLake = new Map();
+    for (const o of ix.ferryOptions || []) {
+      const k = `${o.x},${o.y}`;
+      if (!byLake.has(k)) byLake.set(k, []);
+      byLake.get(k).push(o);
+    }
+    for (const [k, opts] of byLake) {
+      const boat = (view.ferries || []).find((f) => `${f.at[0]},${f.at[1]}` === k);
+      const { points, r } = ferryHandles(opts.map((o) => o.ferry), boat ? [ferryPath(boat.ferry).mid] : []);
+      opts.forEach((o, i) => handleAt.set(o, { at: points[i], r }));
+    }
     for (const o of ix.ferryOptions || []) {
       const fp = ferryPath(o.ferry);
+      const { at: hp, r: hr } = handleAt.get(o) || { at: fp.handle, r: 6.5 };
+      const words = `${o.n}: ${t(o.move ? 'move the ferry: {route}' : 'ferry {pair}', { route: routeWords(o.ferry), pair: routeWords(o.ferry) })}`;
       const data = {
         'data-pick': o.move ? 'move' : 'ferry', 'data-ferry': o.ferry, 'data-at': `${o.x},${o.y}`, 'data-n': o.n,
       };
       const g = el('g', {
         class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n,
-        role: 'button', 'aria-label': `${o.n}: ${t(o.move ? 'move ferry to {pair}' : 'ferry on {pair}', { pair: o.ferry })}`,
+        role: 'button', 'aria-label': words,
       });
       g.appendChild(el('path', { d: fp.d, class: 'hit' }));
       g.appendChild(el('path', { d: fp.d, class: 'vis' }));
-      g.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
+      g.appendChild(el('title', {}, [document.createTextNode(words)]));
       L.options.appendChild(g);
       // The handle carries the choice's number, as in the list.
       const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n });
-      hg.appendChild(el('circle', { cx: fp.handle[0], cy: fp.handle[1], r: 6.5, class: 'handle' }));
-      hg.appendChild(el('text', { x: fp.handle[0], y: fp.handle[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, [document.createTextNode(String(o.n))]));
-      hg.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${o.ferry}`)]));
+      hg.appendChild(el('circle', { cx: hp[0], cy: hp[1], r: hr, class: 'handle' }));
+      hg.appendChild(el('text', { x: hp[0], y: hp[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle', style: hr < 6.5 ? `font-size:${(8.5 * hr / 6.5).toFixed(2)}px` : null }, [document.createTextNode(String(o.n))]));
+      hg.appendChild(el('title', {}, [document.createTextNode(words)]));
       handles.push(hg);
     }
     for (const hg of handles) L.options.appendChild(hg);

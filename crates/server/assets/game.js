@@ -8,7 +8,7 @@ import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
-import { FIGURE_WORDS, featureWords, figureCount, stepWords, takeBackPoints, takeBackWords, whyWords } from './words.js';
+import { FIGURE_WORDS, featureWords, figureCount, routeWords, stepWords, takeBackPoints, takeBackWords, wagonStepWords, whyWords } from './words.js';
 import { bestWords, placementOf } from './review.js';
 import { OddsOverlays } from './overlays.js';
 
@@ -136,6 +136,7 @@ export class GamePage {
 
   destroy() {
     clearTimeout(this.camTimer);
+    this.stopCountdown();
     if (this.socket) this.socket.close();
     document.removeEventListener('keydown', this.keyHandler);
     document.removeEventListener('visibilitychange', this.visHandler);
@@ -195,6 +196,10 @@ export class GamePage {
       toast(t('{name} plays a second turn (builder)', { name: seatName(v, v.current) }), { key: 'second-turn' });
     }
     this.render();
+    // Another player's tile (a bot's, mostly) placed out of view: the view goes to it (the step's own reveal then starts from there).
+    const lp = v.last_placed;
+    if (prev && lp && v.version > prev.version && !this.tokens.has(lp.seat)
+      && !(prev.last_placed && prev.last_placed.at.join() === lp.at.join())) this.board.follow(...lp.at);
     if (key !== prevKey) this.revealStep();
     // What scored since the last view, shown where it lies for a moment.
     if (prev && v.version > prev.version) {
@@ -202,6 +207,7 @@ export class GamePage {
     }
     this.signalTurn(prev);
     this.followOdds();
+    this.autoSteps();
     if (v.status === 'finished' && !this.finalShown) {
       this.finalShown = true;
       if (prev) this.board.fit();
@@ -317,16 +323,19 @@ export class GamePage {
       // The Abbot: instead of deploying, the abbot may come back (after the spots, whatever the figure shown).
       const backs = this.legal('return_abbot').map((a, i) => {
         const points = takeBackPoints(v.board, a.at);
-        return { n: deploys.length + i + 1, action: a, label: takeBackWords(points, a.at), points, takeBack: true };
+        return { n: deploys.length + i + 1, action: a, label: takeBackWords(points), points, takeBack: true };
       });
       return [...deploys, ...backs];
     }
     if (v.step === 'abbey') return this.legal('abbey').map((a, i) => ({ n: i + 1, action: a, label: t('a hole at {at}', { at: at(a.at) }) }));
     if (v.step === 'move_wagon') {
-      return this.legal('wagon').map((a, i) => ({ n: i + 1, action: a, label: `${featureWords(a.to, 'wagon')} ${at(a.at)}`, kind: a.kind, figure: 'wagon' }));
+      // Said from where the wagon waits (ringed on the board), not in coordinates.
+      const from = v.waiting_wagons?.[0]?.at;
+      return this.legal('wagon').map((a, i) => ({ n: i + 1, action: a, label: from ? `${featureWords(a.to, 'wagon')}, ${wagonStepWords(from, a.at)}` : `${featureWords(a.to, 'wagon')} ${at(a.at)}`, kind: a.kind, figure: 'wagon' }));
     }
     if (v.step === 'place_ferry') return this.legal('ferry').map((a, i) => ({ n: i + 1, action: a, label: ferryWords(a) }));
-    if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: `${at(a.at)}: ${ferryWords(a)}` }));
+    // The number links a choice to its handle on the lake (the lake lights up as it is pointed at): no coordinates.
+    if (v.step === 'move_ferries') return this.legal('move').map((a, i) => ({ n: i + 1, action: a, label: ferryWords(a) }));
     return [];
   }
 
@@ -401,6 +410,10 @@ export class GamePage {
     const seat = this.mySeat();
     if (seat === null || this.pending) return;
     this.pending = true;
+    // An undo is no decision: no countdown, and no passing for the player, where it leads.
+    this.undone = action.type === 'undo';
+    this.decided = !this.undone;
+    this.stopCountdown();
     this.renderStatusAttrs();
     this.renderTurn();
     const version = this.view.version;
@@ -416,7 +429,64 @@ export class GamePage {
     } finally {
       this.pending = false;
       this.render();
+      this.autoSteps();
     }
+  }
+
+  /** Whether the deploy step offers the seat nothing but to pass (no figure may go anywhere, no abbot to take back). */
+  nothingToDeploy() {
+    const v = this.view;
+    return v.step === 'deploy' && !this.legal('deploy').length && !this.legal('return_abbot').length && this.legal('pass').length > 0;
+  }
+
+  /** Why the deploy step offers nothing: no figure left, or none may go on this tile. */
+  nothingWhy() {
+    const v = this.view, seat = this.mySeat();
+    const figs = v.figures?.length ? v.figures : [{ supply: v.supply || [] }];
+    return figs.every((f) => !(f.supply?.[seat] > 0)) ? t('No follower left in supply') : t('No figure of yours may go on this tile');
+  }
+
+  /**
+   * What the page does for the player: a follower step that offers nothing
+   * is passed (once; come back to by Undo it waits, to be undone further),
+   * and a turn played out ends by itself after a countdown if the player
+   * wants it so.
+   */
+  autoSteps() {
+    const v = this.view;
+    if (!v) return;
+    const seat = this.mySeat();
+    const wants = seat !== null && !this.pending && v.step === 'end_turn' && autoEndWanted() && this.decided;
+    const key = `${v.version}|${v.seq}|${v.to_act}`;
+    if (!wants) this.stopCountdown();
+    else if (!this.countdown || this.countdown.key !== key) this.startCountdown(key);
+    if (seat === null || this.pending || !this.nothingToDeploy() || this.undone || this.autoPassed === key) return;
+    this.autoPassed = key;
+    toast(t('{why}: the follower step is passed.', { why: this.nothingWhy() }), { key: 'auto-pass' });
+    this.act({ type: 'pass' });
+  }
+
+  startCountdown(key) {
+    this.stopCountdown();
+    const ends = Date.now() + AUTO_END_MS;
+    const tick = () => {
+      const left = ends - Date.now();
+      const el = document.getElementById('auto-end-count');
+      if (el) el.textContent = countdownWords(left);
+      if (left > 0) return;
+      this.stopCountdown();
+      const v = this.view;
+      if (v && `${v.version}|${v.seq}|${v.to_act}` === key && !this.pending) this.endTurn();
+    };
+    this.countdown = { key, ends, timer: setInterval(tick, 200) };
+    this.renderTurn();
+  }
+
+  stopCountdown() {
+    if (!this.countdown) return;
+    clearInterval(this.countdown.timer);
+    this.countdown = null;
+    document.getElementById('auto-end-count')?.remove();
   }
 
   /** Places the drawn tile at `key` turned as shown there. */
@@ -630,6 +700,7 @@ export class GamePage {
     // A ferry choice under the pointer or focus previews the road it makes.
     const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
     if (hot && hot.action.road) ix.preview = hot.action.road;
+    if (hot && ['move', 'wagon', 'return_abbot'].includes(hot.action.type)) ix.highlight = [...ix.highlight, hot.action.at];
     const odds = this.odds.overlay(this.gameId, v.version, this.oddsToken());
     if (odds && v.status === 'active') ix.odds = odds;
     const seat = this.mySeat();
@@ -718,7 +789,10 @@ export class GamePage {
     const v = this.view;
     const sec = clear(this.turnSec);
     if (!v) return;
-    sec.appendChild(h('h3', v.status === 'finished' ? t('Game over') : t('Turn {n} · {name}', { n: v.turn + 1, name: seatName(v, v.current) })));
+    // At step end_turn the engine counts the turn as played and names the next player already.
+    const ending = v.step === 'end_turn';
+    sec.appendChild(h('h3#turn-head', v.status === 'finished' ? t('Game over')
+      : t('Turn {n} · {name}', { n: ending ? v.turn : v.turn + 1, name: seatName(v, ending ? v.to_act : v.current) })));
     if (v.status === 'finished') {
       sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
         h('button.primary', { onclick: () => this.openFinal(), id: 'show-final' }, 'Final scores'),
@@ -777,7 +851,12 @@ export class GamePage {
     }
     if (v.step === 'end_turn') {
       actions.prepend(h('button.primary#end-turn', { onclick: () => this.endTurn(), disabled: dis, title: 'Enter' }, 'End turn'));
+      if (this.countdown) body.appendChild(h('div.countdown#auto-end-count', { role: 'timer', 'aria-live': 'off' }, countdownWords(this.countdown.ends - Date.now())));
       body.appendChild(h('div.hint', 'The others see your turn once you end it. Until then Undo takes your choices back, one by one.'));
+      body.appendChild(h('label.auto-end', h('input#auto-end-toggle', {
+        type: 'checkbox', checked: autoEndWanted(),
+        onchange: (e) => { setAutoEnd(e.target.checked); this.decided = true; this.autoSteps(); this.renderTurn(); },
+      }), ' ', t('End my turn by itself')));
     } else if (v.step === 'place') {
       const { cells, all } = this.placements();
       if (!cells.size && this.legal('discard').length) {
@@ -786,11 +865,11 @@ export class GamePage {
       } else {
         actions.append(
           h('button#rotate', { onclick: () => this.rotate(1), disabled: dis || (this.sel ? cells.get(this.sel).length < 2 : all.length < 2), title: 'R / Shift+R' }, '↻ Rotate'),
-          h('button.primary#confirm', { onclick: () => this.confirmPlace(), disabled: dis || !this.sel, title: 'Enter' }, this.sel ? t('Place at ({at})', { at: this.sel.replace(',', ', ') }) : t('Place')),
+          h('button.primary#confirm', { onclick: () => this.confirmPlace(), disabled: dis || !this.sel, title: 'Enter' }, t('Place')),
         );
         body.appendChild(h('div.hint', this.sel
           ? `${tn((cells.get(this.sel) || []).length, '{n} rotation fits here.', '{n} rotations fit here.')} ${t(touch ? 'Tap the tile to turn it, ✓ to place.' : 'Click the tile or press R to turn it, ✓ or Enter to place.')}`
-          : `${tn(cells.size, '{n} highlighted position', '{n} highlighted positions')} ${t(touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).')} ${t('Bright ones fit as the tile is turned now.')}`));
+          : `${tn(cells.size, '{n} highlighted position.', '{n} highlighted positions.')} ${t(touch ? 'Tap one.' : 'Point at one: the tile snaps there; the wheel, a right-click or R turns it, a click places it (or ] / [ and Enter).')} ${t('Bright ones fit as the tile is turned now.')}`));
       }
     } else {
       const opts = this.options();
@@ -822,12 +901,17 @@ export class GamePage {
           }
           body.appendChild(group);
         }
-        actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('No follower')}${key('N')}`));
-        body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${t(touch ? 'Tap a spot on the new tile or a choice below.' : figs.length > 1 ? 'Click a spot on the new tile or a choice below; B switches the figure.' : 'Click a spot on the new tile or a choice below.')}`));
+        if (this.nothingToDeploy()) {
+          actions.append(h('button.primary#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('Continue')}${key('N')}`));
+          body.appendChild(h('div.hint#nothing-hint', `${this.nothingWhy()}: ${t('there is nothing to deploy on this tile.')}${v.undoable > 0 ? ` ${t('Undo takes the tile back.')}` : ''}`));
+        } else {
+          actions.append(h('button#no-follower', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('No follower')}${key('N')}`));
+          body.appendChild(h('div.hint', `${supplyWords(v, seat)}. ${t(touch ? 'Tap a spot on the new tile or a choice below.' : figs.length > 1 ? 'Click a spot on the new tile or a choice below; B switches the figure.' : 'Click a spot on the new tile or a choice below.')}`));
+        }
         // The Abbot: taking the abbot back is a choice of its own, said apart.
         const back = opts.find((o) => o.takeBack);
         if (back) {
-          body.appendChild(h('div.hint#abbot-hint', `${t('Instead of deploying, you may take your abbot back from {at}: it scores {n} points now, as it would at the end.', { at: at(back.action.at), n: back.points })}${touch ? '' : ` ${t('Click it on the board (ringed), its choice below, or press A.')}`}`));
+          body.appendChild(h('div.hint#abbot-hint', `${t('Instead of deploying, you may take your abbot back (ringed on the board): it scores {n} points now, as it would at the end.', { n: back.points })}${touch ? '' : ` ${t('Click it on the board (ringed), its choice below, or press A.')}`}`));
         }
       } else if (v.step === 'place_ferry') {
         body.appendChild(h('div.hint', 'A ferry must be placed: pick the two jetties it joins, on the lake or below.'));
@@ -837,7 +921,7 @@ export class GamePage {
       } else if (v.step === 'move_wagon') {
         actions.append(h('button#wagon-back', { onclick: () => this.pass(), disabled: dis, title: 'N' }, `${t('Take the wagon back')}${key('N')}`));
         const w = v.waiting_wagons?.[0];
-        const why = w ? t('The feature of the wagon at {at} was scored.', { at: at(w.at) }) : '';
+        const why = w ? t('The feature of the waiting wagon (ringed) was scored.') : '';
         const outOfTurn = v.current !== seat ? ` ${t('{name} decides now, in {other}’s turn.', { name: seatName(v, seat), other: seatName(v, v.current) })}` : '';
         body.appendChild(h('div.hint#wagon-hint', `${why}${outOfTurn} ${t('It may move to a free road, city or monastery on its tile or one of the eight around it (ringed), or go back to the supply.')}`));
       } else if (v.step === 'move_ferries') {
@@ -949,17 +1033,23 @@ export class GamePage {
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
 
+/** How long a played-out turn waits before it ends by itself. */
+const AUTO_END_MS = 3000;
+
+/** Whether turns end by themselves once played out (kept in this browser; on unless turned off). */
+function autoEndWanted() { try { return localStorage.getItem('carcassonne.autoEnd') !== '0'; } catch (_) { return true; } }
+function setAutoEnd(on) { try { localStorage.setItem('carcassonne.autoEnd', on ? '1' : '0'); } catch (_) { /* private mode */ } }
+
+function countdownWords(ms) { return t('The turn ends by itself in {n} s…', { n: Math.max(0, Math.ceil(ms / 1000)) }); }
+
 /** Whether the player asked for a notification when its turn comes (kept in this browser). */
 function notifyWanted() { try { return localStorage.getItem('carcassonne.notify') === '1'; } catch (_) { return false; } }
 function setNotify(on) { try { localStorage.setItem('carcassonne.notify', on ? '1' : '0'); } catch (_) { /* private mode */ } }
 
-const SIDE_WORDS = { N: 'north', E: 'east', S: 'south', W: 'west' };
-
 /** A crossing in words: the jetties it joins and the road it makes. */
 function ferryWords(a) {
-  const [x, y] = (a.ferry || '').split('-');
   const n = (a.road || []).length;
-  return `${t(SIDE_WORDS[x] || x)} ↔ ${t(SIDE_WORDS[y] || y)}${n ? ` · ${tn(n, 'road of {n} tile', 'road of {n} tiles')}` : ''}`;
+  return `${t('ferry {pair}', { pair: routeWords(a.ferry) })}${n ? ` · ${tn(n, 'road of {n} tile', 'road of {n} tiles')}` : ''}`;
 }
 
 /**

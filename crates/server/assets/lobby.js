@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { h, clear, showError, remember, remembered, forget, fmtTime } from './ui.js';
 import { COLOUR_HEX, COLOUR_NAMES, setSeatColours } from './tiles.js';
 import { t } from './i18n.js';
+import { botName } from './words.js';
 
 const LEVELS = [
   ['random', 'Random'],
@@ -192,7 +193,7 @@ export class HomePage {
       const g = mine[id];
       const toks = Object.values(g.seats || {});
       ul.appendChild(h('li', { dataset: { game: id } },
-        h('span.who', (g.players || []).join(' · ') || id, h('div.meta', `${id}${g.status ? ' · ' + t(g.status) : ''}`)),
+        h('span.who', (g.players || []).map((p) => botName(p)).join(' · ') || id, h('div.meta', `${id}${g.status ? ' · ' + t(g.status) : ''}`)),
         h('a', { href: `#game=${id}${toks.map((t) => `&token=${t}`).join('')}` }, g.status === 'finished' ? 'Open' : 'Continue'),
         h('a', { href: `#replay=${id}`, dataset: { replay: id } }, 'Replay'),
         h('button.small', { title: 'forget this game in this browser', 'aria-label': 'forget', onclick: () => { forget(id); this.renderMine(); } }, '×')));
@@ -255,7 +256,7 @@ export async function createAndOpen(body, here) {
 
 function gameRow(g) {
   const mine = remembered()[g.game];
-  const players = (g.players || []).map((p, i) => `${p}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
+  const players = (g.players || []).map((p, i) => `${botName(p)}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
   const exps = [...(g.expansions?.includes('ferries') ? [t('Ferries {edition}', { edition: g.edition })] : []), ...(g.expansions?.includes('inns') ? [t('Inns & Cathedrals')] : []),
     ...(g.expansions?.includes('abbey') ? [t('Abbey & Mayor')] : []), ...(g.expansions?.includes('traders') ? [t('Traders & Builders')] : []),
     ...(g.expansions?.includes('river') ? [t('The River')] : []), ...(g.expansions?.includes('abbot') ? [t('The Abbot')] : []),

@@ -1,14 +1,15 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
 import { t, tn, tr } from './i18n.js';
-import { figureCount, featureWords, KIND_WORD } from './words.js';
+import { figureCount, featureWords, placeWords, returnWords, routeWords, botName, KIND_WORD } from './words.js';
 import { el, miniTile, goodIcon, FIGURE_PATHS, MEEPLE_PATH, EVEN_ODD, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
 
 export function seatName(view, seat) {
   if (seat === null || seat === undefined) return '—';
-  return view.seats?.[seat]?.name ?? view.setup?.players?.[seat] ?? `Seat ${seat + 1}`;
+  const s = view.seats?.[seat];
+  return botName(s?.name ?? view.setup?.players?.[seat], s?.type === 'bot' ? s.level : null) ?? t('Seat {n}', { n: seat + 1 });
 }
 
 export function meepleIcon(seat, size = 16, faded = false, figure = 'normal') {
@@ -72,7 +73,7 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
     const proj = view.projected_scores?.[s];
     tbl.appendChild(h('tr', { class: view.to_act === s ? 'to-act' : '', dataset: { seat: s } },
       h('td', meepleIcon(s, 22)),
-      h('td.name', h('div', seat.name ?? seatName(view, s), tags), sup),
+      h('td.name', h('div', seatName(view, s), tags), sup),
       h('td', h('div.pts', { 'data-score': s }, String(score)),
         !view.final && proj !== undefined && proj !== score ? h('div.proj', { title: 'points if the game ended now' }, `→ ${proj}`) : null),
     ));
@@ -109,10 +110,10 @@ function logText(view, e, figure) {
       return [...who(e.seat), t(e.rot ? ' placed {tile} at {at}, turned {rot}°' : ' placed {tile} at {at}', { tile: e.tile, at: at(e.at), rot: e.rot })];
     case 'tile_discarded': return [...who(e.seat), t(' discarded {tile}: it fits nowhere', { tile: e.tile })];
     case 'follower_deployed': return [...who(e.seat), t(e.figure && e.figure !== 'big' ? ' put the {what} at {at}' : ' put a {what} at {at}', { what: featureWords(e.feature, e.figure), at: at(e.at) })];
-    case 'ferry_placed': return [...who(e.seat), t(' placed a ferry on {ferry} at {at}', { ferry: e.ferry, at: at(e.at) })];
-    case 'ferry_moved': return [...who(e.seat), t(' moved the ferry at {at} from {from} to {to}', { at: at(e.at), from: e.from, to: e.to })];
-    case 'follower_returned': return [...who(e.seat), t(figure === 'abbot' ? '’s abbot returns from {feature} at {at}' : '’s follower returns from {feature} at {at}', { feature: e.feature, at: at(e.at) })];
-    case 'wagon_moved': return [...who(e.seat), t(' moved the wagon from {from} at {at_from} to {to} at {at}', { from: e.from_feature, at_from: at(e.from), to: e.feature, at: at(e.at) })];
+    case 'ferry_placed': return [...who(e.seat), t(' placed a ferry {route} at {at}', { route: routeWords(e.ferry), at: at(e.at) })];
+    case 'ferry_moved': return [...who(e.seat), t(' moved the ferry at {at}: now {route}', { at: at(e.at), route: routeWords(e.to) })];
+    case 'follower_returned': return [...who(e.seat), returnWords(e.feature, at(e.at), figure)];
+    case 'wagon_moved': return [...who(e.seat), t(' moved the wagon: {from} at {at_from} → {to} at {at}', { from: placeWords(e.from_feature), at_from: at(e.from), to: placeWords(e.feature), at: at(e.at) })];
     case 'scored': {
       const n = (e.tiles || []).length;
       // The Abbot: an abbot taken back scores its monastery or garden at once, open.

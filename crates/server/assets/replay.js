@@ -3,12 +3,12 @@
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { h, clear, showError, renderMissing } from './ui.js';
-import { renderScores, renderBag, renderLog, renderFinal, seatName, at } from './panels.js';
+import { renderScores, renderBag, renderLog, renderFinal, seatName } from './panels.js';
 import { openHelp } from './game.js';
 import { el, setSeatColours } from './tiles.js';
 import { Inspector } from './inspector.js';
 import { t } from './i18n.js';
-import { deployWords } from './words.js';
+import { deployWords, featureWords, passWords, routeWords, stepWords } from './words.js';
 import { ReviewPanel } from './review.js';
 import { OddsOverlays } from './overlays.js';
 
@@ -151,12 +151,14 @@ export class ReplayPage {
   async go(v, refit = false) {
     v = Math.max(1, Math.min(this.max, Math.round(v)));
     this.target = v;
-    let view;
-    try { view = await this.fetchView(v); } catch (e) { showError(e, t('Loading position {v}', { v })); return; }
+    let view, before;
+    // The position before: the step shown is the decision taken there, in its turn.
+    try { [view, before] = await Promise.all([this.fetchView(v), v > 1 ? this.fetchView(v - 1) : null]); } catch (e) { showError(e, t('Loading position {v}', { v })); return; }
     if (this.target !== v) return; // a later request won
     const from = this.version;
     this.version = v;
     this.view = view;
+    this.before = before || view;
     history.replaceState(null, '', this.local ? `#record&v=${v}` : `#replay=${this.gameId}&v=${v}`);
     this.render();
     if (refit && (view.board || []).some((t) => !this.board.visible(...t.at))) this.board.fit();
@@ -210,19 +212,26 @@ export class ReplayPage {
     if (!a) return v === 1 ? t('The start: the first tile is drawn.') : '';
     const who = a.seat !== null && a.seat !== undefined ? seatName(view, a.seat) : t('The server');
     const act = a.action || {};
+    // Where it happened is framed or lit on the board: the words need no coordinates.
     switch (act.type) {
       case 'draw': return t('{who} draws {tile}.', { who, tile: act.tile });
-      case 'place': return t(act.rot ? '{who} places the tile at {at}, turned {rot}°.' : '{who} places the tile at {at}.', { who, at: at(act.at), rot: act.rot });
+      case 'place': return t(act.rot ? '{who} places the tile (framed), turned {rot}°.' : '{who} places the tile (framed).', { who, rot: act.rot });
       case 'discard': return t('{who} discards the tile (it fits nowhere).', { who });
       case 'deploy': return deployWords(who, act.figure, act.meeple);
-      case 'abbey': return t('{who} places the abbey at {at}.', { who, at: at(act.at) });
-      case 'wagon': return t('{who} moves the wagon to {where} at {at}.', { who, where: act.to, at: at(act.at) });
-      case 'return_abbot': return t('{who} takes the abbot back from {at}.', { who, at: at(act.at) });
-      case 'pass': return t('{who} passes.', { who });
-      case 'ferry': return t('{who} places the ferry on {ferry}.', { who, ferry: act.ferry });
-      case 'move': return t('{who} moves the ferry at {at} to {ferry}.', { who, at: at(act.at), ferry: act.ferry });
+      case 'abbey': return t('{who} places the abbey (framed).', { who });
+      case 'wagon': return t('{who} moves the wagon: {where}.', { who, where: featureWords(act.to, 'wagon') });
+      case 'return_abbot': return t('{who} takes the abbot back.', { who });
+      case 'pass': return passWords(who, this.before?.step);
+      case 'ferry': return t('{who} places the ferry {route}.', { who, route: routeWords(act.ferry) });
+      case 'move': return t('{who} moves a ferry: now {route}.', { who, route: routeWords(act.ferry) });
       default: return `${who}: ${act.type}`;
     }
+  }
+
+  /** The cells a step's words are about, lit on the board: a wagon's, an abbot's or a moved ferry's. */
+  actionCells(v) {
+    const act = this.history.find((x) => x.version === v)?.action;
+    return act && ['wagon', 'return_abbot', 'move'].includes(act.type) && act.at ? [act.at] : [];
   }
 
   render() {
@@ -231,10 +240,12 @@ export class ReplayPage {
     document.body.dataset.replayVersion = this.version;
     document.body.dataset.replayMax = this.max;
     this.slider.value = this.version;
-    const turnNo = v.status === 'finished' ? v.turn : v.turn + 1;
+    // Each step belongs to the turn its decision was taken in: the position before it tells which.
+    const b = this.before || v;
+    const turnNo = b.status === 'finished' ? b.turn : b.turn + 1;
     this.pos.textContent = t('{v} / {max} · turn {n}', { v: this.version, max: this.max, n: turnNo });
     this.what.textContent = this.describe(this.version);
-    this.banner.textContent = this.version === this.max && v.status === 'finished' ? t('Final position') : t('Turn {n} · {name} · {step}', { n: turnNo, name: seatName(v, v.current), step: v.step?.replace('_', ' ') });
+    this.banner.textContent = this.version === this.max && v.status === 'finished' ? t('Final position') : t('Turn {n} · {name} · {step}', { n: turnNo, name: seatName(b, b.current), step: stepWords(b.step) });
     // Traders & Builders: a second turn, said as in the game.
     if (v.second_turn && v.status !== 'finished') this.banner.append(h('span.second-turn#second-turn-banner', ` · ${t('second turn: {name}’s builder', { name: seatName(v, v.current) })}`));
     // A past view carries no legal actions: show the step's moves as the log tells them.
@@ -268,7 +279,8 @@ export class ReplayPage {
 
   /** What the board draws beside the view: the hovered tiles, the review's better move, the odds. */
   boardIx(tiles) {
-    const ix = { highlight: tiles || this.highlight || this.inspectTiles || [], bestGhost: this.bestGhost };
+    const lit = tiles || this.highlight || this.inspectTiles || [];
+    const ix = { highlight: lit.length ? lit : this.actionCells(this.version), bestGhost: this.bestGhost };
     const odds = this.odds && this.view?.status !== 'finished' && this.odds.overlay(this.gameId, this.version);
     if (odds) ix.odds = odds;
     return ix;

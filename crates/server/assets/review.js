@@ -8,7 +8,7 @@ import { h, clear, showError } from './ui.js';
 import { el } from './tiles.js';
 import { t } from './i18n.js';
 import { seatName, colour } from './panels.js';
-import { deployWords } from './words.js';
+import { deployWords, routeWords } from './words.js';
 
 const POLL_MS = 1000;
 const GRAPH_W = 300;
@@ -20,8 +20,8 @@ export function bestWords(text) {
   if (/^place at /.test(text)) return t('The bot would place the tile where the dashed frame is.');
   if (text === 'pass') return t('The bot would pass.');
   if ((m = /^deploy (?:(\w+) )?on (\S+)$/.exec(text))) return deployWords(t('The bot'), m[1] || 'normal', m[2]);
-  if ((m = /^ferry (\S+)$/.exec(text))) return t('The bot would put the ferry on {ferry}.', { ferry: m[1] });
-  if ((m = /^move ferry at \[(-?\d+), (-?\d+)\] to (\S+)$/.exec(text))) return t('The bot would move the ferry at ({x}, {y}) to {ferry}.', { x: m[1], y: m[2], ferry: m[3] });
+  if ((m = /^ferry (\S+)$/.exec(text))) return t('The bot would put the ferry {route}.', { route: routeWords(m[1]) });
+  if ((m = /^move ferry at \[(-?\d+), (-?\d+)\] to (\S+)$/.exec(text))) return t('The bot would move the ferry at ({x}, {y}): now {route}.', { x: m[1], y: m[2], route: routeWords(m[3]) });
   return t('The bot would play: {move}', { move: text });
 }
 
@@ -81,10 +81,11 @@ export class ReviewPanel {
   }
 
   showNone(message) {
-    clear(this.body).append(
+    // (append() would write a null as the word "null".)
+    clear(this.body).append(...[
       h('p', t('The strongest bot looks at every decision: who was winning, the moves that cost the most, and what it would have played. It takes about half a minute.')),
       message ? h('p.error', message) : null,
-      h('button.primary#review-start', { onclick: () => this.ask() }, 'Review this game'));
+      h('button.primary#review-start', { onclick: () => this.ask() }, 'Review this game')].filter(Boolean));
   }
 
   showDone() {

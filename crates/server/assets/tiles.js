@@ -781,6 +781,50 @@ export function ferryPath(pair) {
   return { d: `M${pt(pa)} L${pt(pb)}`, mid, handle, angle: Math.atan2(pb[1] - pa[1], pb[0] - pa[0]) };
 }
 
+// Where along its crossing a handle may stand, the middle first.
+const HANDLE_AT = [0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68, 0.26, 0.74, 0.2, 0.8, 0.14, 0.86];
+const handleCache = new Map();
+
+/**
+ * The handles of the crossings `pairs` offered on one lake, in tile units:
+ * `points` in the order of `pairs`, each on its own crossing, as near its
+ * middle as can be with every two at least `apart` apart on both axes, and
+ * clear of `avoid` (the boat on the lake) when there is room; `r` the
+ * handles' radius, smaller when the lake is crowded (all six crossings of
+ * four jetties), so that their boxes never meet.
+ */
+export function ferryHandles(pairs, avoid = [], apart = 14) {
+  const key = `${pairs.join(' ')}|${avoid.map((p) => pt(p)).join(' ')}|${apart}`;
+  if (handleCache.has(key)) return handleCache.get(key);
+  const cands = pairs.map((pair) => {
+    const [a, b] = pair.split('-').map(jettyPoint);
+    return HANDLE_AT.map((t) => ({ p: [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t], off: Math.abs(t - 0.5) }));
+  });
+  const far = (p, q, d) => Math.max(Math.abs(p[0] - q[0]), Math.abs(p[1] - q[1])) >= d;
+  let found = null, room = apart;
+  // Fewer constraints until one layout fits: the boat first, then less room.
+  for (const [fixed, d] of [[avoid, apart], [[], apart], [[], apart - 2], [[], apart - 4], [[], 0]]) {
+    room = d;
+    let bestOff = Infinity;
+    const chosen = [];
+    const search = (i, off) => {
+      if (off >= bestOff) return;
+      if (i === cands.length) { found = chosen.map((c) => c.p); bestOff = off; return; }
+      for (const c of cands[i]) {
+        if (!fixed.every((q) => far(q, c.p, d)) || !chosen.every((q) => far(q.p, c.p, d))) continue;
+        chosen.push(c);
+        search(i + 1, off + c.off);
+        chosen.pop();
+      }
+    };
+    search(0, 0);
+    if (found) break;
+  }
+  const res = { points: found, r: Math.max(3, Math.min(6.5, (room - 1) / 2)) };
+  handleCache.set(key, res);
+  return res;
+}
+
 // A follower, drawn in a box about 24 units high centred on 0,0.
 export const MEEPLE_PATH = 'M0,-11 C3,-11 4.5,-9 4.5,-7 C4.5,-5.5 4,-4.5 3.2,-4 L9,-2 C11,-1.3 11,1.5 9,2 L5,2.8 L8,10 C8.5,11 8,11.5 7,11.5 L2,11.5 L0,7 L-2,11.5 L-7,11.5 C-8,11.5 -8.5,11 -8,10 L-5,2.8 L-9,2 C-11,1.5 -11,-1.3 -9,-2 L-3.2,-4 C-4,-4.5 -4.5,-5.5 -4.5,-7 C-4.5,-9 -3,-11 0,-11 Z';
 

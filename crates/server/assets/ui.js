@@ -45,10 +45,17 @@ export function isTouch() {
 
 export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
 
-/** A message at the top of the page; errors stay until closed or replaced. */
+/**
+ * A message; errors stay until closed or replaced. Clicks go through a
+ * message to what is under it (only its × takes them). Beside a board they
+ * never stand over it (its tiles, spots, buttons and the feature inspector
+ * stay free): on a wide screen at the foot of the side panel, on a phone at
+ * the bottom of the screen, below the board.
+ */
 export function toast(text, { error = false, code = null, timeout = error ? 9000 : 3500, key = null } = {}) {
   let host = document.getElementById('toasts');
   if (!host) { host = h('div#toasts', { role: 'status', 'aria-live': 'polite' }); document.body.appendChild(host); }
+  placeToasts(host);
   if (key) for (const old of host.querySelectorAll(`[data-key="${key}"]`)) old.remove();
   const box = h('div.toast', { class: `toast${error ? ' error' : ''}`, dataset: { key: key || '', code: code || '' } },
     code ? h('span.code', code) : null,
@@ -58,6 +65,19 @@ export function toast(text, { error = false, code = null, timeout = error ? 9000
   while (host.children.length > 4) host.firstChild.remove();
   if (timeout) setTimeout(() => box.remove(), timeout);
   return box;
+}
+
+// A window turned or resized: the messages shown move with the board.
+if (typeof window !== 'undefined') window.addEventListener('resize', () => { const host = document.getElementById('toasts'); if (host) placeToasts(host); });
+
+function placeToasts(host) {
+  const side = document.querySelector('.board-wrap') && document.querySelector('.game > .side');
+  const beside = !!side && !matchMedia('(max-width: 780px)').matches;
+  host.classList.toggle('beside-board', beside);
+  if (!beside) { host.style.left = host.style.width = ''; return; }
+  const r = side.getBoundingClientRect();
+  host.style.left = `${Math.round(r.left + 8)}px`;
+  host.style.width = `${Math.round(r.width - 16)}px`;
 }
 
 /** Show an ApiError (or anything thrown) with its typed code. */

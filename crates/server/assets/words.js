@@ -39,47 +39,109 @@ const FIGURE_ROLE_WORD = {
   abbot: { monastery: 'abbot in the monastery', garden: 'abbot in the garden' },
 };
 
+/**
+ * Where on its tile a feature lies, as the engine names it (a side, a half
+ * of an edge, a corner), in words: "north", "east edge, north half".
+ */
+const WHERE_WORDS = {
+  N: 'north', E: 'east', S: 'south', W: 'west',
+  NNW: 'north edge, west half', NNE: 'north edge, east half', ENE: 'east edge, north half', ESE: 'east edge, south half',
+  SSE: 'south edge, east half', SSW: 'south edge, west half', WSW: 'west edge, south half', WNW: 'west edge, north half',
+  NW: 'north-west', NE: 'north-east', SE: 'south-east', SW: 'south-west',
+};
+
+export function whereWords(where) { return WHERE_WORDS[where] ? t(WHERE_WORDS[where]) : where; }
+
 /** A follower's role on a feature, in words; `figure` big makes it a big one, a mayor, wagon or barn says so. */
 export function featureWords(feature, figure) {
-  if (!feature) return 'a feature';
+  if (!feature) return t('a feature');
   const [kind, where] = feature.split(':');
   const word = FIGURE_ROLE_WORD[figure]?.[kind] || ROLE_WORD[kind] || (kind === 'corner' ? 'barn on the corner' : null);
   const role = word ? t(word) : kind;
-  const words = where === 'inner' || where === 'inner2' ? t('{role} (inside the tile)', { role }) : where ? `${role} (${where})` : role;
+  const words = where === 'inner' || where === 'inner2' ? t('{role} (inside the tile)', { role }) : where ? `${role} (${whereWords(where)})` : role;
   return figure === 'big' ? t('big {words}', { words }) : words;
 }
 
-const SPOT_WORDS = {
-  normal: 'follower on {where}', big: 'big follower on {where}', mayor: 'mayor on {where}',
-  wagon: 'wagon on {where}', barn: 'barn on {where}', builder: 'builder on {where}', pig: 'pig on {where}',
-  abbot: 'abbot on {where}',
-};
+// A feature by itself, as a player names it (after a colon: no case to agree with).
+const PLACE_WORD = { road: 'the road', city: 'the city', monastery: 'the monastery', field: 'the field', garden: 'the garden', corner: 'the corner' };
+
+/** A feature of a tile in words: "the road (north)", "the field (inside the tile)". */
+export function placeWords(feature) {
+  if (!feature) return t('a feature');
+  const [kind, where] = feature.split(':');
+  const place = PLACE_WORD[kind] ? t(PLACE_WORD[kind]) : kind;
+  if (where === 'inner' || where === 'inner2') return t('{role} (inside the tile)', { role: place });
+  return where ? `${place} (${whereWords(where)})` : place;
+}
 
 /** A choice on the board in words: a figure on a feature, a wagon's move, or taking the abbot back. */
 export function spotWords(s) {
-  if (s.pick === 'wagon') return t('move the wagon to {where} at {at}', { where: s.meeple, at: `(${s.x}, ${s.y})` });
-  if (s.pick === 'return_abbot') return takeBackWords(s.points, [s.x, s.y]);
-  return t(SPOT_WORDS[s.figure] || SPOT_WORDS.normal, { where: s.meeple });
+  if (s.pick === 'wagon') return featureWords(s.meeple, 'wagon');
+  if (s.pick === 'return_abbot') return takeBackWords(s.points);
+  return featureWords(s.meeple, s.figure === 'normal' ? null : s.figure);
 }
 
 const DEPLOY_WORDS = {
-  normal: '{who} deploys a follower on {where}.', big: '{who} deploys a big follower on {where}.',
-  mayor: '{who} deploys the mayor on {where}.', wagon: '{who} deploys the wagon on {where}.', barn: '{who} deploys the barn on {where}.',
-  builder: '{who} deploys the builder on {where}.', pig: '{who} deploys the pig on {where}.',
-  abbot: '{who} deploys the abbot on {where}.',
+  normal: '{who} deploys a follower: {where}.', big: '{who} deploys a big follower: {where}.',
+  mayor: '{who} deploys the mayor: {where}.', wagon: '{who} deploys the wagon: {where}.', barn: '{who} deploys the barn: {where}.',
+  builder: '{who} deploys the builder: {where}.', pig: '{who} deploys the pig: {where}.',
+  abbot: '{who} deploys the abbot: {where}.',
 };
 
-/** A deployment told as a sentence (the replay's). */
-export function deployWords(who, figure, where) {
-  return t(DEPLOY_WORDS[figure] || DEPLOY_WORDS.normal, { who, where });
+/** A deployment told as a sentence (the replay's): `feature` as the engine names it. */
+export function deployWords(who, figure, feature) {
+  return t(DEPLOY_WORDS[figure] || DEPLOY_WORDS.normal, { who, where: placeWords(feature) });
+}
+
+// A lake's jetties, as the ferry's route names them (in German and Polish in the case that route takes).
+const JETTY_WORDS = { N: 'north jetty', E: 'east jetty', S: 'south jetty', W: 'west jetty' };
+
+/** A ferry's crossing ("E-S") in words: "from the east jetty to the south jetty". */
+export function routeWords(pair) {
+  const [a, b] = String(pair || '').split('-');
+  return t('from the {a} to the {b}', { a: JETTY_WORDS[a] ? t(JETTY_WORDS[a]) : a, b: JETTY_WORDS[b] ? t(JETTY_WORDS[b]) : b });
+}
+
+// Passing means something else at each step.
+const PASS_WORDS = {
+  deploy: '{who} deploys no follower.', move_ferries: '{who} moves no more ferries.',
+  abbey: '{who} draws a tile instead of placing the abbey.', move_wagon: '{who} takes the wagon back.',
+};
+
+/** A pass at step `step`, told as a sentence (the replay's). */
+export function passWords(who, step) { return t(PASS_WORDS[step] || '{who} passes.', { who }); }
+
+// The log: a figure back in its owner's supply, from the kind of feature it stood on.
+const RETURN_WORDS = {
+  road: '’s follower returns from the road{where} at {at}', city: '’s follower returns from the city{where} at {at}',
+  field: '’s follower returns from the field{where} at {at}', monastery: '’s follower returns from the monastery at {at}',
+  garden: '’s follower returns from the garden at {at}',
+};
+const ABBOT_RETURN_WORDS = { monastery: '’s abbot returns from the monastery at {at}', garden: '’s abbot returns from the garden at {at}' };
+
+/** A follower returning from `feature` (the engine's name) at `at` (words), after its owner's name. */
+export function returnWords(feature, at, figure) {
+  const [kind, where] = String(feature || '').split(':');
+  const key = (figure === 'abbot' ? ABBOT_RETURN_WORDS[kind] : null) || RETURN_WORDS[kind === 'corner' ? 'field' : kind];
+  if (!key) return t('’s follower returns from {feature} at {at}', { feature, at });
+  const w = where === 'inner' || where === 'inner2' ? t('inside the tile') : where ? whereWords(where) : '';
+  return t(key, { where: w ? ` (${w})` : '', at });
 }
 
 /**
  * The Abbot: taking the abbot back at `at` ([x, y]) for `points`, in words
  * (the deploy step's choice; at least 2 points: the abbot's tile has a neighbour).
  */
-export function takeBackWords(points, at) {
-  return t('Take back the abbot at {at} (+{n} points)', { at: `(${at[0]}, ${at[1]})`, n: points });
+export function takeBackWords(points) {
+  // The abbot is ringed on the board: no coordinates.
+  return t('Take back the abbot (+{n} points)', { n: points });
+}
+
+/** Where a wagon may go, from where it waits: its own tile, or the one beside it in a direction. */
+export function wagonStepWords(from, to) {
+  const dx = Math.sign(to[0] - from[0]), dy = Math.sign(to[1] - from[1]);
+  if (!dx && !dy) return t('on its tile');
+  return t('one tile {dir}', { dir: whereWords(`${dy < 0 ? 'N' : dy > 0 ? 'S' : ''}${dx > 0 ? 'E' : dx < 0 ? 'W' : ''}`) });
 }
 
 /**
@@ -101,6 +163,7 @@ const STEP_WORDS = {
   abbey: 'place the abbey in a hole, or draw a tile',
   move_wagon: 'move the wagon, or take it back',
   end_turn: 'end the turn, or undo',
+  draw: 'draw a tile',
   game_over: 'game over',
 };
 
@@ -125,3 +188,16 @@ export function whyWords(r) {
 }
 
 function sentence(s) { return s ? `${s[0].toUpperCase()}${s.slice(1)}.` : s; }
+
+const LEVELS = new Set(['random', 'beginner', 'easy', 'medium', 'hard', 'expert']);
+
+/**
+ * A bot's name as the server makes it when none is given ("Bot 2 (easy)"),
+ * in the UI's language; a name someone chose stays as it is. `level` (the
+ * seat's, when known) must be the one in the name.
+ */
+export function botName(name, level) {
+  const m = /^Bot (\d+) \((\w+)\)$/.exec(name || '');
+  if (!m || !LEVELS.has(m[2]) || (level && level !== m[2])) return name;
+  return t('Bot {n} ({level})', { n: m[1], level: t(m[2]) });
+}
