@@ -1871,7 +1871,9 @@ try {
     // A few turns, so that features and cells are many.
     for (let i = 0; i < 3; i++) {
       const d = await waitMyTurn(page);
-      if (d.step === 'place') { await page.keyboard.press(']'); await page.keyboard.press('Enter'); } else if (d.step === 'end_turn') await page.keyboard.press('Enter'); else await page.keyboard.press('n');
+      // (A ferry must be placed: its first crossing; any other step is passed or ended.)
+      const key = { place: null, place_ferry: '1', end_turn: 'Enter' }[d.step] ?? 'n';
+      if (d.step === 'place') { await page.keyboard.press(']'); await page.keyboard.press('Enter'); } else await page.keyboard.press(key);
       await waitVersionPast(page, Number(d.version));
     }
     const d = await waitMyTurn(page);
@@ -1891,6 +1893,9 @@ try {
     await shot(page, 'odds-overlays');
     for (const name of ['next', 'completion', 'dead']) await page.uncheck(`#overlay-${name}`);
     await page.waitForFunction(() => document.querySelectorAll('[data-odds-cell], [data-odds-feature]').length === 0, null, { timeout: 5000 });
+    // Back to the hot-seat game, at its placement, for the checks that follow.
+    await page.goto(`${base}/?back=1#${hotSeatGame.toString()}`);
+    await waitMyTurn(page);
   });
 
   await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
