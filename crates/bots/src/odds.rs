@@ -121,14 +121,9 @@ pub fn odds(state: &State) -> Odds {
 fn features(state: &State) -> Vec<FeatureOdds> {
     let features = state.features();
     let players = state.rules().players();
-    let mut roots: Vec<PieceId> = Vec::new();
-    for p in features.pieces() {
-        let root = features.find(p);
-        let kind = features.info(root).kind;
-        if kind != FeatureKind::Field && !roots.contains(&root) {
-            roots.push(root);
-        }
-    }
+    // Each feature once: by its root piece.
+    let roots: Vec<PieceId> =
+        features.pieces().filter(|&p| features.find(p) == p && features.info(p).kind != FeatureKind::Field).collect();
     let prospects = Evaluator::default().prospects(state, &roots);
     roots
         .iter()

@@ -61,7 +61,7 @@ export class GamePage {
       cat: this.ctx.cat,
       view: () => this.view,
       // This seat's provisional decisions count in what it inspects.
-      ask: (at, piece) => api.feature(this.gameId, { at, piece, token: this.view?.seq != null ? this.tokens.get(this.view.to_act) : undefined }),
+      ask: (at, piece) => api.feature(this.gameId, { at, piece, token: this.seatToken() }),
       onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, this.overlays()); },
     });
     this.board.onTap = (p) => { if (this.view) this.inspector.point(p, { now: true }); };
@@ -648,14 +648,14 @@ export class GamePage {
     if (done) e.preventDefault();
   }
 
-  /** The token that makes the odds this seat's own position (over its provisional decisions). */
-  oddsToken() {
+  /** The token that makes a question (the inspector's, the odds) this seat's own position, over its provisional decisions. */
+  seatToken() {
     return this.view?.seq != null ? this.tokens.get(this.view.to_act) : undefined;
   }
 
   /** Asks for the odds of the position shown, when an overlay is on. */
   followOdds() {
-    if (this.view && this.view.status === 'active') this.odds.follow(this.gameId, this.view.version, this.oddsToken());
+    if (this.view && this.view.status === 'active') this.odds.follow(this.gameId, this.view.version, this.seatToken());
   }
 
   // ---------- drawing ----------
@@ -701,7 +701,7 @@ export class GamePage {
     const hot = this.hot !== null ? this.options().find((o) => o.n === this.hot) : null;
     if (hot && hot.action.road) ix.preview = hot.action.road;
     if (hot && ['move', 'wagon', 'return_abbot'].includes(hot.action.type)) ix.highlight = [...ix.highlight, hot.action.at];
-    const odds = this.odds.overlay(this.gameId, v.version, this.oddsToken());
+    const odds = this.odds.overlay(this.gameId, v.version, this.seatToken());
     if (odds && v.status === 'active') ix.odds = odds;
     const seat = this.mySeat();
     if (seat === null) return ix;

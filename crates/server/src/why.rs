@@ -67,7 +67,7 @@ fn deploy_refusals(s: &State) -> Vec<Refusal> {
     let pieces = t.kind.info().def.features.len() as u16;
     let mut out = Vec::new();
     // A barn goes on a corner, not a feature: its refusals are not spots.
-    let figures = FollowerKind::ALL.into_iter().filter(|&k| k != FollowerKind::Barn && s.rules().figure_count(k) > 0);
+    let figures = s.rules().figures().into_iter().map(|(kind, _)| kind).filter(|&k| k != FollowerKind::Barn);
     for figure in figures {
         for local in 0..pieces {
             let piece = t.first_piece() + local;

@@ -231,18 +231,6 @@ impl Hub {
         slot.publish_private(&live);
         Ok(out)
     }
-
-    /// Charges a search's time to its address.
-    pub(super) async fn charge_search(&self, owner: Owner, spent: Duration) {
-        match &self.store {
-            crate::store::Store::Postgres(pg) => {
-                if let Err(e) = pg.charge(owner, spent, self.bots.seconds_per_hour()).await {
-                    tracing::warn!(error = %e, "a search's bot time could not be charged");
-                }
-            }
-            crate::store::Store::Sqlite(_) => self.bots.charge(owner, spent),
-        }
-    }
 }
 
 /// The hint given to `seat` at position `at`, if it is the last one given.

@@ -17,7 +17,7 @@ pub mod review;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use carcassonne_engine::record::Record;
 
@@ -523,6 +523,18 @@ impl Hub {
         let used = self.store.bot_usage(owner, per_hour).await?;
         let queued = self.store.bot_queue(owner).await?;
         self.bots.admit_with(used, queued)
+    }
+
+    /// Charges a search's time to its address.
+    pub(crate) async fn charge_search(&self, owner: Owner, spent: Duration) {
+        match &self.store {
+            crate::store::Store::Postgres(pg) => {
+                if let Err(e) = pg.charge(owner, spent, self.bots.seconds_per_hour()).await {
+                    tracing::warn!(error = %e, "a search's bot time could not be charged");
+                }
+            }
+            crate::store::Store::Sqlite(_) => self.bots.charge(owner, spent),
+        }
     }
 
     pub fn store(&self) -> &Store {
