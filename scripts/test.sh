@@ -46,6 +46,6 @@ venv=$(mktemp -d)
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
 CARGO_TARGET_DIR="$target" "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  ./crates/python pytest open_spiel numpy
+  ./crates/python pytest open_spiel numpy gymnasium
 CARCASSONNE_BIN="$bin" "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/python/tests
 SERVER_BIN="$bin serve" bash e2e/run.sh

@@ -11,10 +11,17 @@ Measures, on one core, per second of the process's CPU time:
 - random games a second played inside Rust by one batch call
   (``carcassonne.play_random_games``);
 - the cost of one observation (a new array, and written into an array), and
-  of one clone, on positions from the middle of random games.
+  of one clone, on positions from the middle of random games;
+- decision steps a second with an observation at every step, by wall time:
+  one game stepped from Python (legal ids, a random pick, ``apply``, the
+  observation, chance's draws) against ``carcassonne.VectorEnv`` (random
+  legal ids by ``sample_actions``, ``step``), flat and compact, on one
+  thread and on every core (``--envs`` games, default 64).
 """
 
 import argparse
+import importlib
+import os
 import random
 import time
 
@@ -43,6 +50,34 @@ def openspiel_game(game, rng):
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     return state
+
+
+def python_steps(expansions, seconds):
+    """Decision steps a wall second of one game at a time from Python, with
+    the observation of every position a decision is due in."""
+    rng = random.Random(2)
+    s, steps, start = carcassonne.State(2, expansions), 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        if s.is_over():
+            s = carcassonne.State(2, expansions)
+        if s.is_chance():
+            ids, probs = zip(*s.chance_outcomes())
+            s.apply(rng.choices(ids, probs)[0])
+        else:
+            s.observation()
+            s.apply(rng.choice(s.legal_action_ids()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def vector_steps(env, seconds):
+    """Decision steps a wall second of a VectorEnv in random play."""
+    env.reset()
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.step(env.sample_actions())
+        steps += env.num_envs
+    return steps / (time.perf_counter() - start)
 
 
 def rate(seconds, one):
@@ -76,6 +111,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time for each measure")
     parser.add_argument("--expansions", default="ferries", help="ferries (default) or none")
+    parser.add_argument("--envs", type=int, default=64, help="games of the VectorEnv measures")
     args = parser.parse_args()
     expansions = [] if args.expansions == "none" else args.expansions.split("+")
     label = "+".join(expansions) or "base game"
@@ -93,7 +129,8 @@ def main():
     try:
         import pyspiel
 
-        import carcassonne.openspiel  # noqa: F401
+        # Registers the game; through importlib so that `carcassonne` stays this module's global.
+        importlib.import_module("carcassonne.openspiel")
 
         game = pyspiel.load_game(f"carcassonne(expansions={'+'.join(expansions) or 'none'})")
         rows.append(
@@ -119,6 +156,20 @@ def main():
     width = max(len(r[0]) for r in rows)
     for name, value, unit in rows:
         print(f"{name:<{width}}  {value:>10,.1f} {unit}")
+
+    print(f"\ndecision steps a second with an observation at every step, {args.seconds:g} wall seconds a measure")
+    vector = [("one game stepped from Python (State: legal ids, pick, apply, observation)", python_steps(expansions, args.seconds))]
+    cores = os.cpu_count() or 1
+    for observation in ("flat", "compact"):
+        for threads in sorted({1, cores}):
+            env = carcassonne.VectorEnv(
+                args.envs, {"expansions": expansions}, seed=1, observation=observation, threads=threads, copy=False
+            )
+            name = f"VectorEnv({args.envs}), {observation}, {threads} thread{'s' if threads > 1 else ''}"
+            vector.append((name, vector_steps(env, args.seconds)))
+    width = max(len(r[0]) for r in vector)
+    for name, value in vector:
+        print(f"{name:<{width}}  {value:>10,.0f} steps/s  {value / vector[0][1]:5.1f}x")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub mod actions;
 pub mod observe;
+pub mod vector;
 
 use actions::{Ids, SUPPORTED};
 use observe::Shape;
@@ -71,7 +72,12 @@ fn step_name(step: Step) -> &'static str {
     }
 }
 
-fn rules_from(players: usize, expansions: &[String], edition: &str, tiny_city_scoring: u32) -> PyResult<Rules> {
+pub(crate) fn rules_from(
+    players: usize,
+    expansions: &[String],
+    edition: &str,
+    tiny_city_scoring: u32,
+) -> PyResult<Rules> {
     let mut list = Vec::new();
     let known: Vec<&str> = SUPPORTED.iter().map(|e| e.name()).collect();
     for e in expansions {
@@ -722,6 +728,7 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyState>()?;
     m.add_class::<PyBot>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(play_random_games, m)?)?;
     m.add_function(wrap_pyfunction!(analyse_json, m)?)?;
     m.add_function(wrap_pyfunction!(odds_json, m)?)?;

@@ -1,7 +1,8 @@
 """Carcassonne with The Ferries: the Rust engine for Python.
 
 See docs/python.md in the repository. The OpenSpiel game is in
-``carcassonne.openspiel`` (importing it registers the game "carcassonne").
+``carcassonne.openspiel`` (importing it registers the game "carcassonne");
+``carcassonne.VectorEnv`` steps many games at once inside Rust.
 """
 
 import json as _json
@@ -22,6 +23,7 @@ from carcassonne._carcassonne import (
     odds_json as _odds_json,
     play_random_games,
 )
+from carcassonne.vector import VectorEnv
 
 
 def analyse(record, ms=None, iterations=None, seed=1):
@@ -69,6 +71,7 @@ __all__ = [
     "RecordError",
     "SetupError",
     "State",
+    "VectorEnv",
     "analyse",
     "odds",
     "play_random_games",
