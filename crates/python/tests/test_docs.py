@@ -11,8 +11,8 @@ DOC = REPO / "docs" / "python.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 
-def test_the_page_has_its_three_examples():
-    assert len(BLOCKS) == 3
+def test_the_page_has_its_four_examples():
+    assert len(BLOCKS) == 4
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
