@@ -15,8 +15,11 @@
 //! The weights are learned from self-play by `carcassonne train-eval`
 //! ([`crate::train`]): ridge regression of the final margin between two
 //! players on the difference of their features. They live in
-//! `crates/bots/data/eval-weights.txt` and are compiled in, so nothing is
-//! read at run time. The residual spread of that regression, also per knot,
+//! `crates/bots/data/eval-weights.txt` (learned from games of six rule
+//! sets) and `crates/bots/data/eval-weights-base.txt` (from base games
+//! alone, used for games without any of the four large expansions; see
+//! [`Model::for_rules`]) and are compiled in, so nothing is read at run
+//! time. The residual spread of that regression, also per knot,
 //! turns an expected margin into a win probability.
 //!
 //! The evaluator reads the engine through its public API only, and keeps
@@ -76,8 +79,42 @@ pub type Features = [[f32; NF]; MAX_PLAYERS];
 /// Knots of the weights, as shares of the bag left (0 at the end).
 pub const KNOTS: [f32; 4] = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
 
-/// The model file compiled in.
+/// The model files compiled in: learned from games of six rule sets, and
+/// from base games alone.
 const WEIGHTS_FILE: &str = include_str!("../data/eval-weights.txt");
+const BASE_WEIGHTS_FILE: &str = include_str!("../data/eval-weights-base.txt");
+
+/// Which learned weights an evaluation uses (`weights=` in bot specs).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Weights {
+    /// Those learned for the game's rules: the base game's for games with
+    /// none of the four large expansions, else the mixed ones.
+    #[default]
+    ByRules,
+    /// Those learned from the mix of rule sets, whatever the game.
+    Mixed,
+}
+
+impl Weights {
+    pub fn name(self) -> &'static str {
+        match self {
+            Weights::ByRules => "rules",
+            Weights::Mixed => "mixed",
+        }
+    }
+}
+
+impl std::str::FromStr for Weights {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Weights, String> {
+        match s {
+            "rules" => Ok(Weights::ByRules),
+            "mixed" => Ok(Weights::Mixed),
+            _ => Err(format!("'{s}' names no weights (rules or mixed)")),
+        }
+    }
+}
 
 /// Weights per knot and feature, and the residual spread per knot.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +129,27 @@ impl Model {
     pub fn learned() -> &'static Model {
         static MODEL: OnceLock<Model> = OnceLock::new();
         MODEL.get_or_init(|| Model::parse(WEIGHTS_FILE).expect("the compiled-in weights file is well formed"))
+    }
+
+    /// The learned model of `crates/bots/data/eval-weights-base.txt`,
+    /// from base games alone.
+    pub fn base() -> &'static Model {
+        static MODEL: OnceLock<Model> = OnceLock::new();
+        MODEL.get_or_init(|| Model::parse(BASE_WEIGHTS_FILE).expect("the compiled-in weights file is well formed"))
+    }
+
+    /// The learned model for games of `rules` ([`Weights::ByRules`]): the
+    /// base game's when none of the four large expansions is in play (The
+    /// River, The Abbot and The Labyrinth add a few tiles or a figure the
+    /// features do not count), else the one learned from the mix.
+    pub fn for_rules(rules: &carcassonne_engine::Rules) -> &'static Model {
+        use carcassonne_engine::Expansion;
+        let large = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders];
+        if large.iter().any(|e| rules.has(*e)) {
+            Model::learned()
+        } else {
+            Model::base()
+        }
     }
 
     /// Reads the text format that [`Model::to_text`] writes: `#` comments,
@@ -183,6 +241,8 @@ impl Model {
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     model: &'static Model,
+    /// The model follows the rules of the position ([`Weights::ByRules`]).
+    by_rules: bool,
     /// Feature roots already counted this call.
     roots: Vec<PieceId>,
     /// Open cells looked at this call, with how many tiles left fit each.
@@ -197,8 +257,9 @@ pub struct Evaluator {
 }
 
 impl Default for Evaluator {
+    /// The learned evaluation, with the weights for each position's rules.
     fn default() -> Evaluator {
-        Evaluator::new(Model::learned())
+        Evaluator::with_weights(Weights::ByRules)
     }
 }
 
@@ -213,9 +274,29 @@ pub struct Prospect {
 }
 
 impl Evaluator {
+    /// The learned evaluation with the weights `weights` says.
+    pub fn with_weights(weights: Weights) -> Evaluator {
+        let mut e = Evaluator::new(Model::learned());
+        e.by_rules = weights == Weights::ByRules;
+        e
+    }
+
+    /// Uses the weights `weights` says from the next position on.
+    pub fn set_weights(&mut self, weights: Weights) {
+        let by_rules = weights == Weights::ByRules;
+        if by_rules != self.by_rules {
+            self.by_rules = by_rules;
+            self.model = Model::learned();
+            // The next phase() picks the model again.
+            self.start = None;
+        }
+    }
+
+    /// The evaluation of one model, whatever the rules.
     pub fn new(model: &'static Model) -> Evaluator {
         Evaluator {
             model,
+            by_rules: false,
             roots: Vec::with_capacity(64),
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
@@ -224,6 +305,7 @@ impl Evaluator {
         }
     }
 
+    /// The model of the last position's rules.
     pub fn model(&self) -> &'static Model {
         self.model
     }
@@ -236,6 +318,9 @@ impl Evaluator {
             _ => {
                 let n = Bag::for_rules(&rules).total().max(1);
                 self.start = Some((rules, n));
+                if self.by_rules {
+                    self.model = Model::for_rules(&rules);
+                }
                 n
             }
         };

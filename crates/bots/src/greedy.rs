@@ -66,9 +66,10 @@ impl Valuer {
 }
 
 impl GreedyBot {
-    /// The greedy player with the learned evaluation.
+    /// The greedy player with the learned evaluation, its weights those
+    /// of each game's rules.
     pub fn new(seed: u64) -> GreedyBot {
-        GreedyBot::with_model(seed, Model::learned())
+        GreedyBot::with_valuer(seed, Valuer::Learned(Evaluator::default()))
     }
 
     /// The greedy player with the learned evaluation of `model`.

@@ -20,9 +20,11 @@ pub struct BotSpec {
 #[derive(Clone, PartialEq, Debug)]
 enum Kind {
     Random,
-    /// With the hand-set estimate (`greedy:eval=hand`) or the learned one.
+    /// With the hand-set estimate (`greedy:eval=hand`), the learned one with
+    /// the weights of the game's rules (`eval=learned`, the default), or
+    /// with those learned from the mix of rule sets (`eval=mixed`).
     Greedy {
-        hand: bool,
+        eval: Eval,
         /// Chooses among the best this many percent of each decision's
         /// actions, by a softmax at this temperature (points).
         top: Option<(u8, Option<f32>)>,
@@ -30,6 +32,14 @@ enum Kind {
         reply: Option<u8>,
     },
     Mcts(MctsConfig),
+}
+
+/// Greedy's valuation of a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Eval {
+    Hand,
+    Learned,
+    Mixed,
 }
 
 /// A bot name or option that cannot be read; the message says what would do.
@@ -55,15 +65,19 @@ pub const LEVELS: [(&str, &str); 5] = [
     ("expert", "mcts:ms=2500:per=turn:trees=1:cut=0:c=0.35"),
 ];
 const MCTS_OPTIONS: &str =
-    "iters=N, ms=N, per=decision|turn, trees=N, c=X, fpu=X, margin=X, scale=X, draws=chance|determinized, cut=N";
+    "iters=N, ms=N, per=decision|turn, trees=N, c=X, fpu=X, margin=X, scale=X, draws=chance|determinized, cut=N, weights=rules|mixed";
 
 impl BotSpec {
     /// A new bot of this kind whose choices follow from `seed`.
     pub fn build(&self, seed: u64) -> Box<dyn Bot> {
         match &self.kind {
             Kind::Random => Box::new(RandomBot::new(seed)),
-            Kind::Greedy { hand, top, reply } => {
-                let mut bot = if *hand { GreedyBot::hand(seed) } else { GreedyBot::new(seed) };
+            Kind::Greedy { eval, top, reply } => {
+                let mut bot = match eval {
+                    Eval::Hand => GreedyBot::hand(seed),
+                    Eval::Learned => GreedyBot::new(seed),
+                    Eval::Mixed => GreedyBot::with_model(seed, crate::evaluation::Model::learned()),
+                };
                 if let Some(k) = reply {
                     bot = bot.replying(*k);
                 }
@@ -113,11 +127,12 @@ impl FromStr for BotSpec {
                 Kind::Random
             }
             "greedy" => {
-                let (mut hand, mut top, mut temp, mut reply) = (false, None, None, None);
+                let (mut eval, mut top, mut temp, mut reply) = (Eval::Learned, None, None, None);
                 for o in &options {
                     match *o {
-                        "eval=hand" => hand = true,
-                        "eval=learned" => hand = false,
+                        "eval=hand" => eval = Eval::Hand,
+                        "eval=learned" => eval = Eval::Learned,
+                        "eval=mixed" => eval = Eval::Mixed,
                         _ if o.starts_with("top=") => {
                             let p = o["top=".len()..].parse::<u8>().ok().filter(|p| (1..=100).contains(p));
                             top = Some(p.ok_or_else(|| {
@@ -138,7 +153,7 @@ impl FromStr for BotSpec {
                         }
                         _ => {
                             return Err(SpecError(format!(
-                                "greedy option '{o}' is not known (options: eval=learned|hand, top=P, temp=T, reply=K)"
+                                "greedy option '{o}' is not known (options: eval=learned|mixed|hand, top=P, temp=T, reply=K)"
                             )))
                         }
                     }
@@ -150,7 +165,7 @@ impl FromStr for BotSpec {
                 if top.is_some() && reply.is_some() {
                     return Err(SpecError("greedy takes top=/temp= or reply=, not both".into()));
                 }
-                Kind::Greedy { hand, top, reply }
+                Kind::Greedy { eval, top, reply }
             }
             _ if LEVELS.iter().any(|(n, _)| *n == name) => {
                 if let Some(o) = options.first() {
@@ -206,6 +221,8 @@ fn mcts_config(options: &[&str]) -> Result<MctsConfig, SpecError> {
             "cut" => config.cut = Some(value.parse::<u16>().map_err(|_| bad("a whole number of turns, 0 to 65535"))?),
             "draws" => config.draws = value.parse().map_err(|_| bad("chance or determinized"))?,
             "per" => config.per = value.parse().map_err(|_| bad("decision or turn"))?,
+            // The evaluation's weights, for cut playouts.
+            "weights" => config.weights = value.parse().map_err(|_| bad("rules or mixed"))?,
             _ => return Err(SpecError(format!("unknown mcts option '{key}' (options: {MCTS_OPTIONS})"))),
         }
     }
@@ -237,7 +254,7 @@ mod tests {
         let specs = parse_players("mcts:ms=1000,greedy, random ,mcts:iters=20:trees=2:c=1.5:margin=0").unwrap();
         assert_eq!(specs.len(), 4);
         assert_eq!(specs[0].mcts().unwrap().budget, Budget::Time(Duration::from_millis(1000)));
-        assert_eq!(specs[1].kind, Kind::Greedy { hand: false, top: None, reply: None });
+        assert_eq!(specs[1].kind, Kind::Greedy { eval: Eval::Learned, top: None, reply: None });
         assert_eq!(specs[2].label(), "random");
         let c = specs[3].mcts().unwrap();
         assert_eq!((c.budget, c.trees, c.exploration, c.margin_weight), (Budget::Iterations(20), 2, 1.5, 0.0));
@@ -249,17 +266,17 @@ mod tests {
     fn levels_and_evaluations_are_read() {
         assert_eq!(
             "greedy:eval=hand".parse::<BotSpec>().unwrap().kind,
-            Kind::Greedy { hand: true, top: None, reply: None }
+            Kind::Greedy { eval: Eval::Hand, top: None, reply: None }
         );
         assert_eq!(
             "greedy:top=50".parse::<BotSpec>().unwrap().kind,
-            Kind::Greedy { hand: false, top: Some((50, None)), reply: None }
+            Kind::Greedy { eval: Eval::Learned, top: Some((50, None)), reply: None }
         );
         let spec = "greedy:top=50:temp=2.5".parse::<BotSpec>().unwrap();
-        assert_eq!(spec.kind, Kind::Greedy { hand: false, top: Some((50, Some(2.5))), reply: None });
+        assert_eq!(spec.kind, Kind::Greedy { eval: Eval::Learned, top: Some((50, Some(2.5))), reply: None });
         assert_eq!(
             "greedy:reply=6".parse::<BotSpec>().unwrap().kind,
-            Kind::Greedy { hand: false, top: None, reply: Some(6) }
+            Kind::Greedy { eval: Eval::Learned, top: None, reply: Some(6) }
         );
         assert!("greedy:reply=6:top=50".parse::<BotSpec>().unwrap_err().to_string().contains("not both"));
         assert!("greedy:reply=0".parse::<BotSpec>().is_err());
@@ -268,8 +285,16 @@ mod tests {
         assert!("greedy:top=101".parse::<BotSpec>().is_err());
         assert_eq!(
             "greedy:eval=learned".parse::<BotSpec>().unwrap().kind,
-            Kind::Greedy { hand: false, top: None, reply: None }
+            Kind::Greedy { eval: Eval::Learned, top: None, reply: None }
         );
+        assert_eq!(
+            "greedy:eval=mixed".parse::<BotSpec>().unwrap().kind,
+            Kind::Greedy { eval: Eval::Mixed, top: None, reply: None }
+        );
+        use crate::evaluation::Weights;
+        assert_eq!("mcts".parse::<BotSpec>().unwrap().mcts().unwrap().weights, Weights::ByRules);
+        assert_eq!("mcts:weights=mixed".parse::<BotSpec>().unwrap().mcts().unwrap().weights, Weights::Mixed);
+        assert!("mcts:weights=base".parse::<BotSpec>().unwrap_err().to_string().contains("rules or mixed"));
         assert_eq!("mcts:cut=3".parse::<BotSpec>().unwrap().mcts().unwrap().cut, Some(3));
         assert_eq!("mcts".parse::<BotSpec>().unwrap().mcts().unwrap().cut, None);
         assert_eq!("mcts:fpu=0.1".parse::<BotSpec>().unwrap().mcts().unwrap().fpu, Some(0.1));

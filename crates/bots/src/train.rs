@@ -42,12 +42,33 @@ pub struct TrainConfig {
     pub lambda: f64,
     /// Chance that a position is sampled.
     pub sample: f64,
+    /// The rule sets the games cycle through (by default all of
+    /// [`rule_sets`]).
+    pub sets: Vec<(&'static str, Rules)>,
 }
 
 impl Default for TrainConfig {
     fn default() -> TrainConfig {
-        TrainConfig { games: 6000, seed: 32, lambda: 20.0, sample: 0.15 }
+        TrainConfig { games: 6000, seed: 32, lambda: 20.0, sample: 0.15, sets: rule_sets() }
     }
+}
+
+/// The rule sets of [`rule_sets`] named in `names` (comma-separated), in
+/// that order; the error names the known ones.
+pub fn rule_sets_named(names: &str) -> Result<Vec<(&'static str, Rules)>, String> {
+    let all = rule_sets();
+    let mut out = Vec::new();
+    for name in names.split(',').map(str::trim) {
+        let found = all.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+            let known: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+            format!("unknown rule set '{name}' (known: {})", known.join(", "))
+        })?;
+        if out.iter().any(|(n, _): &(&str, Rules)| *n == name) {
+            return Err(format!("rule set '{name}' is named twice"));
+        }
+        out.push(*found);
+    }
+    Ok(out)
 }
 
 /// The rule sets the games cycle through: the base game, each expansion
@@ -55,7 +76,7 @@ impl Default for TrainConfig {
 pub fn rule_sets() -> Vec<(&'static str, Rules)> {
     let r = |e: &[Expansion]| Rules::new(2, e, Edition::C3).expect("two players suit every expansion");
     vec![
-        ("base", r(&[])),
+        (BASE, r(&[])),
         ("ferries", r(&[Expansion::Ferries])),
         ("inns", r(&[Expansion::Inns])),
         ("abbey", r(&[Expansion::Abbey])),
@@ -63,6 +84,9 @@ pub fn rule_sets() -> Vec<(&'static str, Rules)> {
         ("all four", r(&[Expansion::Inns, Expansion::Abbey, Expansion::Traders, Expansion::Ferries])),
     ]
 }
+
+/// The base game's rule set's name.
+pub const BASE: &str = "base";
 
 /// A held-out position.
 struct Held {
@@ -72,6 +96,8 @@ struct Held {
     now: f32,
     end: f32,
     hand: f32,
+    /// The margin the compiled-in model of the same rules predicts.
+    compiled: f32,
     phase: f32,
     set: usize,
 }
@@ -159,6 +185,15 @@ fn row(f: &Features, phase: f32) -> [f32; DIM] {
     z
 }
 
+/// A model's weights in the order of a row's columns.
+fn flat(model: &Model) -> [f32; DIM] {
+    let mut w = [0.0; DIM];
+    for (k, knot) in model.weights.iter().enumerate() {
+        w[k * NF..(k + 1) * NF].copy_from_slice(knot);
+    }
+    w
+}
+
 fn model_of(w: &[f64], sigma: [f32; KNOTS.len()]) -> Model {
     let mut weights = [[0.0; NF]; KNOTS.len()];
     for (k, row) in weights.iter_mut().enumerate() {
@@ -198,7 +233,8 @@ fn train_round(
     policy: Option<&'static Model>,
     progress: &mut impl FnMut(&str),
 ) -> (Model, String) {
-    let sets = rule_sets();
+    let sets = &config.sets;
+    assert!(!sets.is_empty(), "training needs a rule set");
     let mut normal = Normal::new();
     let mut held: Vec<Held> = Vec::new();
     let held_from = config.games - config.games / 5;
@@ -222,15 +258,19 @@ fn train_round(
             .collect();
         let eps: [f64; 2] = std::array::from_fn(|_| [0.0, 0.05, 0.15, 0.4][rng.random_range(0..4)]);
         let mut state = State::new(rules);
-        // Positions of this game: their row, margin now, hand estimate, phase.
-        let mut rows: Vec<([f32; DIM], f32, f32, f32)> = Vec::new();
+        // Positions of this game: their row, margin now, hand estimate,
+        // the compiled-in model's margin, phase.
+        let compiled = flat(Model::for_rules(&rules));
+        let mut rows: Vec<([f32; DIM], f32, f32, f32, f32)> = Vec::new();
         while let Some(actor) = state.actor() {
             if rng.random_bool(config.sample) {
                 evaluator.features(&state, &mut feats);
                 let phase = evaluator.phase(&state);
                 let now = state.scores()[0] as f32 - state.scores()[1] as f32;
                 let hv = hand.values(&state);
-                rows.push((row(&feats, phase), now, hv[0] - hv[1], phase));
+                let z = row(&feats, phase);
+                let by_compiled = now + z.iter().zip(&compiled).map(|(a, b)| a * b).sum::<f32>();
+                rows.push((z, now, hv[0] - hv[1], by_compiled, phase));
             }
             let action = match actor {
                 Actor::Chance => random_action(&state, &mut rng, &mut buf),
@@ -247,9 +287,9 @@ fn train_round(
         }
         let fin = state.final_score_array();
         let end = fin[0] as f32 - fin[1] as f32;
-        for (z, now, hv, phase) in rows {
+        for (z, now, hv, by_compiled, phase) in rows {
             if g >= held_from {
-                held.push(Held { z, now, end, hand: hv, phase, set });
+                held.push(Held { z, now, end, hand: hv, compiled: by_compiled, phase, set });
             } else {
                 normal.add(&z, (end - now) as f64);
             }
@@ -301,14 +341,18 @@ fn train_round(
             0.0
         }
     };
-    let _ = writeln!(text, "held-out R² of the final margin (positions: learned / hand-set estimate / margin now):");
+    let _ = writeln!(
+        text,
+        "held-out R² of the final margin (positions: learned / compiled-in model / hand-set estimate / margin now):"
+    );
     let all: Vec<&Held> = held.iter().collect();
     let mut line = |name: &str, rows: Vec<&Held>| {
         let _ = writeln!(
             text,
-            "  {name:<24} {:>6}  {:.3} / {:.3} / {:.3}",
+            "  {name:<24} {:>6}  {:.3} / {:.3} / {:.3} / {:.3}",
             rows.len(),
             r2(&rows, &predict),
+            r2(&rows, &|h| h.compiled as f64),
             r2(&rows, &|h| h.hand as f64),
             r2(&rows, &|h| h.now as f64)
         );

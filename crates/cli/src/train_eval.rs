@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use carcassonne_bots::train::{train, TrainConfig};
+use carcassonne_bots::train::{rule_sets, rule_sets_named, train, TrainConfig};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -18,15 +18,32 @@ pub struct Args {
     /// crates/bots/data/eval-weights.txt).
     #[arg(long, default_value = "crates/bots/data/eval-weights.txt")]
     pub out: PathBuf,
+    /// The rule sets the games cycle through, comma-separated (base,
+    /// ferries, inns, abbey, traders, all four); all of them by default.
+    #[arg(long)]
+    pub rule_sets: Option<String>,
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let config = TrainConfig { games: args.games, seed: args.seed, ..TrainConfig::default() };
+    let sets = match &args.rule_sets {
+        None => rule_sets(),
+        Some(names) => rule_sets_named(names).map_err(anyhow::Error::msg)?,
+    };
+    let set_names: Vec<&str> = sets.iter().map(|(n, _)| *n).collect();
+    let config = TrainConfig { games: args.games, seed: args.seed, sets: sets.clone(), ..TrainConfig::default() };
     let trained = train(&config, |line| eprintln!("{line}"));
+    let only = match &args.rule_sets {
+        None => String::new(),
+        Some(_) => format!(" --rule-sets '{}'", set_names.join(",")),
+    };
     let header = format!(
-        "Weights of the learned evaluation (crates/bots/src/evaluation.rs).\n\
-         Reproduce: carcassonne train-eval --games {} --seed {} --out crates/bots/data/eval-weights.txt\n\n{}",
-        args.games, args.seed, trained.report
+        "Weights of the learned evaluation (crates/bots/src/evaluation.rs), from games of: {}.\n\
+         Reproduce: carcassonne train-eval --games {} --seed {}{only} --out {}\n\n{}",
+        set_names.join(", "),
+        args.games,
+        args.seed,
+        args.out.display(),
+        trained.report
     );
     let text = trained.model.to_text(&header);
     std::fs::write(&args.out, &text).with_context(|| format!("cannot write {}", args.out.display()))?;

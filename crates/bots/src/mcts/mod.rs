@@ -152,6 +152,9 @@ pub struct MctsConfig {
     /// `n` turns at random and scores the position by the learned
     /// evaluation (`Some(0)` scores the new leaf itself). Chance trees only.
     pub cut: Option<u16>,
+    /// The learned evaluation's weights for cut playouts: those of the
+    /// game's rules, or those of the mix of rule sets.
+    pub weights: crate::evaluation::Weights,
 }
 
 /// What a search budget covers (`per=` in a bot spec).
@@ -213,6 +216,7 @@ impl Default for MctsConfig {
             draws: Draws::default(),
             per: Per::default(),
             cut: None,
+            weights: crate::evaluation::Weights::default(),
         }
     }
 }

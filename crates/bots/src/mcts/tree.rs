@@ -182,6 +182,7 @@ impl Tree {
     ) {
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         self.iterations = 0;
+        self.evaluator.set_weights(config.weights);
         self.par = if root.rules().players() == 1 { self.evaluator.values(root)[0] } else { 0.0 };
         if self.root_at != at as u32 || self.root_stats.len() != self.nodes[at].len as usize {
             self.root_at = at as u32;

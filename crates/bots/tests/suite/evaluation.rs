@@ -158,3 +158,51 @@ fn win_chances_add_up_and_follow_the_margin() {
     let (early, late) = (e.win_probabilities(&v, 2, 1.0)[0], e.win_probabilities(&v, 2, 0.0)[0]);
     assert!(late >= early, "early {early}, late {late}");
 }
+
+#[test]
+fn each_game_is_valued_with_the_weights_learned_for_its_rules() {
+    use carcassonne_bots::evaluation::Weights;
+    use carcassonne_bots::train::rule_sets_named;
+    let (base, mixed) = (Model::base(), Model::learned());
+    assert_ne!(base, mixed, "two trainings, two sets of weights");
+    for (name, rules) in rule_sets() {
+        let want = if name == "base" { base } else { mixed };
+        assert_eq!(Model::for_rules(&rules), want, "{name}");
+    }
+    // The small expansions keep the base game's weights.
+    let small = carcassonne_engine::Rules::new(
+        2,
+        &[carcassonne_engine::Expansion::River, carcassonne_engine::Expansion::Abbot],
+        carcassonne_engine::Edition::C3,
+    )
+    .unwrap();
+    assert_eq!(Model::for_rules(&small), base);
+
+    // An evaluator by rules switches models with the position's rules, and
+    // values a base game as the base model alone does.
+    let mut by_rules = Evaluator::default();
+    let mut only_base = Evaluator::new(base);
+    let mut only_mixed = Evaluator::with_weights(Weights::Mixed);
+    let sets = rule_sets_named("base,ferries").unwrap();
+    let mut differs = false;
+    for (name, rules) in sets {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut buf = Vec::new();
+        let mut state = State::new(rules);
+        for _ in 0..60 {
+            let Some(a) = random_action(&state, &mut rng, &mut buf) else { break };
+            state.play_unchecked(a);
+        }
+        let v = by_rules.values(&state);
+        assert_eq!(by_rules.model(), Model::for_rules(&rules));
+        if name == "base" {
+            assert_eq!(v, only_base.values(&state));
+            differs |= v != only_mixed.values(&state);
+        } else {
+            assert_eq!(v, only_mixed.values(&state));
+        }
+    }
+    assert!(differs, "the base weights value a base game otherwise than the mixed ones");
+    assert!(rule_sets_named("base,cathars").unwrap_err().contains("known: base, ferries"));
+    assert!(rule_sets_named("base,base").unwrap_err().contains("twice"));
+}
