@@ -425,8 +425,9 @@ export class BoardView {
    */
   arrivals(layer, keys, now) {
     this.seen = this.seen || {};
+    // The first drawing of the board, not of an empty layer (the first figure moves in).
+    const first = !this.seen[layer];
     const seen = this.seen[layer] || (this.seen[layer] = new Map());
-    const first = !seen.size;
     const here = new Set(keys);
     const fresh = keys.filter((k) => !seen.has(k));
     const at = first || fresh.length > 3 || reducedMotion() ? -Infinity : now;
@@ -542,20 +543,21 @@ export class BoardView {
     });
 
     // Step overlays.
-    for (const c of ix.cells || []) {
-      L.cells.appendChild(el('rect', {
-        x: c.x * T + 3, y: c.y * T + 3, width: T - 6, height: T - 6, rx: 6,
-        class: `cell-legal${c.fits ? ' fits' : ''}`,
-        'data-pick': 'cell', 'data-cell': `${c.x},${c.y}`,
-      }));
-    }
-    // On a touch screen a small cell is a finger's size to tap (drawn over the cells, under the choices).
+    // On a touch screen a small cell is a finger's size to tap: an area around
+    // it, under the cells themselves (a tap on a cell is always that cell's).
     if (touch) {
       for (const c of ix.cells || []) {
         const g = el('g', { class: 'cell-tap', 'data-pick': 'cell', 'data-cell': `${c.x},${c.y}` });
         this.tapRect(g, c.x * T + T / 2, c.y * T + T / 2, T / 2 - 3);
         L.cells.appendChild(g);
       }
+    }
+    for (const c of ix.cells || []) {
+      L.cells.appendChild(el('rect', {
+        x: c.x * T + 3, y: c.y * T + 3, width: T - 6, height: T - 6, rx: 6,
+        class: `cell-legal${c.fits ? ' fits' : ''}`,
+        'data-pick': 'cell', 'data-cell': `${c.x},${c.y}`,
+      }));
     }
     // The drawn tile snapped to the legal cell under the mouse (clicks go to the cell below it).
     if (ix.hoverGhost) {

@@ -92,8 +92,7 @@ export class GamePage {
       const cam = JSON.parse(sessionStorage.getItem(`cam.${this.gameId}`) || 'null');
       if (cam) { this.board.setCamera(cam); this.board.hasDrawn = true; }
     } catch (_) { /* fine */ }
-    // The dialog itself takes the focus when it opens (not its first table, drawn framed then).
-    this.finalDialog = h('dialog', { 'aria-label': 'final scores', autofocus: true, tabindex: -1 });
+    this.finalDialog = h('dialog', { 'aria-label': 'final scores', tabindex: -1 });
     document.body.appendChild(this.finalDialog);
   }
 
@@ -125,6 +124,10 @@ export class GamePage {
       }
     }
     if (first) this.setView(first, true);
+    // A first player drawn at random: said as the game begins.
+    if (first && first.turn === 0 && first.status === 'active' && remembered()[this.gameId]?.randomFirst) {
+      toast(t('{name} was drawn to begin.', { name: seatName(first, 0) }), { key: 'first' });
+    }
     this.socket = new GameSocket(this.gameId, {
       tokens: [...this.tokens.values()],
       onView: (v, fresh) => this.setView(v, fresh),
@@ -590,7 +593,9 @@ export class GamePage {
     const rs = cells.get(key);
     if (!rs.includes(this.rot)) this.rot = rs[0];
     const [x, y] = key.split(',').map(Number);
-    this.board.reveal(x, y);
+    // A finger needs the tile's ✓ and ↻ apart: on a touch screen the board zooms in that far.
+    if (this.board.bigTargets() && this.board.cam.z < TOUCH_PLACE_ZOOM) this.board.focus([[x, y]], TOUCH_PLACE_ZOOM);
+    else this.board.reveal(x, y);
     this.render();
   }
 
@@ -1045,7 +1050,11 @@ export class GamePage {
         h('a.button', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close() }, 'Replay this game'),
         this.tokens.size ? h('button#play-again-final', { onclick: () => { this.finalDialog.close(); this.playAgain(); } }, 'Play again') : null,
         h('button.primary#close-final', { onclick: () => this.finalDialog.close() }, 'Close')));
-    if (!this.finalDialog.open) this.finalDialog.showModal();
+    if (!this.finalDialog.open) {
+      this.finalDialog.showModal();
+      // The dialog itself in focus, not its first control drawn framed.
+      this.finalDialog.focus({ preventScroll: true });
+    }
   }
 
   openHelp() { openHelp(); }
@@ -1080,6 +1089,12 @@ export class GamePage {
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
+
+/**
+ * The least zoom of a tile selected on a touch screen: its corners' ✓ and ↻,
+ * each a fingertip (44 px), then stand apart (a tile is 100 units).
+ */
+const TOUCH_PLACE_ZOOM = 0.5;
 
 /** How long a played-out turn waits before it ends by itself. */
 const AUTO_END_MS = 3000;

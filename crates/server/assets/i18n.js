@@ -581,6 +581,7 @@ const DE = {
   'Tap a choice on the tile, or below.': 'Tippe eine Wahl auf dem Plättchen oder unten an.',
   'choices on this tile: tap to see them larger': 'Wahlmöglichkeiten auf diesem Plättchen: antippen, um sie größer zu sehen',
   'Random first player': 'Zufälliger Startspieler',
+  '{name} was drawn to begin.': '{name} wurde als Startspieler ausgelost.',
   'A seat drawn at random moves first, the others after it in this order. 1 to {n} seats (one alone is a solo game).': 'Ein ausgeloster Platz beginnt, die anderen folgen in dieser Reihenfolge. 1 bis {n} Plätze (einer allein ist ein Solospiel).',
 };
 
@@ -1175,6 +1176,7 @@ const PL = {
   'Tap a choice on the tile, or below.': 'Dotknij wyboru na płytce albo poniżej.',
   'choices on this tile: tap to see them larger': 'wybory na tej płytce: dotknij, by je powiększyć',
   'Random first player': 'Losowy pierwszy gracz',
+  '{name} was drawn to begin.': 'Wylosowano, że zaczyna {name}.',
   'A seat drawn at random moves first, the others after it in this order. 1 to {n} seats (one alone is a solo game).': 'Zaczyna wylosowane miejsce, pozostałe po nim w tej kolejności. Od 1 do {n} miejsc (jedno to gra solo).',
 };
 

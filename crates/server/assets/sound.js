@@ -61,6 +61,8 @@ export function playSound(name, delay = 0) {
   if (!soundWanted() || !SOUNDS[name]) return false;
   if (!ctx || ctx.state === 'closed') return false;
   const go = () => {
+    // Muted meanwhile: a sound due later stays silent too.
+    if (!soundWanted()) return;
     try {
       SOUNDS[name]();
       window.__sounds.push(name);
