@@ -2019,6 +2019,9 @@ try {
     await allBig('final scores');
     await p.tap('#close-final');
     await allBig('a finished game');
+    await p.goto(`${base}/#replay=${finished.gameId}`);
+    await p.waitForSelector('body[data-page="replay"][data-replay-version]');
+    await allBig('the replay');
     log(`measured: ${seen.join(', ')}`);
     await phone.close();
     // With a mouse nothing changes: spots at their own size, no chooser.
@@ -2383,6 +2386,23 @@ try {
       await p.waitForSelector('#inspector:not(.hidden)[data-version="19"][data-complete="0"]', { timeout: 5000 });
       await ctx.close();
     }
+    // In a game being played: the card of the feature pointed at follows the view when a decision changes it.
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await ctx.addInitScript(() => { try { localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
+    const p = await ctx.newPage();
+    watchPage(p, 'inspector-live');
+    const { gameId, tokens } = await createFromHome(p, base, [['human', 'Ann'], ['human', 'Bob']]);
+    const d = await waitMyTurn(p);
+    await inspectStartCity(p, base, gameId, 'hover', { token: tokens[0] });
+    assert(await p.getAttribute('#inspector', 'data-version') === d.version, 'the card tells the position shown');
+    await p.keyboard.press(']');
+    await p.keyboard.press('Enter');
+    await waitVersionPast(p, Number(d.version));
+    const now = await p.evaluate(() => document.body.dataset.version);
+    await p.waitForSelector(`#inspector:not(.hidden)[data-version="${now}"][data-at="0,0"]`, { timeout: 5000 });
+    const r = await (await fetch(`${base}/api/games/${gameId}/feature`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ at: [0, 0], piece: 0, token: tokens[0] }) })).json();
+    assert(Number(await p.getAttribute('#inspector', 'data-tiles')) === r.tiles.length && await p.getAttribute('#inspector', 'data-complete') === (r.complete ? '1' : '0'), `after the tile, the card is the server's (${r.tiles.length} tiles)`);
+    await ctx.close();
   });
 
   await check('hints: asked for in the lobby; the Hint button shows the strongest bot\'s choice, written in the record and shown with the scores', async () => {
