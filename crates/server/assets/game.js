@@ -732,6 +732,7 @@ export class GamePage {
   renderStatusAttrs() {
     const v = this.view;
     const d = document.body.dataset;
+    d.game = v.game;
     d.step = v.step;
     d.version = v.version;
     d.status = v.status;

@@ -27,6 +27,7 @@ export class HomePage {
     document.body.dataset.page = 'home';
     setSeatColours(null);
     delete document.body.dataset.step;
+    delete document.body.dataset.game;
     delete document.body.dataset.status;
     this.ctx.setHeader('');
     this.ctx.setConn(null);
