@@ -58,6 +58,8 @@ export const api = {
   history: (game) => request('GET', `/api/games/${enc(game)}/actions`),
   /** body: { file } (a record's or a .jcz's text) or { record, version } */
   recordView: (body) => request('POST', '/api/records/view', body),
+  /** The inspector on a record opened here: body { record, version, at, piece }. */
+  recordFeature: (body) => request('POST', '/api/records/feature', body),
   /** body: { at, piece, version?, token? } */
   feature: (game, body) => request('POST', `/api/games/${enc(game)}/feature`, body),
   recordUrl: (game) => `/api/games/${enc(game)}/record`,

@@ -9,8 +9,10 @@ import { Catalogue, installDefs } from './tiles.js';
 import { h, clear, parseHash, showError } from './ui.js';
 import { t, LANG } from './i18n.js';
 import { HomePage } from './lobby.js';
-import { GamePage, openHelp } from './game.js';
+import { GamePage } from './game.js';
+import { openHelp } from './help.js';
 import { ReplayPage } from './replay.js';
+import { soundToggle } from './sound.js';
 
 const main = document.getElementById('app');
 const titleEl = document.getElementById('page-title');
@@ -63,9 +65,11 @@ async function boot() {
   const sub = document.querySelector('header.top .brand span');
   if (sub) sub.textContent = `· ${t('The Ferries')}`;
   const help = document.getElementById('help-btn');
-  help.title = t('keys (?)');
-  help.setAttribute('aria-label', t('keyboard help'));
+  help.title = t('rules and keys (?)');
+  help.setAttribute('aria-label', t('rules and keys'));
   document.getElementById('help-btn').addEventListener('click', () => openHelp());
+  // The mute switch for the table's sounds, beside the help.
+  help.before(soundToggle(h, t));
   for (let attempt = 0; ; attempt++) {
     try {
       const data = await api.tiles();

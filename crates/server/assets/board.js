@@ -5,6 +5,8 @@ import { t } from './i18n.js';
 import { spotWords, routeWords } from './words.js';
 
 const MIN_ZOOM = 0.12, MAX_ZOOM = 4;
+// The least a choice takes on a touch screen, across, in screen pixels (a fingertip).
+const TARGET_PX = 44;
 // Others' moves leave the view alone this long after the user moved it; a glide takes this long.
 const USER_QUIET_MS = 2500, GLIDE_MS = 450;
 
@@ -120,6 +122,9 @@ export class BoardView {
     const { cx, cy, z } = this.cam;
     const w = this.size.w / z, h = this.size.h / z;
     this.svg.setAttribute('viewBox', `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
+    this.fitTaps();
+    // Zoomed across the zoom where a tile's choices crowd (or stop crowding): drawn again.
+    if (this.lastDrawn && (this.crowdNeeds || []).some((n) => (z < n) !== (this.crowdZ < n))) this.render(...this.lastDrawn);
     if (this.onCamera) this.onCamera(this.cam);
   }
 
@@ -411,6 +416,29 @@ export class BoardView {
     }
   }
 
+  /**
+   * Keeps when each of `keys` (of one layer) first appeared and gives a
+   * function of a key to its age in ms, or null for one that does not move
+   * in: those of the first drawing, and a board changed by more than a
+   * move (a replay's jump), appear at once, as everything does when the
+   * player asks for less motion.
+   */
+  arrivals(layer, keys, now) {
+    this.seen = this.seen || {};
+    // The first drawing of the board, not of an empty layer (the first figure moves in).
+    const first = !this.seen[layer];
+    const seen = this.seen[layer] || (this.seen[layer] = new Map());
+    const here = new Set(keys);
+    const fresh = keys.filter((k) => !seen.has(k));
+    const at = first || fresh.length > 3 || reducedMotion() ? -Infinity : now;
+    for (const k of fresh) seen.set(k, at);
+    for (const k of [...seen.keys()]) if (!here.has(k)) seen.delete(k);
+    return (k) => {
+      const age = now - (seen.get(k) ?? -Infinity);
+      return age < ARRIVE_MS ? age : null;
+    };
+  }
+
   pinchState() {
     const ps = [...this.pointers.values()];
     if (ps.length < 2) return null;
@@ -426,19 +454,30 @@ export class BoardView {
    *   bestGhost:{x,y,tile,rot} (the review's better placement) }
    */
   render(view, ix = {}) {
+    this.lastDrawn = [view, ix];
+    this.taps = [];
+    const touch = this.bigTargets();
     const L = this.layers;
     for (const l of Object.values(L)) while (l.firstChild) l.removeChild(l.firstChild);
     const byPos = new Map();
     let minX = 0, minY = 0, maxX = 0, maxY = 0;
+    // What arrived since the last drawing slides (a tile, a figure) or fades (a ferry) into place.
+    const now = performance.now();
+    const arrive = {
+      tiles: this.arrivals('tiles', (view.board || []).map((t) => `${t.at}:${t.tile}:${t.rot}`), now),
+      followers: this.arrivals('followers', (view.followers || []).map((f) => `${f.seat}:${f.at}:${f.feature}:${f.figure}`), now),
+      ferries: this.arrivals('ferries', (view.ferries || []).map((f) => `${f.at}:${f.ferry}`), now),
+    };
     for (const t of view.board || []) {
       const [x, y] = t.at;
       byPos.set(`${x},${y}`, t);
       minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
-      L.tiles.appendChild(el('use', {
+      const u = el('use', {
         href: tileHref(t.tile, t.rot),
         transform: `translate(${x * T} ${y * T})`,
         'data-tile': t.tile, 'data-at': `${x},${y}`, 'data-rot': t.rot,
-      }));
+      });
+      L.tiles.appendChild(arriving(u, arrive.tiles(`${t.at}:${t.tile}:${t.rot}`), 'tile-in'));
     }
     this.byPos = byPos;
     const firstDraw = !this.hasDrawn;
@@ -463,6 +502,7 @@ export class BoardView {
       const [x, y] = f.at;
       const fp = ferryPath(f.ferry);
       const g = el('g', { transform: `translate(${x * T} ${y * T})`, class: 'ferry', 'data-ferry-at': `${x},${y}`, 'data-ferry-pair': f.ferry });
+      const age = arrive.ferries(`${f.at}:${f.ferry}`);
       g.appendChild(el('path', { d: fp.d, class: 'ferry-route' }));
       const ang = (fp.angle * 180) / Math.PI;
       const boat = el('g', { class: 'ferry-boat', transform: `translate(${fp.mid[0]} ${fp.mid[1]}) rotate(${ang})` });
@@ -470,7 +510,7 @@ export class BoardView {
       boat.appendChild(el('rect', { x: -8, y: -3, width: 9, height: 6, rx: 1, class: 'cabin' }));
       g.appendChild(boat);
       g.appendChild(el('title', {}, [document.createTextNode(t('ferry {pair}', { pair: routeWords(f.ferry) }))]));
-      L.ferries.appendChild(g);
+      L.ferries.appendChild(arriving(g, age, 'ferry-in'));
     }
 
     // Followers (farmers lie down; a barn stands on its corner).
@@ -484,11 +524,11 @@ export class BoardView {
       taken.set(here, k + 1);
       const [fx, fy] = this.figurePoint(t, f.at, f.piece, f.feature, f.figure);
       const [px, py] = [fx + k * 11, fy + k * 5];
-      L.followers.appendChild(meeple(f.seat, {
+      L.followers.appendChild(arriving(meeple(f.seat, {
         transform: `translate(${px} ${py})${figureTransform(f.figure, f.kind)}`,
         'data-follower': `${f.seat}:${f.at[0]},${f.at[1]}:${f.feature}`,
         'data-figure': f.figure || 'normal',
-      }, f.figure));
+      }, f.figure), arrive.followers(`${f.seat}:${f.at}:${f.feature}:${f.figure}`), 'fig-in'));
     }
     // Abbey & Mayor: wagons whose feature scored, waiting where they stood for their owners.
     (view.waiting_wagons || []).forEach((w, i) => {
@@ -503,6 +543,15 @@ export class BoardView {
     });
 
     // Step overlays.
+    // On a touch screen a small cell is a finger's size to tap: an area around
+    // it, under the cells themselves (a tap on a cell is always that cell's).
+    if (touch) {
+      for (const c of ix.cells || []) {
+        const g = el('g', { class: 'cell-tap', 'data-pick': 'cell', 'data-cell': `${c.x},${c.y}` });
+        this.tapRect(g, c.x * T + T / 2, c.y * T + T / 2, T / 2 - 3);
+        L.cells.appendChild(g);
+      }
+    }
     for (const c of ix.cells || []) {
       L.cells.appendChild(el('rect', {
         x: c.x * T + 3, y: c.y * T + 3, width: T - 6, height: T - 6, rx: 6,
@@ -530,11 +579,13 @@ export class BoardView {
       const cb = el('g', { class: 'confirm-btn', 'data-pick': 'confirm', transform: `translate(${g.x * T + 100} ${g.y * T})`, role: 'button', 'aria-label': t('place tile here') });
       cb.appendChild(el('circle', { r: 15 }));
       cb.appendChild(el('path', { d: 'M-7,0 L-2,6 L8,-6' }));
+      this.tapCircle(cb, 0, 0, 15);
       grp.appendChild(cb);
       if (g.canRotate) {
         const rb = el('g', { class: 'rotate-btn', 'data-pick': 'rotate', transform: `translate(${g.x * T} ${g.y * T})`, role: 'button', 'aria-label': t('rotate') });
         rb.appendChild(el('circle', { r: 13 }));
         rb.appendChild(el('path', { d: 'M5.5,-4 A7,7 0 1 0 6,3 M6,-9 L6,-3.5 L0.5,-3.5' }));
+        this.tapCircle(rb, 0, 0, 13);
         grp.appendChild(rb);
       }
       L.options.appendChild(grp);
@@ -544,45 +595,77 @@ export class BoardView {
       const g = el('g', { 'data-pick': 'abbey', 'data-hole': `${o.x},${o.y}`, 'data-n': o.n, 'data-hover': o.n, role: 'button', 'aria-label': `${o.n}: ${t('abbey at {at}', { at: `(${o.x}, ${o.y})` })}` });
       if (o.hot) g.appendChild(el('use', { href: tileHref('AB', 0), class: 'hole-ghost', transform: `translate(${o.x * T} ${o.y * T})` }));
       g.appendChild(el('rect', { x: o.x * T + 4, y: o.y * T + 4, width: T - 8, height: T - 8, rx: 8, class: `hole${o.hot ? ' hot' : ''}` }));
+      this.tapRect(g, o.x * T + T / 2, o.y * T + T / 2, T / 2 - 4);
       g.appendChild(el('title', {}, [document.createTextNode(`${o.n}: ${t('abbey at {at}', { at: `(${o.x}, ${o.y})` })}`)]));
       L.options.appendChild(g);
     }
+    // Where each choice of this step stands (board units), and which tiles'
+    // choices are too close together for a finger at this zoom: those are
+    // chosen through the tile's enlarged view (the chooser), one tap on the
+    // tile opening it.
+    const pts = {
+      refused: (ix.refused || []).map((r) => this.figurePoint({ tile: r.tile, rot: r.rot }, [r.x, r.y], r.piece, r.meeple, r.figure)),
+      spots: (ix.spots || []).map((sp) => this.figurePoint({ tile: sp.tile, rot: sp.rot }, [sp.x, sp.y], sp.piece, sp.meeple, sp.figure)),
+      takeBacks: (ix.takeBacks || []).map((b) => this.figurePoint({ tile: b.tile, rot: b.rot }, [b.x, b.y], b.piece, b.feature, 'abbot')),
+    };
+    const handleAt = this.ferryHandleLayout(view, ix.ferryOptions || []);
+    const groups = new Map();
+    const join = (x, y, item) => {
+      const k = `${x},${y}`;
+      if (!groups.has(k)) groups.set(k, { at: [x, y], items: [] });
+      groups.get(k).items.push(item);
+    };
+    (ix.refused || []).forEach((r, i) => join(r.x, r.y, { type: 'why', p: pts.refused[i], why: r.why, tile: r.tile, rot: r.rot }));
+    (ix.spots || []).forEach((sp, i) => join(sp.x, sp.y, { type: 'spot', p: pts.spots[i], n: sp.n, pick: sp.pick || 'deploy', spot: sp, words: spotWords(sp), tile: sp.tile, rot: sp.rot }));
+    (ix.takeBacks || []).forEach((b, i) => join(b.x, b.y, { type: 'takeBack', p: pts.takeBacks[i], n: b.n, take: b, words: spotWords({ ...b, pick: 'return_abbot' }), tile: b.tile, rot: b.rot }));
+    for (const o of ix.ferryOptions || []) {
+      const hp = handleAt.get(o);
+      const lake = byPos.get(`${o.x},${o.y}`);
+      const words = t(o.move ? 'move the ferry: {route}' : 'ferry {pair}', { route: routeWords(o.ferry), pair: routeWords(o.ferry) });
+      join(o.x, o.y, { type: 'ferry', p: [o.x * T + hp.at[0], o.y * T + hp.at[1]], n: o.n, opt: o, r: hp.r, boat: hp.boat, words, tile: lake?.tile, rot: lake?.rot });
+    }
+    const crowded = this.crowding(groups, touch);
+    const isCrowded = (x, y) => crowded.has(`${x},${y}`);
     // Why not: a feature the figure may not go on, crossed out; pointing at it says why.
-    for (const r of ix.refused || []) {
-      const [px, py] = this.figurePoint({ tile: r.tile, rot: r.rot }, [r.x, r.y], r.piece, r.meeple, r.figure);
+    (ix.refused || []).forEach((r, i) => {
+      const [px, py] = pts.refused[i];
+      const free = !isCrowded(r.x, r.y);
       const g = el('g', {
-        class: 'refused-spot', transform: `translate(${px} ${py})`,
-        'data-pick': 'why', 'data-why': r.why, 'data-meeple': r.meeple, role: 'button', 'aria-label': r.why,
+        class: `refused-spot${free ? '' : ' crowded'}`, transform: `translate(${px} ${py})`,
+        'data-pick': free ? 'why' : null, 'data-why': r.why, 'data-meeple': r.meeple, role: free ? 'button' : null, 'aria-label': free ? r.why : null,
       });
       g.appendChild(el('circle', { r: 7 }));
       g.appendChild(el('path', { d: 'M-4.5,4.5 L4.5,-4.5' }));
       g.appendChild(el('title', {}, [document.createTextNode(r.why)]));
+      if (free) this.tapCircle(g, 0, 0, 7);
       L.options.appendChild(g);
-    }
-    for (const s of ix.spots || []) {
-      const t0 = { tile: s.tile, rot: s.rot };
-      const [px, py] = this.figurePoint(t0, [s.x, s.y], s.piece, s.meeple, s.figure);
+    });
+    (ix.spots || []).forEach((s, i) => {
+      const [px, py] = pts.spots[i];
       const words = spotWords(s);
+      const free = !isCrowded(s.x, s.y);
       const g = el('g', {
-        class: `spot${s.hot ? ' hot' : ''}`, transform: `translate(${px} ${py})`,
-        'data-pick': s.pick || 'deploy', 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind, 'data-figure': s.figure,
+        class: `spot${s.hot ? ' hot' : ''}${free ? '' : ' crowded'}`, transform: `translate(${px} ${py})`,
+        'data-pick': free ? s.pick || 'deploy' : null, 'data-meeple': s.meeple, 'data-n': s.n, 'data-kind': s.kind, 'data-figure': s.figure,
         'data-at': `${s.x},${s.y}`,
-        role: 'button', 'aria-label': words,
+        role: free ? 'button' : null, 'aria-label': free ? words : null,
       });
       const big = s.figure === 'big';
       g.appendChild(el('circle', { r: big ? 15 : 12, class: 'ring', stroke: colourOf(s.seat) }));
       g.appendChild(meeple(s.seat, { transform: `scale(${big ? 1 : 0.75})${s.kind === 'field' && s.figure !== 'barn' && s.figure !== 'pig' ? ' rotate(-90)' : ''}` }, s.figure));
       g.appendChild(el('title', {}, [document.createTextNode(`${s.n}: ${words}`)]));
+      if (free) this.tapCircle(g, 0, 0, big ? 15 : 12);
       L.options.appendChild(g);
-    }
+    });
     // The Abbot: the seat's abbot ringed where it stands, with what taking it back scores.
-    for (const b of ix.takeBacks || []) {
-      const [px, py] = this.figurePoint({ tile: b.tile, rot: b.rot }, [b.x, b.y], b.piece, b.feature, 'abbot');
+    (ix.takeBacks || []).forEach((b, i) => {
+      const [px, py] = pts.takeBacks[i];
       const words = spotWords({ ...b, pick: 'return_abbot' });
+      const free = !isCrowded(b.x, b.y);
       const g = el('g', {
-        class: `take-back${b.hot ? ' hot' : ''}`, transform: `translate(${px} ${py})`,
-        'data-pick': 'return_abbot', 'data-n': b.n, 'data-hover': b.n, 'data-at': `${b.x},${b.y}`, 'data-points': b.points,
-        role: 'button', 'aria-label': words,
+        class: `take-back${b.hot ? ' hot' : ''}${free ? '' : ' crowded'}`, transform: `translate(${px} ${py})`,
+        'data-pick': free ? 'return_abbot' : null, 'data-n': b.n, 'data-hover': b.n, 'data-at': `${b.x},${b.y}`, 'data-points': b.points,
+        role: free ? 'button' : null, 'aria-label': free ? words : null,
       });
       g.appendChild(el('circle', { r: 17, class: 'ring', stroke: colourOf(b.seat) }));
       const label = el('g', { class: 'take-back-label', transform: 'translate(0 -25)' });
@@ -590,8 +673,9 @@ export class BoardView {
       label.appendChild(el('text', { x: 0, y: 0.5, 'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: inkOn(colourOf(b.seat)) }, [document.createTextNode(`↩ +${b.points}`)]));
       g.appendChild(label);
       g.appendChild(el('title', {}, [document.createTextNode(`${b.n}: ${words}`)]));
+      if (free) this.tapCircle(g, 0, 0, 17);
       L.options.appendChild(g);
-    }
+    });
     // Why not: a ferry that may not move says why when pointed at.
     for (const r of ix.refusedFerries || []) {
       const g = el('circle', {
@@ -605,12 +689,87 @@ export class BoardView {
       L.options.appendChild(el('circle', { cx: x * T + 50, cy: y * T + 50, r: 33, class: 'movable-ring', 'data-movable': `${x},${y}` }));
     }
     // Ferry choices: every crossing first, then every handle on top, so no
-    // crossing ever covers another's handle.
+    // crossing ever covers another's handle. On a touch screen the handles
+    // (and the list) are the targets: a crossing's thin line is no place
+    // for a finger.
     const handles = [];
-    // The handles of one lake, spread so that no two overlap (a lake has up to five choices).
+    for (const o of ix.ferryOptions || []) {
+      const fp = ferryPath(o.ferry);
+      const { at: hp, r: hr } = handleAt.get(o);
+      const words = `${o.n}: ${t(o.move ? 'move the ferry: {route}' : 'ferry {pair}', { route: routeWords(o.ferry), pair: routeWords(o.ferry) })}`;
+      const free = !isCrowded(o.x, o.y);
+      const data = {
+        'data-pick': free ? (o.move ? 'move' : 'ferry') : null, 'data-ferry': o.ferry, 'data-at': `${o.x},${o.y}`, 'data-n': o.n,
+      };
+      const g = el('g', {
+        class: `ferry-opt${o.hot ? ' hot' : ''}${free ? '' : ' crowded'}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n,
+        role: free && !touch ? 'button' : null, 'aria-label': free ? words : null,
+      });
+      if (touch) delete g.dataset.pick;
+      g.appendChild(el('path', { d: fp.d, class: 'hit' }));
+      g.appendChild(el('path', { d: fp.d, class: 'vis' }));
+      g.appendChild(el('title', {}, [document.createTextNode(words)]));
+      L.options.appendChild(g);
+      // The handle carries the choice's number, as in the list.
+      const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}${free ? '' : ' crowded'}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n, role: free ? 'button' : null, 'aria-label': free ? words : null });
+      hg.appendChild(el('circle', { cx: hp[0], cy: hp[1], r: hr, class: 'handle' }));
+      hg.appendChild(el('text', { x: hp[0], y: hp[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle', style: hr < 6.5 ? `font-size:${(8.5 * hr / 6.5).toFixed(2)}px` : null }, [document.createTextNode(String(o.n))]));
+      hg.appendChild(el('title', {}, [document.createTextNode(words)]));
+      if (free) this.tapCircle(hg, hp[0], hp[1], hr);
+      handles.push(hg);
+    }
+    for (const hg of handles) L.options.appendChild(hg);
+    // A crowded tile: one tap anywhere on it opens its chooser.
+    this.choosers = new Map();
+    for (const k of crowded) {
+      const grp = groups.get(k);
+      const [x, y] = grp.at;
+      const first = grp.items.find((it) => it.tile) || {};
+      this.choosers.set(k, { at: grp.at, tile: first.tile, rot: first.rot ?? 0, items: grp.items.map((it) => ({ ...it, p: [it.p[0] - x * T, it.p[1] - y * T] })) });
+      const g = el('g', { class: 'chooser-hit', 'data-pick': 'chooser', 'data-at': k, role: 'button', 'aria-label': t('choices on this tile: tap to see them larger') });
+      this.tapRect(g, x * T + T / 2, y * T + T / 2, T / 2);
+      L.options.appendChild(g);
+    }
+    this.fitTaps();
+  }
+
+  /**
+   * Whether this screen wants finger-sized targets: a touch screen without
+   * a mouse, or a window as narrow as a phone's.
+   */
+  bigTargets() {
+    try { return matchMedia('(hover: none) and (pointer: coarse)').matches || window.innerWidth <= 480; } catch (_) { return false; }
+  }
+
+  /**
+   * The tiles (keys "x,y" of `groups`) whose choices, at this zoom, stand
+   * closer than a finger's target: kept with the zoom each needs, so that
+   * zooming across it draws the board again.
+   */
+  crowding(groups, touch) {
+    const z = this.cam?.z || 1;
+    const out = new Set();
+    this.crowdNeeds = [];
+    if (!touch) return out;
+    for (const [k, g] of groups) {
+      let d = Infinity;
+      for (let i = 0; i < g.items.length; i++) {
+        for (let j = i + 1; j < g.items.length; j++) d = Math.min(d, Math.hypot(g.items[i].p[0] - g.items[j].p[0], g.items[i].p[1] - g.items[j].p[1]));
+      }
+      if (!Number.isFinite(d)) continue;
+      const need = TARGET_PX / Math.max(1, d);
+      this.crowdNeeds.push(need);
+      if (z < need) out.add(k);
+    }
+    this.crowdZ = z;
+    return out;
+  }
+
+  /** Where each ferry choice's numbered handle stands on its lake, spread so that no two overlap. */
+  ferryHandleLayout(view, options) {
     const handleAt = new Map();
     const byLake = new Map();
-    for (const o of ix.ferryOptions || []) {
+    for (const o of options) {
       const k = `${o.x},${o.y}`;
       if (!byLake.has(k)) byLake.set(k, []);
       byLake.get(k).push(o);
@@ -618,35 +777,62 @@ export class BoardView {
     for (const [k, opts] of byLake) {
       const boat = (view.ferries || []).find((f) => `${f.at[0]},${f.at[1]}` === k);
       const { points, r } = ferryHandles(opts.map((o) => o.ferry), boat ? [ferryPath(boat.ferry).mid] : []);
-      opts.forEach((o, i) => handleAt.set(o, { at: points[i], r }));
+      opts.forEach((o, i) => handleAt.set(o, { at: points[i], r, boat: boat?.ferry || null }));
     }
-    for (const o of ix.ferryOptions || []) {
-      const fp = ferryPath(o.ferry);
-      const { at: hp, r: hr } = handleAt.get(o) || { at: fp.handle, r: 6.5 };
-      const words = `${o.n}: ${t(o.move ? 'move the ferry: {route}' : 'ferry {pair}', { route: routeWords(o.ferry), pair: routeWords(o.ferry) })}`;
-      const data = {
-        'data-pick': o.move ? 'move' : 'ferry', 'data-ferry': o.ferry, 'data-at': `${o.x},${o.y}`, 'data-n': o.n,
-      };
-      const g = el('g', {
-        class: `ferry-opt${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n,
-        role: 'button', 'aria-label': words,
-      });
-      g.appendChild(el('path', { d: fp.d, class: 'hit' }));
-      g.appendChild(el('path', { d: fp.d, class: 'vis' }));
-      g.appendChild(el('title', {}, [document.createTextNode(words)]));
-      L.options.appendChild(g);
-      // The handle carries the choice's number, as in the list.
-      const hg = el('g', { class: `ferry-opt ferry-handle${o.hot ? ' hot' : ''}`, transform: `translate(${o.x * T} ${o.y * T})`, ...data, 'data-hover': o.n });
-      hg.appendChild(el('circle', { cx: hp[0], cy: hp[1], r: hr, class: 'handle' }));
-      hg.appendChild(el('text', { x: hp[0], y: hp[1] + 0.5, class: 'handle-num', 'text-anchor': 'middle', 'dominant-baseline': 'middle', style: hr < 6.5 ? `font-size:${(8.5 * hr / 6.5).toFixed(2)}px` : null }, [document.createTextNode(String(o.n))]));
-      hg.appendChild(el('title', {}, [document.createTextNode(words)]));
-      handles.push(hg);
+    return handleAt;
+  }
+
+  /** A transparent circle that takes a choice's taps: at least TARGET_PX across on screen, `r` board units at the least. */
+  tapCircle(parent, cx, cy, r) {
+    const c = el('circle', { cx, cy, r, class: 'tap', 'data-tap': r });
+    parent.appendChild(c);
+    (this.taps = this.taps || []).push(c);
+    return c;
+  }
+
+  /** The same, a square of half-side `half` centred on (cx, cy). */
+  tapRect(parent, cx, cy, half) {
+    const c = el('rect', { x: cx - half, y: cy - half, width: 2 * half, height: 2 * half, class: 'tap', 'data-tap': half, 'data-cx': cx, 'data-cy': cy });
+    parent.appendChild(c);
+    (this.taps = this.taps || []).push(c);
+    return c;
+  }
+
+  /** Sizes the tap areas for the zoom: finger-sized on screen on a touch screen, their drawing's size otherwise. */
+  fitTaps() {
+    const z = this.cam?.z || 1;
+    const need = this.bigTargets() ? TARGET_PX / 2 / z : 0;
+    this.taps = (this.taps || []).filter((c) => c.isConnected);
+    for (const c of this.taps) {
+      const r = Math.max(Number(c.dataset.tap), need);
+      if (c.tagName === 'circle') c.setAttribute('r', r);
+      else {
+        const cx = Number(c.dataset.cx), cy = Number(c.dataset.cy);
+        c.setAttribute('x', cx - r); c.setAttribute('y', cy - r); c.setAttribute('width', 2 * r); c.setAttribute('height', 2 * r);
+      }
     }
-    for (const hg of handles) L.options.appendChild(hg);
   }
 }
 
 function clamp(v, a, b) { return Math.max(a, Math.min(b, v)); }
+
+/** How long a tile or figure takes to slide into place (style.css has the same). */
+const ARRIVE_MS = 400;
+
+function reducedMotion() {
+  try { return matchMedia('(prefers-reduced-motion: reduce)').matches; } catch (_) { return false; }
+}
+
+/**
+ * `node` wrapped in a group that plays animation `cls`, `age` ms into it (a
+ * drawing again while it plays goes on where it was), or `node` alone.
+ */
+function arriving(node, age, cls) {
+  if (age === null) return node;
+  const g = el('g', { class: cls, style: `animation-delay:${-Math.round(age)}ms` });
+  g.appendChild(node);
+  return g;
+}
 
 /** How a figure is turned and sized on the board (farmers lie down). */
 function figureTransform(figure, kind) {

@@ -11,6 +11,10 @@ import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at }
 import { FIGURE_WORDS, featureWords, figureCount, routeWords, stepWords, takeBackPoints, takeBackWords, wagonStepWords, whyWords } from './words.js';
 import { bestWords, placementOf } from './review.js';
 import { OddsOverlays } from './overlays.js';
+import { playSound } from './sound.js';
+import { openHelp, setHelpGame } from './help.js';
+import { renderStats } from './stats.js';
+import { openChooser, closeChooser } from './chooser.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -88,7 +92,7 @@ export class GamePage {
       const cam = JSON.parse(sessionStorage.getItem(`cam.${this.gameId}`) || 'null');
       if (cam) { this.board.setCamera(cam); this.board.hasDrawn = true; }
     } catch (_) { /* fine */ }
-    this.finalDialog = h('dialog', { 'aria-label': 'final scores' });
+    this.finalDialog = h('dialog', { 'aria-label': 'final scores', tabindex: -1 });
     document.body.appendChild(this.finalDialog);
   }
 
@@ -120,6 +124,10 @@ export class GamePage {
       }
     }
     if (first) this.setView(first, true);
+    // A first player drawn at random: said as the game begins.
+    if (first && first.turn === 0 && first.status === 'active' && remembered()[this.gameId]?.randomFirst) {
+      toast(t('{name} was drawn to begin.', { name: seatName(first, 0) }), { key: 'first' });
+    }
     this.socket = new GameSocket(this.gameId, {
       tokens: [...this.tokens.values()],
       onView: (v, fresh) => this.setView(v, fresh),
@@ -142,6 +150,8 @@ export class GamePage {
     document.removeEventListener('visibilitychange', this.visHandler);
     this.board.destroy();
     this.finalDialog.remove();
+    closeChooser();
+    setHelpGame(null);
   }
 
   async refresh(quiet = false) {
@@ -169,6 +179,8 @@ export class GamePage {
     // A hint is for the decision it was asked at.
     if (this.hint && this.hint.version !== v.version) this.hint = null;
     setSeatColours((v.seats || []).map((s) => s.colour));
+    // "?" tells the rules of this game's expansions.
+    setHelpGame(v.setup);
     if (!prev) {
       const mine = [...this.tokens.keys()];
       remember(this.gameId, { players: v.setup?.players, status: v.status, mineSeats: mine });
@@ -179,6 +191,7 @@ export class GamePage {
     const prevKey = this.stepKey;
     if (key !== this.stepKey) {
       this.stepKey = key;
+      closeChooser();
       this.sel = null;
       this.hover = null;
       this.hot = null;
@@ -201,10 +214,14 @@ export class GamePage {
     if (prev && lp && v.version > prev.version && !this.tokens.has(lp.seat)
       && !(prev.last_placed && prev.last_placed.at.join() === lp.at.join())) this.board.follow(...lp.at);
     if (key !== prevKey) this.revealStep();
+    // The card of the feature pointed at tells the position as it is now.
+    this.inspector.refresh();
     // What scored since the last view, shown where it lies for a moment.
+    let scored = [];
     if (prev && v.version > prev.version) {
-      this.board.flashScorings(v.log, prev.version, v.version);
+      scored = this.board.flashScorings(v.log, prev.version, v.version);
     }
+    this.soundsFor(prev, scored);
     this.signalTurn(prev);
     this.followOdds();
     this.autoSteps();
@@ -213,6 +230,25 @@ export class GamePage {
       if (prev) this.board.fit();
       this.openFinal();
     }
+  }
+
+  /**
+   * The table's sounds for what changed since `prev`: a tile laid (anyone's),
+   * a figure set down, a scoring, and the chime when a seat of this browser
+   * is to act after another (a bot, a rival online, or the other seat of a
+   * hot-seat game). Nothing on the first view, nor for what Undo takes back.
+   */
+  soundsFor(prev, scored) {
+    const v = this.view;
+    if (!prev) return;
+    const count = (x, k) => (x[k] || []).length;
+    let delay = 0;
+    if (count(v, 'board') > count(prev, 'board')) { playSound('place'); delay = 140; }
+    if (count(v, 'followers') > count(prev, 'followers')) { playSound('figure', delay); delay += 140; }
+    if (scored.length) { playSound('score', delay + 120); delay += 400; }
+    const was = prev.status === 'active' && this.tokens.has(prev.to_act) ? prev.to_act : null;
+    const now = this.mySeat();
+    if (now !== null && now !== was) playSound('turn', delay);
   }
 
   /**
@@ -557,7 +593,9 @@ export class GamePage {
     const rs = cells.get(key);
     if (!rs.includes(this.rot)) this.rot = rs[0];
     const [x, y] = key.split(',').map(Number);
-    this.board.reveal(x, y);
+    // A finger needs the tile's ✓ and ↻ apart: on a touch screen the board zooms in that far.
+    if (this.board.bigTargets() && this.board.cam.z < TOUCH_PLACE_ZOOM) this.board.focus([[x, y]], TOUCH_PLACE_ZOOM);
+    else this.board.reveal(x, y);
     this.render();
   }
 
@@ -609,6 +647,19 @@ export class GamePage {
     else if (['deploy', 'ferry', 'move', 'abbey', 'wagon', 'return_abbot'].includes(p.type)) this.chooseOption(Number(p.n));
     // Why not: a spot or ferry the rules refuse says which rule.
     else if (p.type === 'why') toast(p.why, { key: 'why' });
+    // Choices too close together for a finger: the tile, larger.
+    else if (p.type === 'chooser') this.openChooser(p.at);
+  }
+
+  /** The chooser of the crowded tile at `at` ("x,y"): its choices large enough to tap. */
+  openChooser(at) {
+    const c = this.board.choosers?.get(at);
+    if (!c || this.mySeat() === null) return;
+    openChooser(c, {
+      title: cap(stepWords(this.view.step)),
+      onPick: (n) => this.chooseOption(n),
+      onWhy: (why) => toast(why, { key: 'why' }),
+    });
   }
 
   onKey(e) {
@@ -681,6 +732,7 @@ export class GamePage {
   renderStatusAttrs() {
     const v = this.view;
     const d = document.body.dataset;
+    d.game = v.game;
     d.step = v.step;
     d.version = v.version;
     d.status = v.status;
@@ -976,7 +1028,7 @@ export class GamePage {
     sec.append(h('div', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
       h('button.small', { onclick: async () => toast((await copyText(spect)) ? t('Spectator link copied') : spect) }, 'Copy spectator link'),
       h('a', { href: api.recordUrl(v.game), download: `carcassonne-${v.game}.json` }, 'Download record'),
-      h('button.small', { onclick: () => this.openHelp() }, 'Keys (?)'),
+      h('button.small', { onclick: () => this.openHelp() }, 'Rules and keys (?)'),
       this.tokens.size && typeof Notification !== 'undefined' ? h('button.small#notify-toggle', {
         'aria-pressed': String(notifyWanted() && Notification.permission === 'granted'),
         title: 'a notification when your turn comes while this tab is not in front',
@@ -994,12 +1046,16 @@ export class GamePage {
     const v = this.view;
     const fin = renderFinal(v);
     if (!fin) return;
-    clear(this.finalDialog).append(h('h2', 'Final scores'), fin,
-      h('div', { style: 'display:flex;gap:.5em;margin-top:1em;justify-content:flex-end' },
-        h('a', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close(), style: 'align-self:center' }, 'Replay this game'),
+    clear(this.finalDialog).append(h('h2', 'Final scores'), fin, renderStats(v),
+      h('div.final-actions', { style: 'display:flex;gap:.5em;margin-top:1em;justify-content:flex-end;flex-wrap:wrap' },
+        h('a.button', { href: `#replay=${v.game}`, onclick: () => this.finalDialog.close() }, 'Replay this game'),
         this.tokens.size ? h('button#play-again-final', { onclick: () => { this.finalDialog.close(); this.playAgain(); } }, 'Play again') : null,
         h('button.primary#close-final', { onclick: () => this.finalDialog.close() }, 'Close')));
-    if (!this.finalDialog.open) this.finalDialog.showModal();
+    if (!this.finalDialog.open) {
+      this.finalDialog.showModal();
+      // The dialog itself in focus, not its first control drawn framed.
+      this.finalDialog.focus({ preventScroll: true });
+    }
   }
 
   openHelp() { openHelp(); }
@@ -1020,6 +1076,8 @@ export class GamePage {
     if ((v.seats || []).some((s) => s.hints)) body.hints = true;
     if (v.setup?.rules && Object.keys(v.setup.rules).length) body.rules = v.setup.rules;
     if (remembered()[v.game]?.public) body.public = true;
+    // A random first player again, if this game had one (drawn anew).
+    if (remembered()[v.game]?.randomFirst) body.first = 'random';
     try {
       await createAndOpen(body, new Set(this.tokens.keys()));
     } catch (e) {
@@ -1032,6 +1090,12 @@ export class GamePage {
 
 function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
+
+/**
+ * The least zoom of a tile selected on a touch screen: its corners' ✓ and ↻,
+ * each a fingertip (44 px), then stand apart (a tile is 100 units).
+ */
+const TOUCH_PLACE_ZOOM = 0.5;
 
 /** How long a played-out turn waits before it ends by itself. */
 const AUTO_END_MS = 3000;
@@ -1084,34 +1148,3 @@ export function stripAction(a) {
     default: return { type: a.type };
   }
 }
-
-export function openHelp() {
-  let d = document.getElementById('help-dialog');
-  if (!d) {
-    const row = (k, t) => h('tr', h('td', { style: 'padding:.2em .8em .2em 0;white-space:nowrap' }, ...k.map((x) => h('kbd', x))), h('td', t));
-    d = h('dialog#help-dialog', h('h2', 'Keys'),
-      h('table', h('tbody',
-        row(['R', 'Shift+R'], 'turn the drawn tile (only rotations that fit somewhere); also the wheel or a right-click over the board'),
-        row([']', '['], 'next / previous legal position'),
-        row(['Enter'], 'place the tile at the selected position'),
-        row(['Esc'], 'clear the selection'),
-        row(['1', '…', '9'], 'pick a follower spot, ferry crossing, ferry move, hole for the abbey or wagon move'),
-        row(['A'], 'deploy step: take your abbot back, for the points its monastery or garden scores now'),
-        row(['N'], 'no follower / done moving ferries / discard a tile that fits nowhere / draw instead of placing the abbey / take the wagon back'),
-        row(['U', 'Ctrl+Z'], 'take back the last choice of this turn'),
-        row(['H'], 'a hint: the strongest bot’s choice for this decision (games created with hints; each is written in the record)'),
-        row(['Enter'], 'end the turn, once it is played out'),
-        row(['B'], 'deploy step: switch between the follower and the other figures (the big follower; the mayor, wagon and barn; the builder and pig; the abbot)'),
-        row(['←', '→', '↑', '↓'], 'pan the board (or drag it)'),
-        row(['+', '−'], 'zoom (or the mouse wheel, Ctrl+wheel while placing a tile, or pinch)'),
-        row(['0'], 'fit the whole board'),
-        row(['L'], 'show the last tile placed'),
-        row(['?'], 'this help'))),
-      h('h3', 'Replays'),
-      h('table', h('tbody', row(['←', '→'], 'step back / forward'), row(['Home', 'End'], 'first / last position'))),
-      h('div', { style: 'text-align:right;margin-top:1em' }, h('button.primary', { onclick: () => d.close() }, 'Close')));
-    document.body.appendChild(d);
-  }
-  if (!d.open) d.showModal();
-}
-

@@ -38,11 +38,27 @@ export class Inspector {
     clearTimeout(this.timer);
     const f = p ? this.pieceAt(p.bx, p.by) : null;
     if (!f) { if (!now) this.timer = setTimeout(() => this.hide(), 400); else this.hide(); return; }
-    const v = this.o.view();
-    const key = `${v?.version}|${v?.seq || 0}|${f.at}|${f.piece}`;
+    const key = this.keyOf(this.o.view(), f);
     if (key === this.key) return;
     this.timer = setTimeout(() => this.show(f, key), now ? 0 : 220);
   }
+
+  /**
+   * The view changed under the card (a ferry move, a tile, an undo, a
+   * replay's step): the feature it shows is asked for again as it is now,
+   * so that the card never tells an older position; gone with its tile, it
+   * hides.
+   */
+  refresh() {
+    const f = this.shown;
+    if (!f || this.card.classList.contains('hidden')) return;
+    const v = this.o.view();
+    if (!(v?.board || []).some((b) => b.at[0] === f.at[0] && b.at[1] === f.at[1])) { this.hide(); return; }
+    const key = this.keyOf(v, f);
+    if (key !== this.key) this.show(f, key);
+  }
+
+  keyOf(v, f) { return `${v?.version}|${v?.seq || 0}|${f.at}|${f.piece}`; }
 
   async show(f, key) {
     this.key = key;
@@ -58,6 +74,7 @@ export class Inspector {
 
   hide() {
     this.key = null;
+    this.shown = null;
     this.card.classList.add('hidden');
     this.o.onTiles(null);
   }
@@ -92,7 +109,9 @@ export class Inspector {
     }
     clear(this.card).append(...rows,
       h('button.small.ins-close', { 'aria-label': 'close', onclick: () => this.hide() }, '×'));
-    Object.assign(this.card.dataset, { kind: r.kind, at: f.at.join(','), piece: f.piece, tiles: n, complete: r.complete ? '1' : '0' });
+    // The position it tells (the tests compare it with the view's).
+    Object.assign(this.card.dataset, { kind: r.kind, at: f.at.join(','), piece: f.piece, tiles: n, complete: r.complete ? '1' : '0', version: v?.version ?? '' });
+    this.shown = f;
     this.card.classList.remove('hidden');
     this.o.onTiles(r.tiles);
   }

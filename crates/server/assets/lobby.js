@@ -27,6 +27,7 @@ export class HomePage {
     document.body.dataset.page = 'home';
     setSeatColours(null);
     delete document.body.dataset.step;
+    delete document.body.dataset.game;
     delete document.body.dataset.status;
     this.ctx.setHeader('');
     this.ctx.setConn(null);
@@ -89,9 +90,12 @@ export class HomePage {
     });
     c.appendChild(rows);
     const most = maxSeats(this.opts);
+    // Who begins: seat 1, or a seat the server draws (the others follow round the table in this order).
+    const random = h('input#opt-random-first', { type: 'checkbox', checked: this.opts.randomFirst, onchange: (e) => { this.opts.randomFirst = e.target.checked; this.saveOptsAndRender(); } });
     c.appendChild(h('div.form-row',
       h('button.small#add-seat', { disabled: this.seats.length >= most, onclick: () => { this.seats.push({ type: 'bot', level: 'easy' }); this.saveAndRender(); } }, '+ Add seat'),
-      h('span.muted', { style: 'font-size:.85em' }, t('Seat 1 moves first. 1 to {n} seats (one alone is a solo game).', { n: most })),
+      h('label.check#random-first-label', random, ' ', t('Random first player')),
+      h('span.muted#first-words', { style: 'font-size:.85em' }, t(this.opts.randomFirst ? 'A seat drawn at random moves first, the others after it in this order. 1 to {n} seats (one alone is a solo game).' : 'Seat 1 moves first. 1 to {n} seats (one alone is a solo game).', { n: most })),
       this.seats.length > most ? h('span.error#too-many-seats', { role: 'alert' }, t('{n} seats: remove {k}, or add Inns & Cathedrals.', { n: this.seats.length, k: this.seats.length - most })) : null));
     const ferries = h('input#exp-ferries', { type: 'checkbox', checked: this.opts.ferries, onchange: (e) => { this.opts.ferries = e.target.checked; saveOpts(this.opts); } });
     const inns = h('input#exp-inns', { type: 'checkbox', checked: this.opts.inns, onchange: (e) => { this.opts.inns = e.target.checked; this.saveOptsAndRender(); } });
@@ -145,6 +149,7 @@ export class HomePage {
     if (Object.keys(rules).length) body.rules = rules;
     if (this.opts.public) body.public = true;
     if (this.opts.hints) body.hints = true;
+    if (this.opts.randomFirst) body.first = 'random';
     const here = new Set(this.seats.map((s, i) => (s.type === 'human' ? i : -1)).filter((i) => i >= 0));
     this.createBtn.disabled = true;
     try {
@@ -242,13 +247,15 @@ const LIST_POLL_MS = 4000;
 export async function createAndOpen(body, here) {
   const res = await api.createGame(body);
   const seats = {}, invites = {};
+  // `here` names seats as they were asked for; a random first player moves
+  // them round the table: each seat's `asked` says which it was.
   for (const s of res.seats) {
     if (!s.token) continue;
-    if (here.has(s.seat)) seats[s.seat] = s.token; else invites[s.seat] = s.token;
+    if (here.has(s.asked ?? s.seat)) seats[s.seat] = s.token; else invites[s.seat] = s.token;
   }
   remember(res.game, {
     seats, invites, players: res.seats.map((s) => s.name), created: Date.now(), status: 'active',
-    public: !!res.public,
+    public: !!res.public, randomFirst: body.first === 'random',
   });
   location.hash = `game=${res.game}${Object.values(seats).map((t) => `&token=${t}`).join('')}`;
   return res;
@@ -292,11 +299,11 @@ function loadOpts() {
       return {
         ferries: o.ferries !== false, inns: o.inns === true, abbey: o.abbey === true, traders: o.traders === true, river: o.river === true,
         abbot: o.abbot === true, labyrinth: o.labyrinth === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true,
-        labyrinthBasic: o.labyrinthBasic === true, public: false,
+        labyrinthBasic: o.labyrinthBasic === true, randomFirst: o.randomFirst === true, public: false,
       };
     }
   } catch (_) { /* defaults */ }
-  return { ferries: true, inns: false, abbey: false, traders: false, river: false, abbot: false, labyrinth: false, edition: 'c3', tinyCity: false, labyrinthBasic: false, public: false };
+  return { ferries: true, inns: false, abbey: false, traders: false, river: false, abbot: false, labyrinth: false, edition: 'c3', tinyCity: false, labyrinthBasic: false, randomFirst: false, public: false };
 }
 
 /** Seats the chosen rules take: six with Inns & Cathedrals, five without. */

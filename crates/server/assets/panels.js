@@ -1,7 +1,7 @@
 // Side panels shared by the game page and the replay viewer.
 import { h } from './ui.js';
 import { t, tn, tr } from './i18n.js';
-import { figureCount, featureWords, placeWords, returnWords, routeWords, botName, KIND_WORD } from './words.js';
+import { figureCount, featureWords, placeWords, returnWords, routeWords, botName, KIND_WORD, FIGURE_WORDS } from './words.js';
 import { el, miniTile, goodIcon, FIGURE_PATHS, MEEPLE_PATH, EVEN_ODD, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
@@ -12,11 +12,13 @@ export function seatName(view, seat) {
   return botName(s?.name ?? view.setup?.players?.[seat], s?.type === 'bot' ? s.level : null) ?? t('Seat {n}', { n: seat + 1 });
 }
 
+/** A figure's icon in `seat`'s colour (a neutral brown for `null`, as in the legend); `faded`: hollow. */
 export function meepleIcon(seat, size = 16, faded = false, figure = 'normal') {
   // The mayor's hat and the abbot's hood reach above the follower's head.
   const box = figure === 'mayor' || figure === 'abbot' ? '-13 -16 26 28' : '-12.5 -12.5 25 25';
   const s = el('svg', { viewBox: box, width: size, height: size, class: `meeple-icon${figure && figure !== 'normal' ? ` ${figure}` : ''}`, 'aria-hidden': 'true', 'data-figure': figure || 'normal' });
-  s.appendChild(el('path', { d: FIGURE_PATHS[figure] || MEEPLE_PATH, 'fill-rule': EVEN_ODD.has(figure) ? 'evenodd' : null, fill: faded ? 'none' : colour(seat), stroke: faded ? colour(seat) : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
+  const c = seat === null ? '#7a6148' : colour(seat);
+  s.appendChild(el('path', { d: FIGURE_PATHS[figure] || MEEPLE_PATH, 'fill-rule': EVEN_ODD.has(figure) ? 'evenodd' : null, fill: faded ? 'none' : c, stroke: faded ? c : '#fff', 'stroke-width': faded ? 1.5 : 1.2, opacity: faded ? 0.5 : 1 }));
   return s;
 }
 
@@ -52,12 +54,12 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
     const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} / ${figureCount(f.figure, f.each)}`).join(', ') + ' ' + t('in supply') });
     for (const f of figures) {
       const left = f.supply?.[s] ?? 0;
-      for (let i = 0; i < f.each; i++) sup.appendChild(meepleIcon(s, f.figure === 'big' ? 17 : f.figure === 'normal' ? 13 : 15, i >= left, f.figure));
+      for (let i = 0; i < f.each; i++) sup.appendChild(meepleIcon(s, FIGURE_ICON[f.figure] || 20, i >= left, f.figure));
     }
     // Abbey & Mayor: the abbey still in hand, or gone (faded).
     if (view.abbeys) {
       const held = view.abbeys[s] > 0;
-      const icon = miniTile('AB', 0, 15, `abbey-icon${held ? '' : ' used'}`);
+      const icon = miniTile('AB', 0, 20, `abbey-icon${held ? '' : ' used'}`);
       icon.dataset.abbey = held ? 'held' : 'used';
       icon.appendChild(el('title', {}, [document.createTextNode(t(held ? 'abbey in hand' : 'abbey placed'))]));
       sup.appendChild(icon);
@@ -66,7 +68,7 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
     if (view.goods) {
       const g = view.goods[s] || {};
       const box = h('span.goods', { dataset: { goods: GOODS.map((k) => g[k] || 0).join(',') }, title: GOODS.map((k) => `${g[k] || 0} ${t(k)}`).join(', ') });
-      for (const k of GOODS) box.appendChild(h('span.good-count', { dataset: { good: k } }, goodSymbol(k), String(g[k] || 0)));
+      for (const k of GOODS) box.appendChild(h('span.good-count', { dataset: { good: k } }, goodSymbol(k, 18), String(g[k] || 0)));
       sup.appendChild(box);
     }
     const score = view.final ? view.final.scores[s] : view.scores?.[s] ?? 0;
@@ -78,7 +80,25 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
         !view.final && proj !== undefined && proj !== score ? h('div.proj', { title: 'points if the game ended now' }, `→ ${proj}`) : null),
     ));
   }
-  return tbl;
+  return h('div.score-board', tbl, figureLegend(view));
+}
+
+/** The figures' icons on the score board, in pixels: large enough to tell apart on a phone. */
+const FIGURE_ICON = { normal: 18, big: 22 };
+
+/**
+ * What the score board's icons are, always in sight (a touch screen has no
+ * hover): each figure in play by its shape and name, the abbey and the
+ * goods, and that a hollow icon is a figure on the board.
+ */
+export function figureLegend(view) {
+  const figures = view.figures?.length ? view.figures : [{ figure: 'normal', each: 7 }];
+  const items = figures.map((f) => h('span.legend-item', { dataset: { figure: f.figure } },
+    meepleIcon(null, FIGURE_ICON[f.figure] || 20, false, f.figure), t(FIGURE_WORDS[f.figure] || f.figure)));
+  if (view.abbeys) items.push(h('span.legend-item', { dataset: { figure: 'abbey' } }, miniTile('AB', 0, 20, 'abbey-icon'), t('Abbey')));
+  if (view.goods) items.push(h('span.legend-item', { dataset: { figure: 'goods' } }, ...GOODS.map((k) => goodSymbol(k, 16)), t('Goods: wine, grain, cloth')));
+  return h('div.figure-legend#figure-legend', { 'aria-label': t('what the icons are') }, ...items,
+    h('span.legend-note', t('Filled: in supply; hollow: on the board.')));
 }
 
 /** Tiles left in the bag, per kind, drawn. */

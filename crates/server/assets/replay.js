@@ -4,7 +4,7 @@ import { api } from './api.js';
 import { BoardView } from './board.js';
 import { h, clear, showError, renderMissing } from './ui.js';
 import { renderScores, renderBag, renderLog, renderFinal, seatName } from './panels.js';
-import { openHelp } from './game.js';
+import { openHelp, setHelpGame } from './help.js';
 import { el, setSeatColours } from './tiles.js';
 import { Inspector } from './inspector.js';
 import { t } from './i18n.js';
@@ -90,16 +90,16 @@ export class ReplayPage {
     this.oddsSec = this.odds ? h('section#overlays', h('h3', 'Overlays'), this.odds.toggles()) : h('section.hidden');
     this.side = h('aside.side', this.ctrlSec, this.reviewSec, this.finalSec, this.scoreSec, this.bagSec, this.oddsSec, this.logSec,
       this.local
-        ? h('section', h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(this.local.record, null, 1)], { type: 'application/json' })), download: 'record.json' }, 'Download as a record'), ' · ', h('a', { href: '#' }, 'Home'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys'))
-        : h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Keys')));
+        ? h('section', h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(this.local.record, null, 1)], { type: 'application/json' })), download: 'record.json' }, 'Download as a record'), ' · ', h('a', { href: '#' }, 'Home'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Rules and keys'))
+        : h('section', h('a', { href: api.recordUrl(this.gameId) }, 'Download record'), ' · ', h('a', { href: `#game=${this.gameId}` }, 'Live view'), ' · ', h('a', { href: '#', onclick: (e) => { e.preventDefault(); openHelp(); } }, 'Rules and keys')));
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, {});
     // Pointing at (or tapping) a feature tells about it, as it was at this step.
     this.inspector = new Inspector(this.boardWrap, this.board, {
       cat: this.ctx.cat,
       view: () => this.view,
-      // (A record opened from a file is not a game of the server: no inspector there.)
-      ask: (at, piece) => (this.local ? Promise.reject(new Error('no game')) : api.feature(this.gameId, { at, piece, version: this.version })),
+      // A record opened from a file is sent with the question (the server keeps nothing of it).
+      ask: (at, piece) => (this.local ? api.recordFeature({ record: this.local.record, version: this.version, at, piece }) : api.feature(this.gameId, { at, piece, version: this.version })),
       onTiles: (tiles) => { this.inspectTiles = tiles; if (this.view) this.board.render(this.view, this.boardIx(tiles)); },
     });
     this.board.onPointer = (p) => { if (this.view) this.inspector.point(p); };
@@ -138,6 +138,7 @@ export class ReplayPage {
     if (this.reviewPanel) this.reviewPanel.destroy();
     document.removeEventListener('keydown', this.keyHandler);
     if (this.board) this.board.destroy();
+    setHelpGame(null);
   }
 
   async fetchView(v) {
@@ -161,6 +162,8 @@ export class ReplayPage {
     this.before = before || view;
     history.replaceState(null, '', this.local ? `#record&v=${v}` : `#replay=${this.gameId}&v=${v}`);
     this.render();
+    // The card of the feature pointed at tells this step, not the one before.
+    this.inspector.refresh();
     if (refit && (view.board || []).some((t) => !this.board.visible(...t.at))) this.board.fit();
     // Stepping forward shows what scored on the way, as in a live game (not for long jumps).
     if (from && v > from && v - from <= 12) {
@@ -237,6 +240,7 @@ export class ReplayPage {
   render() {
     const v = this.view;
     setSeatColours((v.seats || []).map((s) => s.colour));
+    setHelpGame(v.setup);
     document.body.dataset.replayVersion = this.version;
     document.body.dataset.replayMax = this.max;
     this.slider.value = this.version;

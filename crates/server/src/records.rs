@@ -59,7 +59,42 @@ pub fn answer(req: RecordRequest) -> Result<String, GameError> {
         (None, Some(value)) => (read_record(value)?, false),
         (None, None) => return Err(GameError::Malformed("send a \"file\" or a \"record\"".into())),
     };
-    // The engine replays it whole: every turn checked, or the first broken one named.
+    let (at, total) = replay_to(&record, req.version.unwrap_or(1))?;
+    let view = at.view_json(false);
+    if !first {
+        return Ok(format!("{{\"versions\":{total},\"view\":{view}}}"));
+    }
+    let end = if at.version == total { at } else { live_at(&record, total, total)? };
+    let history = end.history_json();
+    Ok(format!("{{\"versions\":{total},\"record\":{},\"history\":{history},\"view\":{view}}}", record.to_json()))
+}
+
+/// `POST /api/records/feature`: the feature inspector on a record opened
+/// in the browser, at one of its versions.
+#[derive(Deserialize)]
+pub struct RecordFeatureRequest {
+    /// The record, as `/api/records/view` gave it back.
+    pub record: Value,
+    pub version: u64,
+    pub at: [i64; 2],
+    pub piece: usize,
+}
+
+/// What the inspector tells of the feature of piece `piece` of the tile at
+/// `at`, in the record's game at `version`.
+pub fn feature(req: RecordFeatureRequest) -> Result<crate::inspect::FeatureReport, GameError> {
+    let record = read_record(req.record)?;
+    let (at, _) = replay_to(&record, req.version)?;
+    let pos = match (i32::try_from(req.at[0]), i32::try_from(req.at[1])) {
+        (Ok(x), Ok(y)) => carcassonne_engine::Pos::new(x, y),
+        _ => return Err(GameError::Malformed("not a board position".into())),
+    };
+    crate::inspect::inspect(at.state(), pos, req.piece)
+}
+
+/// The record's game at `version` (checked whole first: every turn, or the
+/// first broken one named), and how many versions it has.
+fn replay_to(record: &Record, version: u64) -> Result<(Live, u64), GameError> {
     let total: usize = record
         .actions()
         .map_err(|e| GameError::InvalidRecord(format!("record: {}", clip(&e.to_string(), 300))))?
@@ -67,10 +102,13 @@ pub fn answer(req: RecordRequest) -> Result<String, GameError> {
         .map(Vec::len)
         .sum();
     let total = total as u64;
-    let version = req.version.unwrap_or(1);
     if version == 0 || version > total {
         return Err(GameError::NotFound(format!("versions of this record run from 1 to {total}, not {version}")));
     }
+    Ok((live_at(record, version, total)?, total))
+}
+
+fn live_at(record: &Record, version: u64, total: u64) -> Result<Live, GameError> {
     let seats = record
         .setup
         .players
@@ -86,18 +124,6 @@ pub fn answer(req: RecordRequest) -> Result<String, GameError> {
         })
         .collect();
     let meta = Arc::new(Meta { id: "record".into(), created: 0, seed: 0, seats });
-    let at = if version == total {
-        Live::rebuild(meta.clone(), &record, version)
-    } else {
-        Live::rebuild_past(meta.clone(), &record, version)
-    }
-    .map_err(GameError::InvalidRecord)?;
-    let view = at.view_json(false);
-    if !first {
-        return Ok(format!("{{\"versions\":{total},\"view\":{view}}}"));
-    }
-    let end =
-        if version == total { at } else { Live::rebuild(meta, &record, total).map_err(GameError::InvalidRecord)? };
-    let history = end.history_json();
-    Ok(format!("{{\"versions\":{total},\"record\":{},\"history\":{history},\"view\":{view}}}", record.to_json()))
+    if version == total { Live::rebuild(meta, record, version) } else { Live::rebuild_past(meta, record, version) }
+        .map_err(GameError::InvalidRecord)
 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use carcassonne_engine::record::Setup;
 use carcassonne_engine::{Edition, Expansion, RuleOptions, Rules, SetupError};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{now, storage_of, summary_of, Hub, Slot};
 use crate::bots::Owner;
@@ -30,6 +31,26 @@ pub struct NewGame {
     /// The human seats may ask for hints (the strongest bot's choice),
     /// each one written in the record.
     pub hints: bool,
+    /// Who moves first: `None` the first seat listed.
+    pub first: Option<FirstSeat>,
+}
+
+/// Who moves first, asked for at creation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstSeat {
+    /// This seat of the request (0 its first).
+    Seat(usize),
+    /// A seat drawn uniformly, from the game's seed.
+    Random,
+}
+
+/// The seat (of `n`, as listed) that a game with seed `seed` draws to move
+/// first. The seed drives the bag too: a stream of its own keeps the two
+/// draws apart, and the game's seed alone tells who was drawn.
+pub fn drawn_first(seed: u64, n: usize) -> usize {
+    // "first" in ASCII: a fixed offset into the seed space for this draw.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x66_6972_7374);
+    rng.random_range(0..n.max(1))
 }
 
 /// A seat of a game to create.
@@ -46,6 +67,9 @@ pub struct Created {
     pub version: u64,
     /// Each seat as everyone may see it, with its secret token (human seats).
     pub seats: Vec<(SeatPublic, Option<String>)>,
+    /// For each seat (in turn order), its place in the request's `seats`:
+    /// they differ when another seat than the first listed moves first.
+    pub asked: Vec<usize>,
     pub public: bool,
 }
 
@@ -112,6 +136,17 @@ impl Hub {
             }
             (id, seed, seats)
         };
+        // Who moves first: the seats go round the table from that one, in
+        // the order listed, before the record starts (its `players` are in
+        // turn order, so a replay needs nothing more).
+        let first = match req.first {
+            None => 0,
+            Some(FirstSeat::Seat(i)) => i,
+            Some(FirstSeat::Random) => drawn_first(seed, n),
+        };
+        let asked: Vec<usize> = (0..n).map(|k| (first + k) % n.max(1)).collect();
+        let mut seats: Vec<Option<SeatRow>> = seats.into_iter().map(Some).collect();
+        let seats: Vec<SeatRow> = asked.iter().filter_map(|&i| seats[i].take()).collect();
         crate::names::check_distinct(&seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>())?;
         if searches {
             self.admit(owner).await?;
@@ -149,7 +184,7 @@ impl Hub {
         let slot = self.cache.insert(&id, || Slot::new(live, owner, 0));
         self.kick_bots(slot);
         let seats = meta.public_seats().into_iter().zip(meta.seats.iter().map(|s| s.token.clone())).collect();
-        Ok(Created { id, version, seats, public: req.public })
+        Ok(Created { id, version, seats, asked, public: req.public })
     }
 }
 
@@ -185,6 +220,14 @@ fn check_setup(req: &NewGame) -> Result<(Vec<Expansion>, Option<Edition>), GameE
         .map(str::parse::<Edition>)
         .transpose()
         .map_err(|e| GameError::InvalidSetup(e.to_string()))?;
+    if let Some(FirstSeat::Seat(i)) = req.first {
+        if i >= n {
+            return Err(GameError::InvalidSetup(format!(
+                "first: seat {i} is not one of the game's {n} seats (0 to {})",
+                n.saturating_sub(1)
+            )));
+        }
+    }
     if let Some(n) = req.rules.tiny_city_scoring {
         Rules::base(2)
             .and_then(|r| r.with_tiny_city_scoring(n))

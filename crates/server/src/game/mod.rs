@@ -22,7 +22,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use carcassonne_engine::record::Record;
 
 pub use cache::Slot;
-pub use create::{Created, NewGame, NewSeat};
+pub use create::{drawn_first, Created, FirstSeat, NewGame, NewSeat};
 
 use crate::bots::{BotPool, Owner};
 use crate::error::GameError;

@@ -70,6 +70,10 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/odds", get(odds).post(odds_of_seat))
         .route("/api/records/view", post(record_view).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)))
+        .route(
+            "/api/records/feature",
+            post(record_feature).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)),
+        )
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
@@ -112,7 +116,7 @@ impl FromRequest<AppState> for Body {
         let wait = st.guard.limits().body_timeout;
         // Records opened in the browser may be larger than other bodies.
         let limit =
-            if request.uri().path() == "/api/records/view" { crate::records::MAX_RECORD_BODY } else { MAX_BODY };
+            if request.uri().path().starts_with("/api/records/") { crate::records::MAX_RECORD_BODY } else { MAX_BODY };
         match tokio::time::timeout(wait, Bytes::from_request(request, st)).await {
             Err(_) => Err(ApiError::Timeout(wait)),
             Ok(Ok(bytes)) => Ok(Body(bytes)),
@@ -297,6 +301,13 @@ async fn record_view(body: Body) -> Result<Response, ApiError> {
     let text =
         tokio::task::spawn_blocking(move || crate::records::answer(req)).await.map_err(GameError::internal)??;
     Ok(json(StatusCode::OK, text))
+}
+
+async fn record_feature(body: Body) -> Result<Response, ApiError> {
+    let req: crate::records::RecordFeatureRequest = parse(body)?;
+    let report =
+        tokio::task::spawn_blocking(move || crate::records::feature(req)).await.map_err(GameError::internal)??;
+    Ok(ok_json(StatusCode::OK, &report))
 }
 
 async fn history(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

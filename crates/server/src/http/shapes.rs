@@ -4,7 +4,7 @@
 use carcassonne_engine::RuleOptions;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Created, NewGame, NewSeat, Seated};
+use crate::game::{Created, FirstSeat, NewGame, NewSeat, Seated};
 use crate::live::SeatPublic;
 use crate::wire::ActionIn;
 
@@ -32,6 +32,39 @@ pub struct CreateRequest {
     /// in the record.
     #[serde(default)]
     pub hints: bool,
+    /// Who moves first: `"random"` (a seat drawn uniformly) or a seat's
+    /// place in `seats` (0, the first listed, by default).
+    #[serde(default)]
+    pub first: Option<FirstRequest>,
+}
+
+/// `first` as sent: a seat number or `"random"`; anything else is refused
+/// with those two named.
+#[derive(Debug, Clone, Copy)]
+pub struct FirstRequest(pub FirstSeat);
+
+impl<'de> Deserialize<'de> for FirstRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = FirstRequest;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("\"random\" or a seat number for \"first\" (0 the first seat listed)")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<FirstRequest, E> {
+                usize::try_from(v)
+                    .map(|i| FirstRequest(FirstSeat::Seat(i)))
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<FirstRequest, E> {
+                match v {
+                    "random" => Ok(FirstRequest(FirstSeat::Random)),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,6 +104,7 @@ impl From<CreateRequest> for NewGame {
             public: r.public,
             undo: r.undo,
             hints: r.hints,
+            first: r.first.map(|f| f.0),
         }
     }
 }
@@ -90,6 +124,9 @@ pub struct CreateResponse {
 pub struct CreatedSeat {
     #[serde(flatten)]
     pub public: SeatPublic,
+    /// Its place in the request's `seats` (another than `seat` when the
+    /// request's `first` put another seat first).
+    pub asked: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,7 +149,13 @@ impl From<Created> for CreateResponse {
         let seats = c
             .seats
             .into_iter()
-            .map(|(public, token)| CreatedSeat { public, link: token.as_deref().map(|t| play_link(&c.id, t)), token })
+            .zip(c.asked)
+            .map(|((public, token), asked)| CreatedSeat {
+                public,
+                asked,
+                link: token.as_deref().map(|t| play_link(&c.id, t)),
+                token,
+            })
             .collect();
         CreateResponse { spectate: spectate_link(&c.id), game: c.id, version: c.version, seats, public: c.public }
     }

@@ -11,6 +11,7 @@ mod bots;
 mod colours;
 mod common;
 mod connections;
+mod first;
 mod hints;
 mod inspect;
 mod limits;

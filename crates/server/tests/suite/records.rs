@@ -70,3 +70,43 @@ async fn a_file_that_is_no_game_is_refused_with_the_reason() {
     assert_eq!(r.status, 413);
     assert!(r.body["error"]["message"].as_str().unwrap().contains("524288"), "{}", r.body);
 }
+
+/// A ferry move that completes a road (turn 6 of this record: the move is
+/// version 20), as the inspector of a record opened in the browser tells it.
+const FERRY_COMPLETES: &str = include_str!("../data/ferry-move-completes-road.json");
+
+#[tokio::test]
+async fn the_inspector_tells_a_feature_of_a_record_at_each_version() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let client = Client::new(&server);
+    let r = client.post("/api/records/view", &json!({ "file": FERRY_COMPLETES })).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let record = r.body["record"].clone();
+    assert_eq!(r.body["history"]["actions"][19]["action"]["type"], "move", "version 20 moves the ferry");
+    // The start tile's road (D: a city on the north, a road from west to east).
+    let ask =
+        |version: u64, piece: usize| json!({ "record": record, "version": version, "at": [0, 0], "piece": piece });
+    let mut road = None;
+    for piece in 0..4 {
+        let r = client.post("/api/records/feature", &ask(19, piece)).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        if r.body["kind"] == "road" {
+            road = Some(piece);
+        }
+    }
+    let road = road.expect("the start tile has a road");
+    let before = client.post("/api/records/feature", &ask(19, road)).await.body;
+    assert_eq!(before["complete"], false, "{before}");
+    assert_eq!(before["followers"], json!([1, 0]));
+    // The move ends the road at the jetty the ferry left: complete, 5 tiles, 5 points for Ann.
+    let after = client.post("/api/records/feature", &ask(20, road)).await.body;
+    assert_eq!(after["complete"], true, "{after}");
+    assert_eq!(after["tiles"].as_array().unwrap().len(), 5);
+    assert_eq!(after["if_completed"], json!([5, 0]));
+    // As the server's own games answer: the same report for the same position.
+    assert_eq!(client.post("/api/records/feature", &ask(27, 9)).await.code(), "not_found");
+    assert_eq!(client.post("/api/records/feature", &ask(28, road)).await.code(), "not_found");
+    let r = client.post("/api/records/feature", &json!({ "record": record, "at": [0, 0], "piece": 0 })).await;
+    assert_eq!(r.code(), "malformed");
+}
