@@ -16,10 +16,10 @@
 //! ([`crate::train`]): ridge regression of the final margin between two
 //! players on the difference of their features. They live in
 //! `crates/bots/data/eval-weights.txt` (learned from games of six rule
-//! sets) and `crates/bots/data/eval-weights-base.txt` (from base games
-//! alone, used for games without any of the four large expansions; see
-//! [`Model::for_rules`]) and are compiled in, so nothing is read at run
-//! time. The residual spread of that regression, also per knot,
+//! sets), `eval-weights-base.txt` (from base games alone) and
+//! `eval-weights-ferries.txt` (from games with The Ferries alone), each
+//! game valued with those of its rules ([`Model::for_rules`]), and are
+//! compiled in, so nothing is read at run time. The residual spread of that regression, also per knot,
 //! turns an expected margin into a win probability.
 //!
 //! The evaluator reads the engine through its public API only, and keeps
@@ -79,16 +79,20 @@ pub type Features = [[f32; NF]; MAX_PLAYERS];
 /// Knots of the weights, as shares of the bag left (0 at the end).
 pub const KNOTS: [f32; 4] = [0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0];
 
-/// The model files compiled in: learned from games of six rule sets, and
-/// from base games alone.
+/// The model files compiled in: learned from games of six rule sets, from
+/// base games alone, and from games with The Ferries alone.
 const WEIGHTS_FILE: &str = include_str!("../data/eval-weights.txt");
 const BASE_WEIGHTS_FILE: &str = include_str!("../data/eval-weights-base.txt");
+const FERRIES_WEIGHTS_FILE: &str = include_str!("../data/eval-weights-ferries.txt");
+
+fn compiled_in(cell: &'static OnceLock<Model>, text: &str) -> &'static Model {
+    cell.get_or_init(|| Model::parse(text).expect("the compiled-in weights files are well formed"))
+}
 
 /// Which learned weights an evaluation uses (`weights=` in bot specs).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Weights {
-    /// Those learned for the game's rules: the base game's for games with
-    /// none of the four large expansions, else the mixed ones.
+    /// Those learned for the game's rules ([`Model::for_rules`]).
     #[default]
     ByRules,
     /// Those learned from the mix of rule sets, whatever the game.
@@ -125,30 +129,40 @@ pub struct Model {
 }
 
 impl Model {
-    /// The learned model of `crates/bots/data/eval-weights.txt`.
+    /// The learned model of `crates/bots/data/eval-weights.txt`, from
+    /// games of six rule sets.
     pub fn learned() -> &'static Model {
         static MODEL: OnceLock<Model> = OnceLock::new();
-        MODEL.get_or_init(|| Model::parse(WEIGHTS_FILE).expect("the compiled-in weights file is well formed"))
+        compiled_in(&MODEL, WEIGHTS_FILE)
     }
 
     /// The learned model of `crates/bots/data/eval-weights-base.txt`,
     /// from base games alone.
     pub fn base() -> &'static Model {
         static MODEL: OnceLock<Model> = OnceLock::new();
-        MODEL.get_or_init(|| Model::parse(BASE_WEIGHTS_FILE).expect("the compiled-in weights file is well formed"))
+        compiled_in(&MODEL, BASE_WEIGHTS_FILE)
     }
 
-    /// The learned model for games of `rules` ([`Weights::ByRules`]): the
-    /// base game's when none of the four large expansions is in play (The
-    /// River, The Abbot and The Labyrinth add a few tiles or a figure the
-    /// features do not count), else the one learned from the mix.
+    /// The learned model of `crates/bots/data/eval-weights-ferries.txt`,
+    /// from games with The Ferries alone.
+    pub fn ferries() -> &'static Model {
+        static MODEL: OnceLock<Model> = OnceLock::new();
+        compiled_in(&MODEL, FERRIES_WEIGHTS_FILE)
+    }
+
+    /// The learned model for games of `rules` ([`Weights::ByRules`]), by
+    /// which of the four large expansions are in play: none, the base
+    /// game's (The River, The Abbot and The Labyrinth add a few tiles or a
+    /// figure the features do not count); The Ferries alone, its own;
+    /// otherwise the one learned from the mix.
     pub fn for_rules(rules: &carcassonne_engine::Rules) -> &'static Model {
         use carcassonne_engine::Expansion;
-        let large = [Expansion::Ferries, Expansion::Inns, Expansion::Abbey, Expansion::Traders];
-        if large.iter().any(|e| rules.has(*e)) {
-            Model::learned()
-        } else {
-            Model::base()
+        let ferries = rules.has(Expansion::Ferries);
+        let others = [Expansion::Inns, Expansion::Abbey, Expansion::Traders].iter().any(|e| rules.has(*e));
+        match (ferries, others) {
+            (false, false) => Model::base(),
+            (true, false) => Model::ferries(),
+            _ => Model::learned(),
         }
     }
 

@@ -163,10 +163,14 @@ fn win_chances_add_up_and_follow_the_margin() {
 fn each_game_is_valued_with_the_weights_learned_for_its_rules() {
     use carcassonne_bots::evaluation::Weights;
     use carcassonne_bots::train::rule_sets_named;
-    let (base, mixed) = (Model::base(), Model::learned());
-    assert_ne!(base, mixed, "two trainings, two sets of weights");
+    let (base, ferries, mixed) = (Model::base(), Model::ferries(), Model::learned());
+    assert!(base != mixed && ferries != mixed && base != ferries, "three trainings, three sets of weights");
     for (name, rules) in rule_sets() {
-        let want = if name == "base" { base } else { mixed };
+        let want = match name {
+            "base" => base,
+            "ferries" => ferries,
+            _ => mixed,
+        };
         assert_eq!(Model::for_rules(&rules), want, "{name}");
     }
     // The small expansions keep the base game's weights.
@@ -183,7 +187,7 @@ fn each_game_is_valued_with_the_weights_learned_for_its_rules() {
     let mut by_rules = Evaluator::default();
     let mut only_base = Evaluator::new(base);
     let mut only_mixed = Evaluator::with_weights(Weights::Mixed);
-    let sets = rule_sets_named("base,ferries").unwrap();
+    let sets = rule_sets_named("base,inns").unwrap();
     let mut differs = false;
     for (name, rules) in sets {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
