@@ -330,7 +330,9 @@ impl Live {
     }
 
     /// Whether `seat` may play `action` on this game at `version`.
-    fn check_act(&self, seat: usize, version: u64, action: Action) -> Result<(), GameError> {
+    /// Whether `seat` may decide now, having seen `version`: the game goes
+    /// on, nothing was played since, and the seat is the one to act.
+    pub(crate) fn check_turn(&self, seat: usize, version: u64) -> Result<(), GameError> {
         if self.is_over() {
             return Err(GameError::GameOver);
         }
@@ -338,10 +340,15 @@ impl Live {
             return Err(GameError::StaleVersion { current: self.version, sent: version });
         }
         match self.to_act() {
-            Some(p) if p == seat => {}
-            Some(p) => return Err(GameError::NotYourTurn { seat, to_act: p }),
-            None => return Err(GameError::Internal("no player is to act".into())),
+            Some(p) if p == seat => Ok(()),
+            Some(p) => Err(GameError::NotYourTurn { seat, to_act: p }),
+            // A game that goes on always has a player to act (the server draws).
+            None => Err(GameError::Internal("no player is to act".into())),
         }
+    }
+
+    fn check_act(&self, seat: usize, version: u64, action: Action) -> Result<(), GameError> {
+        self.check_turn(seat, version)?;
         if matches!(action, Action::Draw(_)) {
             return Err(GameError::Malformed("tiles are drawn by the server".into()));
         }

@@ -252,13 +252,5 @@ fn check_decision(live: &Live, seat: usize, version: u64) -> Result<(), GameErro
         }
         return Err(GameError::EndTurnFirst);
     }
-    let game = deciding(live, seat);
-    if version != game.version {
-        return Err(GameError::StaleVersion { current: game.version, sent: version });
-    }
-    match game.to_act() {
-        Some(p) if p == seat => Ok(()),
-        Some(p) => Err(GameError::NotYourTurn { seat, to_act: p }),
-        None => Err(GameError::GameOver),
-    }
+    deciding(live, seat).check_turn(seat, version)
 }
