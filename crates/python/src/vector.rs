@@ -43,8 +43,9 @@ pub enum Utility {
 impl Utility {
     fn of(self, scores: &[u32], seat: usize) -> f32 {
         match self {
+            // A solo game is played for the highest score (as the OpenSpiel game).
             Utility::Score => scores[seat] as f32,
-            Utility::Rank if scores.len() < 2 => 0.0,
+            Utility::Rank if scores.len() < 2 => scores[seat] as f32,
             Utility::Rank => {
                 let mine = scores[seat];
                 let net: i32 = scores.iter().map(|s| i32::from(*s < mine) - i32::from(*s > mine)).sum();

@@ -229,3 +229,14 @@ def test_the_example_policy_learns_to_beat_random_play():
     before, after = example.main(["--games", "500", "--envs", "32", "--eval", "200", "--every", "250"])
     assert 0.38 <= before <= 0.62  # uniform play against random play
     assert after >= 0.7
+
+
+def test_a_solo_game_is_rewarded_with_its_score():
+    env = carcassonne.VectorEnv(2, {"players": 1, "expansions": []}, seed=6, observation="compact")
+    env.reset()
+    while True:
+        _, rewards, terminated, _, infos = env.step(env.sample_actions())
+        if terminated.any():
+            i = int(np.flatnonzero(terminated)[0])
+            assert rewards[i] == infos["scores"][i][0] > 0
+            break

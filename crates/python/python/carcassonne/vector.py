@@ -55,7 +55,7 @@ class VectorEnv(_Base):
       ``"numbers"``, the rest as float32); ``window`` is the board window's
       radius.
     - ``utility``: ``"rank"`` (+1 for a sole winner, -1 for a sole loser)
-      or ``"score"`` (the final score), given as the reward of the step
+      or ``"score"`` (the final score; always, in a solo game), given as the reward of the step
       that ends a game, to the player who made it (self-play) or to the
       learner.
     - ``threads``: threads stepping the games (default: the machine's cores).
