@@ -430,9 +430,12 @@ export class BoardView {
     const seen = this.seen[layer] || (this.seen[layer] = new Map());
     const here = new Set(keys);
     const fresh = keys.filter((k) => !seen.has(k));
-    const at = first || fresh.length > 3 || reducedMotion() ? -Infinity : now;
+    const still = reducedMotion();
+    const at = first || fresh.length > 3 || still ? -Infinity : now;
     for (const k of fresh) seen.set(k, at);
     for (const k of [...seen.keys()]) if (!here.has(k)) seen.delete(k);
+    // Less motion asked for mid-way: what was still sliding in stops too.
+    if (still) return () => null;
     return (k) => {
       const age = now - (seen.get(k) ?? -Infinity);
       return age < ARRIVE_MS ? age : null;

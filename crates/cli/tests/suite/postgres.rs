@@ -890,8 +890,8 @@ async fn outages_start_down_frozen_and_killed() {
     // SIGTERM: a worker finishes the decision it makes, and leaves no claim.
     let w = worker(&url, &logs, "term");
     let slow = Game::create(&cb, json!([{"type": "bot", "level": "mcts:ms=1500"}, {"type": "human"}]), &[]).await;
-    terminate_while_deciding(&pg, w, "term/%", None).await;
-    assert!(ca.view(&slow.id).await["version"].as_u64() > Some(1), "the decision in flight was played");
+    let said = terminate_while_deciding(&pg, w, "term/%", &slow.id, None).await;
+    assert!(ca.view(&slow.id).await["version"].as_u64() > Some(1), "the decision in flight was played: {said}");
 
     // So does a server that makes bot decisions itself, and it stops
     // taking requests at once.
@@ -900,16 +900,25 @@ async fn outages_start_down_frozen_and_killed() {
         Game::create(&client(&c), json!([{"type": "bot", "level": "mcts:ms=1500"}, {"type": "human"}]), &[]).await;
     // Its claims are made as host-pid/loop.
     let claims = format!("%-{}/%", own.child.id());
-    terminate_while_deciding(&pg, own, &claims, Some(&c)).await;
-    assert!(cb.view(&slow.id).await["version"].as_u64() > Some(1), "the decision in flight was played");
+    let said = terminate_while_deciding(&pg, own, &claims, &slow.id, Some(&c)).await;
+    assert!(cb.view(&slow.id).await["version"].as_u64() > Some(1), "the decision in flight was played: {said}");
 }
 
-/// Waits until `p` claims a bot job (as `claims`, a LIKE pattern), stops
+/// Waits until `p` claims the bot job of `game` (as `claims`, a LIKE
+/// pattern; it may hold others' too, a game's next decision), stops
 /// it with SIGTERM in the middle of that decision, and checks that it
 /// exits 0 leaving no claim; a server (at `base`) refuses connections
-/// while it finishes the decision.
-async fn terminate_while_deciding(pg: &TempPostgres, mut p: Proc, claims: &str, base: Option<&str>) {
-    let held = format!("SELECT count(*) FROM bot_jobs WHERE taken_by LIKE '{claims}' AND taken_until >= now()");
+/// while it finishes the decision. Gives its log.
+async fn terminate_while_deciding(
+    pg: &TempPostgres,
+    mut p: Proc,
+    claims: &str,
+    game: &str,
+    base: Option<&str>,
+) -> String {
+    let held = format!(
+        "SELECT count(*) FROM bot_jobs WHERE game = '{game}' AND taken_by LIKE '{claims}' AND taken_until >= now()"
+    );
     wait_until("the job claimed", Duration::from_secs(10), || async { pg.psql("games", &held) == "1" }).await;
     let pid = p.child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
@@ -926,6 +935,7 @@ async fn terminate_while_deciding(pg: &TempPostgres, mut p: Proc, claims: &str, 
     assert!(status.success(), "{status}: {}", log_of(&p));
     let left = format!("SELECT count(*) FROM bot_jobs WHERE taken_by LIKE '{claims}'");
     assert_eq!(pg.psql("games", &left), "0", "{}", log_of(&p));
+    log_of(&p)
 }
 
 /// The rule of a 5xx (docs/api.md, Errors), made certain: a write whose
