@@ -167,6 +167,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS", default_value_t = Limits::default().hint_ms,
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub hint_ms: u64,
+    /// Chat messages a minute one seat may send (bursts of 5); one address
+    /// may send twice as many.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().chat_per_minute,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub chat_per_minute: u32,
     /// Log lines as text or as JSON objects (on standard error; the level
     /// comes from RUST_LOG, default info).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -206,6 +211,7 @@ impl ServeArgs {
                 bot_queue_per_address: self.bot_queue_per_address,
                 review_ms: self.review_ms,
                 hint_ms: self.hint_ms,
+                chat_per_minute: self.chat_per_minute,
             },
         }
     }

@@ -73,6 +73,10 @@ pub enum GameError {
     HintsOff(usize),
     #[error("{0}")]
     HintsBusy(String),
+    #[error("{0}")]
+    BadMessage(String),
+    #[error("this game's chat holds its most messages ({0}): no more can be said")]
+    ChatFull(usize),
 }
 
 impl GameError {
@@ -102,6 +106,8 @@ impl GameError {
             GameError::BotTimeUsed { .. } => "bot_time_used",
             GameError::HintsOff(_) => "hints_off",
             GameError::HintsBusy(_) => "hints_busy",
+            GameError::BadMessage(_) => "bad_message",
+            GameError::ChatFull(_) => "chat_full",
         }
     }
 

@@ -89,7 +89,15 @@ pub struct Limits {
     /// Milliseconds of search for a hint during play (games created with
     /// hints; docs/analysis.md).
     pub hint_ms: u64,
+    /// Chat messages a minute one seat may send (in bursts of
+    /// [`CHAT_BURST`]); one address may send twice as many, whatever seats
+    /// or spectators' names it speaks as.
+    pub chat_per_minute: u32,
 }
+
+/// Chat messages one seat may send at once before its rate applies (at
+/// the default rates; see `chat_quota`).
+pub const CHAT_BURST: u32 = 5;
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -116,6 +124,7 @@ impl Default for Limits {
             bot_queue_per_address: 16,
             review_ms: carcassonne_bots::review::DEFAULT_MS,
             hint_ms: 1000,
+            chat_per_minute: 20,
         }
     }
 }
@@ -136,9 +145,20 @@ impl Limits {
             bot_seconds_per_hour: u32::MAX / 4,
             bot_queue: usize::MAX,
             bot_queue_per_address: usize::MAX,
+            chat_per_minute: u32::MAX / 4,
             ..Limits::default()
         }
     }
+}
+
+/// `k` times `n` chat messages a minute, in bursts of `k` times
+/// [`CHAT_BURST`] (or five seconds' worth at a rate so high that those
+/// would hold it back).
+fn chat_quota(n: u32, k: u32) -> Quota {
+    let n = n.saturating_mul(k);
+    let burst = CHAT_BURST.saturating_mul(k).max(n / 12);
+    let n = NonZeroU32::new(n.max(1)).unwrap_or(NonZeroU32::MIN);
+    Quota::per_minute(n).allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
 }
 
 fn per_second(n: u32) -> Quota {
@@ -159,6 +179,8 @@ pub struct Guard {
     seat_sockets: AtomicU64,
     connections: Arc<Semaphore>,
     connections_per_address: Counts<IpAddr>,
+    chat_seats: DefaultKeyedRateLimiter<(String, usize)>,
+    chat_addresses: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 /// A seat's open WebSocket connections, oldest first: an id and how to
@@ -220,6 +242,8 @@ impl Guard {
             seat_sockets: AtomicU64::new(0),
             connections: Arc::new(Semaphore::new(limits.connections.min(Semaphore::MAX_PERMITS))),
             connections_per_address: Counts::new(),
+            chat_seats: RateLimiter::keyed(chat_quota(limits.chat_per_minute, 1)),
+            chat_addresses: RateLimiter::keyed(chat_quota(limits.chat_per_minute, 2)),
         })
     }
 
@@ -242,9 +266,23 @@ impl Guard {
     /// Forgets addresses whose allowance is whole again, so that the
     /// tables do not grow with every address ever seen.
     pub fn forget_idle(&self) {
-        for table in [&self.requests, &self.games] {
+        for table in [&self.requests, &self.games, &self.chat_addresses] {
             table.retain_recent();
             table.shrink_to_fit();
+        }
+        self.chat_seats.retain_recent();
+        self.chat_seats.shrink_to_fit();
+    }
+
+    /// Room for one more chat message of `game`, from `seat` (a player's)
+    /// or a spectator, sent from `peer` (if known).
+    pub fn chat(&self, game: &str, seat: Option<usize>, peer: Option<IpAddr>) -> Result<(), GameError> {
+        if let Some(seat) = seat {
+            self.chat_seats.check_key(&(game.to_string(), seat)).map_err(refusal)?;
+        }
+        match peer {
+            Some(ip) => Guard::check(&self.chat_addresses, client_key(ip)),
+            None => Ok(()),
         }
     }
 

@@ -1125,3 +1125,83 @@ async fn a_hint_written_on_one_server_leaves_the_seats_action_on_another_valid()
     assert_eq!(record["turns"][0]["hints"], json!([0]));
     assert_eq!(ca.view(&id).await["hints"], json!([1, 0]));
 }
+
+/// The chat with several servers: what is said on one is heard at once by
+/// the followers of the same room on the other, and by no one else; said
+/// on both at once, every message reaches a follower, none twice, in the
+/// order of their ids.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn chat_said_on_one_server_is_heard_on_the_other() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let (_server_a, a) = server_with(&url, &logs, "chat-a", &["--bot-workers", "0", "--chat-per-minute", "100000"]);
+    let (_server_b, b) = server_with(&url, &logs, "chat-b", &["--bot-workers", "0", "--chat-per-minute", "100000"]);
+    let (ca, cb) = (client(&a), client(&b));
+    let created = ca.create(json!({"seats": [{"type": "human"}, {"type": "human"}], "expansions": []})).await;
+    let id = created["game"].as_str().unwrap().to_string();
+    let tokens = tokens(&created);
+    let ws = format!("{}/api/games/{id}/ws", b.replace("http://", "ws://"));
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(ws.as_str()).unwrap();
+    request
+        .headers_mut()
+        .insert("sec-websocket-protocol", format!("carcassonne, token.{}", tokens[1]).parse().unwrap());
+    let (mut player, _) = tokio_tungstenite::connect_async(request).await.expect("websocket");
+    let (mut spectator, _) = tokio_tungstenite::connect_async(ws.as_str()).await.expect("websocket");
+    // What a socket hears of the chat within `wait`, message by message.
+    async fn heard(
+        socket: &mut (impl futures_util::Stream<
+            Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin),
+        want: usize,
+    ) -> Vec<Value> {
+        let mut lines = Vec::new();
+        while lines.len() < want {
+            let msg = tokio::time::timeout(Duration::from_secs(3), socket.next()).await;
+            let Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t)))) = msg else {
+                panic!("heard {} of {want}: {lines:?}", lines.len());
+            };
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == "chat" {
+                lines.extend(v["messages"].as_array().unwrap().iter().cloned());
+            }
+        }
+        lines
+    }
+    let say = |c: &Client, body: Value| {
+        let (c, path) = (client(&c.base), format!("/api/games/{id}/chat"));
+        async move { c.post(&path, &body).await }
+    };
+    assert_eq!(say(&ca, json!({"name": "Eve", "text": "from A"})).await.status, 201);
+    let got = heard(&mut spectator, 1).await;
+    assert_eq!((got[0]["room"].clone(), got[0]["text"].clone()), (json!("spectators"), json!("from A")));
+    assert_eq!(say(&ca, json!({"token": tokens[0], "text": "hello Bob"})).await.status, 201);
+    let got = heard(&mut player, 1).await;
+    assert_eq!(
+        (got[0]["room"].clone(), got[0]["seat"].clone(), got[0]["text"].clone()),
+        (json!("players"), json!(0), json!("hello Bob"))
+    );
+
+    // Both servers at once, 20 messages each.
+    let mut said = Vec::new();
+    for i in 0..20 {
+        said.push(tokio::spawn(say(&ca, json!({"token": tokens[0], "text": format!("a{i}")}))));
+        said.push(tokio::spawn(say(&cb, json!({"token": tokens[1], "text": format!("b{i}")}))));
+    }
+    for s in said {
+        assert_eq!(s.await.unwrap().status, 201);
+    }
+    let got = heard(&mut player, 40).await;
+    let ids: Vec<u64> = got.iter().map(|m| m["id"].as_u64().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "in order, none twice: {ids:?}");
+    for c in [&ca, &cb] {
+        let r = c.post(&format!("/api/games/{id}/chat/read"), &json!({"token": tokens[0]})).await;
+        let stored: Vec<u64> =
+            r.body["messages"].as_array().unwrap().iter().map(|m| m["id"].as_u64().unwrap()).collect();
+        assert_eq!(stored[1..], ids[..], "each server reads what the follower heard");
+    }
+    // The spectator heard none of it.
+    let r = tokio::time::timeout(Duration::from_millis(300), spectator.next()).await;
+    assert!(r.is_err(), "nothing more for the spectator: {r:?}");
+}

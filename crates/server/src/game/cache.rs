@@ -41,6 +41,8 @@ pub struct Slot {
     /// The last hint given here, answered again to a seat that asks again
     /// at the same position rather than written twice.
     pub(super) hint: std::sync::Mutex<Option<super::hint::Given>>,
+    /// The last chat message heard of (its id): followers read what is new.
+    pub(super) chat: watch::Sender<u64>,
 }
 
 impl Slot {
@@ -58,6 +60,7 @@ impl Slot {
             private: watch::channel(private).0,
             rev: rev.into(),
             hint: std::sync::Mutex::new(None),
+            chat: super::chat::channel(),
         })
     }
 

@@ -71,9 +71,18 @@ impl Hub {
                     continue;
                 }
                 Notice::Game { id, rev } => hub.cache.get(id).filter(|s| stale(s, Some(*rev))).into_iter().collect(),
+                Notice::Chat { id, line } => {
+                    if let Some(slot) = hub.cache.get(id) {
+                        super::chat::heard(&slot, Some(*line));
+                    }
+                    continue;
+                }
                 // Notices may have been missed: every watched game is checked.
                 Notice::Listening => {
                     hub.bot_jobs.notify_waiters();
+                    for slot in hub.cache.select(|s| s.followed()) {
+                        super::chat::heard(&slot, None);
+                    }
                     hub.cache.select(|s| stale(s, None))
                 }
             };

@@ -10,6 +10,7 @@
 //! and the bots' scheduling ([`crate::bots`]).
 
 pub mod cache;
+pub mod chat;
 mod coherence;
 mod create;
 pub mod hint;
@@ -146,7 +147,11 @@ impl Hub {
             hints: hint::Hints::default(),
         });
         if let Store::Postgres(pg) = &store {
-            let notices = pg.listen(&[crate::store::postgres::GAMES_CHANNEL, crate::store::postgres::BOTS_CHANNEL]);
+            let notices = pg.listen(&[
+                crate::store::postgres::GAMES_CHANNEL,
+                crate::store::postgres::BOTS_CHANNEL,
+                crate::store::chat::CHAT_CHANNEL,
+            ]);
             tokio::spawn(Hub::follow(Arc::downgrade(&hub), notices));
             return Ok(hub);
         }

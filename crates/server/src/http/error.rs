@@ -67,8 +67,11 @@ pub fn status(e: &GameError) -> StatusCode {
         | GameError::NothingToUndo
         | GameError::TurnNotOver(_)
         | GameError::EndTurnFirst
-        | GameError::NotFinished => StatusCode::CONFLICT,
-        GameError::Illegal(_) | GameError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        | GameError::NotFinished
+        | GameError::ChatFull(_) => StatusCode::CONFLICT,
+        GameError::Illegal(_) | GameError::InvalidRecord(_) | GameError::BadMessage(_) => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
         GameError::RateLimited { .. }
         | GameError::ReviewsBusy(_)
         | GameError::HintsBusy(_)

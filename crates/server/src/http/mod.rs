@@ -25,10 +25,11 @@ use tokio::sync::watch;
 pub use self::error::ApiError;
 use self::error::Refused;
 use self::shapes::{
-    ActRequest, CreateRequest, CreateResponse, FeatureRequest, HintRequest, JoinRequest, ListQuery, OddsRequest,
-    VersionQuery,
+    ActRequest, ChatQuery, ChatReadRequest, ChatRequest, CreateRequest, CreateResponse, FeatureRequest, HintRequest,
+    JoinRequest, ListQuery, OddsRequest, VersionQuery,
 };
 use crate::error::GameError;
+use crate::game::chat::{Reader, Speaker};
 use crate::game::{Hub, Who};
 use crate::limits::{client_key, limit_requests, Guard};
 use crate::store::Filter;
@@ -69,6 +70,8 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api/games/{id}/feature", post(feature))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/odds", get(odds).post(odds_of_seat))
+        .route("/api/games/{id}/chat", get(chat).post(say))
+        .route("/api/games/{id}/chat/read", post(chat_of_players))
         .route("/api/records/view", post(record_view).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD_BODY)))
         .route(
             "/api/records/feature",
@@ -359,6 +362,52 @@ async fn hint(
     let owner = peer.map(|p| client_key(p.0 .0.ip()));
     let hint = st.hub.hint(&id, &req.token, req.version, owner).await?;
     Ok(ok_json(StatusCode::OK, &hint))
+}
+
+/// The spectators' room of a game's chat.
+async fn chat(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    q: Result<Query<ChatQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = q.map_err(|r| GameError::Malformed(r.body_text()))?;
+    let (room, messages) = st.hub.chat(&id, Reader::Anyone, q.since.unwrap_or(0)).await?;
+    Ok(ok_json(StatusCode::OK, &serde_json::json!({ "room": room, "messages": messages })))
+}
+
+/// The players' room, for the holder of a seat's token.
+async fn chat_of_players(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+    let req: ChatReadRequest = parse(body)?;
+    let (room, messages) = st.hub.chat(&id, Reader::Seat { token: &req.token }, req.since.unwrap_or(0)).await?;
+    Ok(ok_json(StatusCode::OK, &serde_json::json!({ "room": room, "messages": messages })))
+}
+
+/// A chat message: a seat's in the players' room, or a spectator's.
+async fn say(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let req: ChatRequest = parse(body)?;
+    let speaker = match (&req.token, &req.name) {
+        (Some(_), Some(_)) => {
+            return Err(GameError::Malformed(
+                "a seat speaks under its own name: send a token or a name, not both".into(),
+            )
+            .into())
+        }
+        (Some(token), None) => Speaker::Seat { token },
+        (None, name) => Speaker::Spectator { name: name.as_deref() },
+    };
+    // The seat is known before the message is weighed, for its own rate.
+    let seat = match speaker {
+        Speaker::Seat { token } => Some(st.hub.join(&id, token).await?.seat),
+        Speaker::Spectator { .. } => None,
+    };
+    st.guard.chat(&id, seat, peer.map(|p| p.0 .0.ip()))?;
+    let line = st.hub.say(&id, speaker, &req.text).await?;
+    Ok(ok_json(StatusCode::CREATED, &serde_json::json!({ "message": line })))
 }
 
 async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

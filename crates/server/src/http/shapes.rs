@@ -228,6 +228,29 @@ pub struct HintRequest {
     pub version: u64,
 }
 
+/// `GET /api/games/{id}/chat`: the messages after this id (the last ones
+/// without it).
+#[derive(Deserialize)]
+pub struct ChatQuery {
+    pub since: Option<u64>,
+}
+
+/// `POST /api/games/{id}/chat/read`: a seat's token, for the players' room.
+#[derive(Deserialize)]
+pub struct ChatReadRequest {
+    pub token: String,
+    pub since: Option<u64>,
+}
+
+/// `POST /api/games/{id}/chat`: a seat's token (the players' room) or a
+/// spectator's name (the spectators' room), and what is said.
+#[derive(Deserialize)]
+pub struct ChatRequest {
+    pub token: Option<String>,
+    pub name: Option<String>,
+    pub text: String,
+}
+
 /// A WebSocket client's message.
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

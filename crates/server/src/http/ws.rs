@@ -20,6 +20,7 @@ use crate::error::GameError;
 use crate::game::{Hub, Slot, Who};
 use crate::limits::{MessageLimiter, SeatPermit, SocketPermit};
 use crate::net::ConnectionHold;
+use crate::store::chat::Room;
 
 /// The seat tokens a client offers beside the subprotocol (a hot-seat
 /// browser offers each of its seats'), at most [`MAX_WS_TOKENS`].
@@ -117,9 +118,39 @@ impl Session {
         self.slot.view()
     }
 
+    /// The chat's room this client follows: the players' for a seat's
+    /// holder, the spectators' for anyone else.
+    fn room(&self) -> Room {
+        if self.seats.is_empty() {
+            Room::Spectators
+        } else {
+            Room::Players
+        }
+    }
+
+    /// The room's messages after `heard`, as one message to send (none if
+    /// nothing is new); `heard` moves to the last one.
+    async fn chat_message(&self, heard: &mut u64) -> Option<Message> {
+        let room = self.room();
+        let lines = match self.hub.chat_of(&self.id, room, *heard).await {
+            Ok(lines) => lines,
+            Err(e) => {
+                crate::logging::warn_throttled("chat", format_args!("cannot read the chat: {e}"), &self.id, e.cause());
+                return None;
+            }
+        };
+        *heard = lines.last().map_or(*heard, |l| l.id);
+        if lines.is_empty() {
+            return None;
+        }
+        let text = serde_json::json!({ "type": "chat", "room": room, "messages": lines }).to_string();
+        Some(Message::Text(text.into()))
+    }
+
     async fn run(mut self, mut socket: WebSocket) {
         let mut views = self.slot.subscribe();
         let mut private = self.slot.subscribe_private();
+        let mut chat = self.slot.subscribe_chat();
         // Followed from now on: the hub keeps this copy and refreshes it on
         // other servers' writes; one made before is caught by a check now.
         let kept = self.hub.keep(&self.id, &self.slot);
@@ -127,13 +158,22 @@ impl Session {
             self.slot = kept;
             views = self.slot.subscribe();
             private = self.slot.subscribe_private();
+            chat = self.slot.subscribe_chat();
         }
         self.hub.check(&self.slot).await;
         views.borrow_and_update();
         private.borrow_and_update();
+        chat.borrow_and_update();
         let Some(first) = view_message(&self.current()) else { return };
         if socket.send(first).await.is_err() {
             return;
+        }
+        // The chat so far, then what is said from now on.
+        let mut heard = 0;
+        if let Some(said) = self.chat_message(&mut heard).await {
+            if socket.send(said).await.is_err() {
+                return;
+            }
         }
         let start = tokio::time::Instant::now() + self.ping_interval;
         let mut ping = tokio::time::interval_at(start, self.ping_interval);
@@ -170,6 +210,17 @@ impl Session {
                     let Some(message) = view_message(&self.current()) else { break None };
                     if socket.send(message).await.is_err() {
                         break None;
+                    }
+                }
+                changed = chat.changed() => {
+                    if changed.is_err() {
+                        break None;
+                    }
+                    chat.borrow_and_update();
+                    if let Some(said) = self.chat_message(&mut heard).await {
+                        if socket.send(said).await.is_err() {
+                            break None;
+                        }
                     }
                 }
                 changed = private.changed(), if !self.seats.is_empty() => {

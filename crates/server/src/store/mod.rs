@@ -14,6 +14,7 @@
 //! provisional decisions, and the revision, which counts every write of
 //! the row, provisional decisions included.
 
+pub mod chat;
 pub mod postgres;
 mod queue;
 pub mod review_queue;

@@ -93,6 +93,17 @@ const MIGRATIONS: &[&str] = &[
         total       BIGINT NOT NULL DEFAULT 0,
         failed      TEXT
     );",
+    // 5: the games' chat (`super::chat`)
+    "CREATE TABLE chat (
+        id    BIGSERIAL PRIMARY KEY,
+        game  TEXT NOT NULL REFERENCES games (id),
+        at    BIGINT NOT NULL,
+        room  TEXT NOT NULL CHECK (room IN ('players', 'spectators')),
+        seat  INTEGER,
+        name  TEXT NOT NULL,
+        text  TEXT NOT NULL
+    );
+    CREATE INDEX chat_by_room ON chat (game, room, id);",
 ];
 
 /// A pool of connections to one PostgreSQL database.
@@ -277,6 +288,11 @@ pub enum Notice {
         rev: u64,
     },
     Bots,
+    /// A chat message of game `id`, the last one there if several came.
+    Chat {
+        id: String,
+        line: u64,
+    },
 }
 
 impl Postgres {
@@ -653,12 +669,17 @@ async fn listen_once(
         return Ok(());
     }
     while let Some(n) = notices.recv().await {
-        let notice = if n.channel() == GAMES_CHANNEL {
-            let Some((id, rev)) = n.payload().split_once(' ') else { continue };
-            let Ok(rev) = rev.parse() else { continue };
-            Notice::Game { id: id.to_string(), rev }
-        } else {
-            Notice::Bots
+        let numbered = || n.payload().split_once(' ').and_then(|(id, k)| Some((id.to_string(), k.parse().ok()?)));
+        let notice = match n.channel() {
+            GAMES_CHANNEL => {
+                let Some((id, rev)) = numbered() else { continue };
+                Notice::Game { id, rev }
+            }
+            super::chat::CHAT_CHANNEL => {
+                let Some((id, line)) = numbered() else { continue };
+                Notice::Chat { id, line }
+            }
+            _ => Notice::Bots,
         };
         if tx.send(notice).is_err() {
             break;

@@ -41,6 +41,17 @@ const MIGRATIONS: &[&str] = &[
         created INTEGER NOT NULL,
         review  TEXT NOT NULL
     );",
+    // 5: the games' chat (`super::chat`)
+    "CREATE TABLE chat (
+        id    INTEGER PRIMARY KEY AUTOINCREMENT,
+        game  TEXT NOT NULL REFERENCES games (id),
+        at    INTEGER NOT NULL,
+        room  TEXT NOT NULL CHECK (room IN ('players', 'spectators')),
+        seat  INTEGER,
+        name  TEXT NOT NULL,
+        text  TEXT NOT NULL
+    );
+    CREATE INDEX chat_by_room ON chat (game, room, id);",
 ];
 
 /// An exclusive lock on `<db>.lock`, held while the server runs. The
@@ -79,6 +90,7 @@ enum Job {
     Save(Box<Update>, Reply),
     Pending { id: String, rev: u64, pending: Option<String>, reply: Reply },
     Review { id: String, created: i64, review: String, reply: Reply },
+    Chat { line: Box<super::chat::NewLine>, max: usize, reply: Reply },
 }
 
 #[derive(Clone)]
@@ -133,7 +145,7 @@ impl Sqlite {
         Ok(Sqlite { read: Arc::new(Mutex::new(read)), writer })
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written:
         // statements are atomic, so the connection is still good.
         self.read.lock().unwrap_or_else(|e| e.into_inner())
@@ -164,6 +176,12 @@ impl Sqlite {
     /// Stores a game's review (replacing none: the first one stays).
     pub async fn save_review(&self, id: String, created: i64, review: String) -> Result<(), StoreError> {
         self.write(|reply| Job::Review { id, created, review, reply }).await.map(|_| ())
+    }
+
+    /// Stores a chat message: its id once committed, or 0 if the game's
+    /// chat already holds `max`.
+    pub(super) async fn write_chat(&self, line: super::chat::NewLine, max: usize) -> Result<u64, StoreError> {
+        self.write(|reply| Job::Chat { line: Box::new(line), max, reply }).await
     }
 
     pub fn load_review(&self, id: &str) -> Result<Option<String>, StoreError> {
@@ -281,6 +299,7 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                     Job::Save(u, _) => save_row(&tx, u),
                     Job::Pending { id, rev, pending, .. } => pending_row(&tx, id, *rev, pending.as_deref()),
                     Job::Review { id, created, review, .. } => review_row(&tx, id, *created, review),
+                    Job::Chat { line, max, .. } => super::chat::insert(&tx, line, *max),
                 });
             }
             tx.commit()
@@ -296,7 +315,8 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 Job::Insert(_, reply)
                 | Job::Save(_, reply)
                 | Job::Pending { reply, .. }
-                | Job::Review { reply, .. } => reply,
+                | Job::Review { reply, .. }
+                | Job::Chat { reply, .. } => reply,
             };
             let _ = reply.send(result);
         }

@@ -59,8 +59,6 @@ async fn games_created_over_the_allowance_are_refused_and_not_stored() {
     assert_eq!(listed.body["games"].as_array().unwrap().len(), 2, "{}", listed.body);
 }
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 async fn connect(server: &TestServer, game: &str) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
     tokio_tungstenite::connect_async(server.ws_url(game)).await.map(|(socket, _)| socket)
 }

@@ -8,6 +8,7 @@ mod abbey;
 mod abbot;
 mod api;
 mod bots;
+mod chat;
 mod colours;
 mod common;
 mod connections;

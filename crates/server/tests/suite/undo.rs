@@ -7,21 +7,7 @@ use std::time::Duration;
 use crate::common::*;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
-
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(server: &TestServer, game: &str, tokens: &[&str]) -> Socket {
-    let mut request = server.ws_url(game).into_client_request().unwrap();
-    let mut protocols = "carcassonne".to_string();
-    for t in tokens {
-        protocols.push_str(&format!(", token.{t}"));
-    }
-    request.headers_mut().insert("sec-websocket-protocol", protocols.parse().unwrap());
-    let (socket, _) = tokio_tungstenite::connect_async(request).await.expect("websocket");
-    socket
-}
 
 /// The next view pushed within `wait`, if any.
 async fn next_view(socket: &mut Socket, wait: Duration) -> Option<Value> {
@@ -58,8 +44,8 @@ async fn decisions_stay_with_their_seat_until_the_turn_ends() {
     let created = client.create(undo_game()).await;
     let game = created["game"].as_str().unwrap().to_string();
     let tokens = tokens(&created);
-    let mut spectator = connect(&server, &game, &[]).await;
-    let mut own = connect(&server, &game, &[&tokens[0]]).await;
+    let mut spectator = connect_seats(&server, &game, &[]).await;
+    let mut own = connect_seats(&server, &game, &[&tokens[0]]).await;
     assert_eq!(next_view(&mut spectator, Duration::from_secs(5)).await.unwrap()["version"], 1);
     assert_eq!(next_view(&mut own, Duration::from_secs(5)).await.unwrap()["version"], 1);
 

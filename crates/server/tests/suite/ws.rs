@@ -7,43 +7,6 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(server: &TestServer, game: &str) -> Socket {
-    let (socket, _) = tokio_tungstenite::connect_async(server.ws_url(game)).await.expect("websocket");
-    socket
-}
-
-/// The next JSON message (skipping pings), within a few seconds.
-async fn next(socket: &mut Socket) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), socket.next())
-            .await
-            .expect("a message in time")
-            .expect("the socket is open")
-            .expect("a good frame");
-        match msg {
-            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
-            Message::Ping(_) | Message::Pong(_) => continue,
-            other => panic!("unexpected {other:?}"),
-        }
-    }
-}
-
-/// Reads messages until one of type `kind` comes, returning it and the last view seen.
-async fn until(socket: &mut Socket, kind: &str) -> Value {
-    loop {
-        let m = next(socket).await;
-        if m["type"] == kind {
-            return m;
-        }
-    }
-}
-
-async fn send(socket: &mut Socket, v: Value) {
-    socket.send(Message::Text(v.to_string().into())).await.unwrap();
-}
-
 #[tokio::test]
 async fn players_act_and_spectators_follow_over_websockets() {
     let (_dir, db) = temp_db();

@@ -428,3 +428,57 @@ pub fn builder_hunter(pick: &mut Pick) -> impl FnMut(&State) -> Action + '_ {
         _ => prefer(state, |_, _| false, pick),
     }
 }
+
+// ---------- WebSockets ----------
+
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message as WsMessage;
+
+pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+pub async fn connect(server: &TestServer, game: &str) -> Socket {
+    let (socket, _) = tokio_tungstenite::connect_async(server.ws_url(game)).await.expect("websocket");
+    socket
+}
+
+/// A WebSocket offering the seats' tokens.
+pub async fn connect_seats(server: &TestServer, game: &str, tokens: &[&str]) -> Socket {
+    let mut request = server.ws_url(game).into_client_request().unwrap();
+    let mut protocols = "carcassonne".to_string();
+    for t in tokens {
+        protocols.push_str(&format!(", token.{t}"));
+    }
+    request.headers_mut().insert("sec-websocket-protocol", protocols.parse().unwrap());
+    let (socket, _) = tokio_tungstenite::connect_async(request).await.expect("websocket");
+    socket
+}
+
+/// The next JSON message (skipping pings), within a few seconds.
+pub async fn next(socket: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), futures_util::StreamExt::next(socket))
+            .await
+            .expect("a message in time")
+            .expect("the socket is open")
+            .expect("a good frame");
+        match msg {
+            WsMessage::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
+            WsMessage::Ping(_) | WsMessage::Pong(_) => continue,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+/// Reads messages until one of type `kind` comes, returning it and the last view seen.
+pub async fn until(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let m = next(socket).await;
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}
+
+pub async fn send(socket: &mut Socket, v: Value) {
+    futures_util::SinkExt::send(socket, WsMessage::Text(v.to_string().into())).await.unwrap();
+}
