@@ -2906,6 +2906,62 @@ try {
     await page.click('#exp-abbot');
   });
 
+  await check('chat (issue 29): the players talk between themselves, the spectators apart; text is never markup; a muted name stays muted', async () => {
+    const r = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ seats: [{ type: 'human', name: 'Ann' }, { type: 'human', name: 'Bob' }], expansions: [] }) });
+    const created = await r.json();
+    const gameId = created.game;
+    const toks = created.seats.map((s) => s.token);
+    const open = async (hash, label) => {
+      const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+      const p = await ctx.newPage();
+      watchPage(p, label);
+      await p.goto(`${base}/#${hash}`);
+      await p.waitForSelector('body[data-page="game"][data-status] section.chat');
+      return { ctx, p };
+    };
+    const ann = await open(`game=${gameId}&token=${toks[0]}`, 'chat-ann');
+    const bob = await open(`game=${gameId}&token=${toks[1]}`, 'chat-bob');
+    const eve = await open(`game=${gameId}`, 'chat-eve');
+    const texts = (p, sel = 'section.chat > ol.chat-lines li') => p.evaluate((sel) => [...document.querySelectorAll(sel)].map((li) => ({
+      who: li.querySelector('.chat-who').textContent, text: li.querySelector('.chat-text').textContent, markup: li.querySelector('.chat-text').children.length,
+    })), sel);
+    const say = async (p, text) => { await p.fill('.chat-form input[aria-label="your message"]', text); await p.press('.chat-form input[aria-label="your message"]', 'Enter'); };
+    // Ann to Bob, with markup that must stay text.
+    await say(ann.p, '<b>good luck</b> Bob');
+    await bob.p.waitForFunction(() => document.querySelectorAll('section.chat > ol.chat-lines li').length === 1);
+    const atBob = await texts(bob.p);
+    assert(atBob[0].who === 'Ann' && atBob[0].text === '<b>good luck</b> Bob' && atBob[0].markup === 0, `Bob reads Ann's words as typed: ${JSON.stringify(atBob)}`);
+    assert((await texts(ann.p)).length === 1, 'Ann sees her own message');
+    // Eve, a spectator, under her name; the players do not see it during play.
+    assert(await eve.p.isVisible('.chat-form input.chat-name'), 'a spectator gives a name');
+    await eve.p.fill('.chat-form input.chat-name', 'Eve');
+    await say(eve.p, 'play the ferry!');
+    await eve.p.waitForFunction(() => document.querySelectorAll('section.chat > ol.chat-lines li').length === 1);
+    const atEve = await texts(eve.p);
+    assert(atEve.length === 1 && atEve[0].who === 'Eve', `the spectator sees the spectators' room only: ${JSON.stringify(atEve)}`);
+    await bob.p.waitForTimeout(500);
+    assert((await texts(bob.p)).length === 1 && (await texts(bob.p, '.chat-after li')).length === 0, 'the players never see the spectators during play');
+    assert(!(await bob.p.isVisible('.chat-form input.chat-name')), 'a player speaks under the seat\'s name');
+    // A name the spectator may not take: the server says why.
+    await eve.p.fill('.chat-form input.chat-name', 'ann');
+    await say(eve.p, 'I am Ann');
+    await eve.p.waitForSelector('.toast.error');
+    assert((await eve.p.textContent('.toast.error')).includes('name of a seat'), 'refused: a seat\'s name');
+    // Bob mutes Ann: hidden, and still so after a reload.
+    await bob.p.click('section.chat > ol.chat-lines li .chat-mute');
+    assert((await texts(bob.p)).length === 0 && (await bob.p.textContent('.chat-muted')).includes('Ann'), 'muted');
+    await pointShot(bob.p, 'chat');
+    await bob.p.reload();
+    await bob.p.waitForSelector('body[data-page="game"][data-status] section.chat');
+    await bob.p.waitForTimeout(500);
+    assert((await texts(bob.p)).length === 0 && await bob.p.isVisible('.chat-muted'), 'still muted after a reload');
+    await bob.p.click('.chat-muted button');
+    await bob.p.waitForFunction(() => document.querySelectorAll('section.chat > ol.chat-lines li').length === 1);
+    await pointShot(eve.p, 'chat-spectator');
+    for (const x of [ann, bob, eve]) await x.ctx.close();
+  });
+
   await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {
     const ctx2 = await browser.newContext({ viewport: { width: 1100, height: 760 } });
     // The tab is put behind by the test (a headless browser has no other

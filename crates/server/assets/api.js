@@ -70,6 +70,10 @@ export const api = {
     ? request('POST', `/api/games/${enc(game)}/odds`, { token })
     : request('GET', `/api/games/${enc(game)}/odds${version ? `?version=${version}` : ''}`)),
   hint: (game, token, version) => request('POST', `/api/games/${enc(game)}/hint`, { token, version }),
+  /** A chat message: body { token, text } (a seat's) or { name?, text } (a spectator's). */
+  say: (game, body) => request('POST', `/api/games/${enc(game)}/chat`, body, 0),
+  /** The spectators' room. */
+  chat: (game) => request('GET', `/api/games/${enc(game)}/chat`),
 };
 
 function enc(s) { return encodeURIComponent(s); }
@@ -85,10 +89,11 @@ const REPLACED = 4001;
  * the URL), and it brings their own views over their provisional decisions.
  */
 export class GameSocket {
-  constructor(game, { tokens = [], onView, onStatus, onOpen }) {
+  constructor(game, { tokens = [], onView, onStatus, onOpen, onChat }) {
     this.game = game;
     this.tokens = tokens;
     this.onView = onView;
+    this.onChat = onChat || (() => {});
     this.onStatus = onStatus || (() => {});
     this.onOpen = onOpen || (() => {});
     this.retry = 0;
@@ -133,6 +138,7 @@ export class GameSocket {
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
       // The first view of a connection is the game as it is now, whatever came before.
       if (msg.type === 'view' && msg.view) { this.onView(msg.view, first); first = false; }
+      if (msg.type === 'chat') this.onChat(msg.room, msg.messages);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);

@@ -15,6 +15,7 @@ import { playSound } from './sound.js';
 import { openHelp, setHelpGame } from './help.js';
 import { renderStats } from './stats.js';
 import { openChooser, closeChooser } from './chooser.js';
+import { ChatPanel } from './chat.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -56,7 +57,8 @@ export class GamePage {
     // The odds overlays, each switched on and off here.
     this.odds = new OddsOverlays((toggled) => { if (toggled) this.followOdds(); if (this.view) this.board.render(this.view, this.overlays()); });
     this.oddsSec = h('section#overlays', h('h3', 'Overlays'), this.odds.toggles());
-    this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.oddsSec, this.logSec, this.linkSec);
+    this.chat = new ChatPanel(this.gameId, { speaker: () => this.chatSeat() });
+    this.side.append(this.turnSec, this.finalSec, this.scoreSec, this.bagSec, this.oddsSec, this.chat.element, this.logSec, this.linkSec);
     r.appendChild(h('div.game', this.boardWrap, this.side));
     this.board = new BoardView(this.boardWrap, this.ctx.cat, { onPick: (p) => this.pick(p) });
     this.board.onPointer = (p) => { if (this.view) this.pointerAt(p); };
@@ -124,6 +126,8 @@ export class GamePage {
       }
     }
     if (first) this.setView(first, true);
+    // Joined: a seat's holder talks in the players' room.
+    this.chat.render();
     // A first player drawn at random: said as the game begins.
     if (first && first.turn === 0 && first.status === 'active' && remembered()[this.gameId]?.randomFirst) {
       toast(t('{name} was drawn to begin.', { name: seatName(first, 0) }), { key: 'first' });
@@ -132,6 +136,7 @@ export class GamePage {
       tokens: [...this.tokens.values()],
       onView: (v, fresh) => this.setView(v, fresh),
       onStatus: (s) => this.ctx.setConn(s),
+      onChat: (room, messages) => this.chat.receive(room, messages),
       // On (re)connection, fetch the view again as well.
       onOpen: () => { if (this.view) this.refresh(true); },
     });
@@ -169,6 +174,13 @@ export class GamePage {
     }
   }
 
+  /** The seat this browser chats as: the one to act if it is this browser's, else its first. */
+  chatSeat() {
+    if (!this.tokens.size) return null;
+    const seat = this.tokens.has(this.view?.to_act) ? this.view.to_act : this.tokens.keys().next().value;
+    return { seat, token: this.tokens.get(seat) };
+  }
+
   // ---------- state ----------
   setView(v, force = false) {
     if (!v || v.game !== this.gameId) return;
@@ -186,6 +198,7 @@ export class GamePage {
       remember(this.gameId, { players: v.setup?.players, status: v.status, mineSeats: mine });
     }
     if (prev && prev.status !== v.status) remember(this.gameId, { status: v.status });
+    if (v.status === 'finished') this.chat.gameOver();
     // A new step: forget the old selection (but keep the rotation, and the camera).
     const key = `${v.turn}|${v.step}|${v.to_act}|${v.drawn}`;
     const prevKey = this.stepKey;

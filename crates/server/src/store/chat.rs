@@ -87,6 +87,8 @@ impl Store {
     /// The messages of `game`'s `room` after id `since`, oldest first, at
     /// most `limit` of them: the last ones if `since` is 0.
     pub async fn chat(&self, game: &str, room: Room, since: u64, limit: usize) -> Result<Vec<ChatLine>, StoreError> {
+        // Ids are positive 64-bit integers in both databases.
+        let since = since.min(i64::MAX as u64);
         match self {
             Store::Sqlite(s) => {
                 let (s, game) = (s.clone(), game.to_string());

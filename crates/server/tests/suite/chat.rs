@@ -86,6 +86,10 @@ async fn players_and_spectators_talk_in_rooms_of_their_own() {
     let first = spectators_room(&client, &game).await[0]["id"].as_u64().unwrap();
     let r = client.get(&format!("/api/games/{game}/chat?since={first}")).await;
     assert_eq!(lines(&r.body["messages"]).len(), 1, "{}", r.body);
+    let r = client.get(&format!("/api/games/{game}/chat?since={}", u64::MAX)).await;
+    assert_eq!((r.status, lines(&r.body["messages"]).len()), (200, 0), "{}", r.body);
+    let r = client.get(&format!("/api/games/{game}/chat?since=-1")).await;
+    assert_eq!((r.status, r.code()), (400, "malformed"), "{}", r.body);
 
     // Refused, and nothing stored: a spectator passing for a seat, a token
     // with a name, a wrong token, empty or long or disguised text, no text.
