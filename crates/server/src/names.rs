@@ -68,10 +68,15 @@ pub fn clean(name: Option<&str>, default: String) -> Result<String, GameError> {
     Ok(out)
 }
 
+/// What two names that count as one have alike: their compatibility
+/// forms, lowercased.
+pub fn fold(name: &str) -> String {
+    name.nfkc().flat_map(char::to_lowercase).collect()
+}
+
 /// Refuses a game whose seats do not all have different names.
 pub fn check_distinct(names: &[String]) -> Result<(), GameError> {
-    let key = |n: &str| n.nfkc().flat_map(char::to_lowercase).collect::<String>();
-    let keys: Vec<String> = names.iter().map(|n| key(n)).collect();
+    let keys: Vec<String> = names.iter().map(|n| fold(n)).collect();
     for (i, k) in keys.iter().enumerate() {
         if let Some(j) = keys[..i].iter().position(|other| other == k) {
             return Err(GameError::InvalidSetup(format!(
