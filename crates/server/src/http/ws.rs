@@ -33,6 +33,9 @@ fn offered_tokens(headers: &HeaderMap) -> Vec<&str> {
         .collect()
 }
 
+/// Close code of a signed-in connection whose session has ended.
+const SESSION_ENDED: u16 = 4003;
+
 /// Most seat tokens one WebSocket may offer (the most seats of a game).
 const MAX_WS_TOKENS: usize = carcassonne_engine::setup::MAX_PLAYERS;
 
@@ -143,6 +146,16 @@ impl Session {
         self.slot.view()
     }
 
+    /// Whether the session this connection's account seats came by has
+    /// ended (checked at each ping; a database that does not answer ends
+    /// nothing).
+    async fn session_ended(&self) -> bool {
+        let Some(signed) = &self.signed else { return false };
+        let found =
+            tokio::time::timeout(self.pong_timeout, self.hub.store().session(&signed.digest, crate::game::now()));
+        matches!(found.await, Ok(Ok(None)))
+    }
+
     async fn run(mut self, mut socket: WebSocket) {
         let mut views = self.slot.subscribe();
         let mut private = self.slot.subscribe_private();
@@ -186,6 +199,13 @@ impl Session {
                     pong_due.get_or_insert_with(|| tokio::time::Instant::now() + self.pong_timeout);
                     if socket.send(Message::Ping(Bytes::new())).await.is_err() {
                         break None;
+                    }
+                    // A session ended elsewhere (signed out everywhere, a new
+                    // password): its seats' own views stop with it. The
+                    // client reconnects, as a spectator or by its tokens.
+                    if self.session_ended().await {
+                        tracing::info!(class = "session_ended", game = %self.id, "WebSocket closed: its session has ended");
+                        break close(SESSION_ENDED, "the session has ended");
                     }
                 }
                 changed = views.changed() => {

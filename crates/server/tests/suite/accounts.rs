@@ -476,7 +476,13 @@ async fn next_message(socket: &mut Socket, kind: &str) -> Value {
 #[tokio::test]
 async fn a_seats_own_view_goes_to_its_account_alone() {
     let (_dir, db) = temp_db();
-    let server = accounts_server(&db);
+    // Pings every 0.3 s: a signed-in socket checks its session at each.
+    let limits = Limits {
+        ping_interval: Duration::from_millis(300),
+        pong_timeout: Duration::from_secs(5),
+        ..Limits::unlimited()
+    };
+    let server = TestServer::start_with(&db, limits);
     let mut ann = Browser::new(&server);
     assert_eq!(ann.register("Ann", PASSWORD).await.status, 201);
     let mut bob = Browser::new(&server);
@@ -543,6 +549,17 @@ async fn a_seats_own_view_goes_to_its_account_alone() {
         .await
         .unwrap();
     assert_eq!(next_message(&mut ann_ws, "error").await["error"]["code"], "not_signed_in");
+    // And at the next ping the socket of the ended session is closed.
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(5), ann_ws.next()).await.expect("closed in time") {
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => continue,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(closed.map(|f| u16::from(f.code)), Some(4003));
+    // Bob's socket (a spectator's, with a live session) stays.
+    assert!(tokio::time::timeout(Duration::from_millis(800), next_message(&mut bob_ws, "error")).await.is_err());
 }
 
 #[tokio::test]
