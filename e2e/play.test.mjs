@@ -2499,6 +2499,98 @@ try {
     await waitMyTurn(page);
   });
 
+  await check('accounts (issue 29): register, sign in on another device, the game is listed there and its seat plays without its link; sign out everywhere; every text in English, German and Polish', async () => {
+    const name = `E2E ${Date.now() % 100000}`;
+    const password = 'lantern ferry meeple harbour';
+    const signIn = async (p, register) => {
+      await p.goto(`${base}/#account`);
+      await p.waitForSelector(`body[data-ready="1"][data-page="account"] ${register ? '#register-form' : '#signin-form'}`);
+      const form = register ? 'register' : 'signin';
+      await p.fill(`#${form}-name`, name);
+      await p.fill(`#${form}-password`, password);
+      if (register) await p.fill('#register-again', password);
+      await p.click(`#${form}-form-submit`);
+      await p.waitForSelector('#account-link[data-signed-in="1"]', { timeout: 10000 });
+      assert((await p.textContent('#account-link')).includes(name), 'the header names the account');
+      assert(await p.locator('.toast[data-code="cookie"]').count() === 0, 'Chromium keeps the Secure cookie from http://127.0.0.1');
+    };
+    const laptopCtx = await browser.newContext({ viewport: { width: 1280, height: 820 } });
+    await laptopCtx.addInitScript(() => { try { localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
+    const laptop = await laptopCtx.newPage();
+    watchPage(laptop, 'laptop');
+    // A weak password is refused, with its typed code, nothing made.
+    await laptop.goto(`${base}/#account`);
+    await laptop.waitForSelector('body[data-ready="1"][data-page="account"] #register-form');
+    await laptop.fill('#register-name', name);
+    await laptop.fill('#register-password', 'password1234');
+    await laptop.fill('#register-again', 'password1234');
+    await laptop.click('#register-form-submit');
+    await laptop.waitForSelector('#register-form-error[data-code="weak_password"]');
+    await signIn(laptop, true);
+    const cookie = (await laptopCtx.cookies()).find((c) => c.name === 'carcassonne_session');
+    assert(cookie && cookie.httpOnly && cookie.secure && cookie.sameSite === 'Lax', `the session cookie: ${JSON.stringify(cookie && { ...cookie, value: '…' })}`);
+    assert(await laptop.evaluate(() => !document.cookie.includes('carcassonne_session')), 'no script reads the session');
+    await shot(laptop, 'account-signed-in');
+    // A game made here: its seat is the account's, named after it.
+    const { gameId } = await createFromHome(laptop, base, [['human', ''], ['bot', '']]);
+    const view = await api(base, `/api/games/${gameId}`);
+    assert(view.seats[0].name === name, `the seat is named after the account (${view.seats[0].name})`);
+
+    // Another device: signed in, the game is listed, and its seat plays without its link.
+    const phoneCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phoneCtx.addInitScript(() => { try { localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
+    const phone = await phoneCtx.newPage();
+    watchPage(phone, 'phone');
+    await signIn(phone, false);
+    await phone.goto(`${base}/`);
+    await phone.waitForSelector(`body[data-ready="1"][data-page="home"] #account-games-home li[data-game="${gameId}"]`);
+    await shot(phone, 'account-games-listed');
+    await phone.click(`#account-games-home li[data-game="${gameId}"] a[data-open]`);
+    await phone.waitForSelector('body[data-page="game"][data-status]');
+    const hash = new URLSearchParams((await phone.evaluate(() => location.hash)).slice(1));
+    assert(hash.getAll('token').length === 0 && hash.getAll('seat').join() === '0', `opened by the account's seat, no token: ${hash}`);
+    const before = (await api(base, `/api/games/${gameId}`)).version;
+    const d = await playToEndOfTurn(phone);
+    if (d.step === 'end_turn') await phone.click('#end-turn');
+    await waitVersionPast(phone, before);
+    const history = await api(base, `/api/games/${gameId}/actions`);
+    assert(history.actions.some((a) => a.seat === 0), 'the seat played from the other device');
+
+    // Sign out everywhere on the phone: the laptop is signed out too.
+    await phone.goto(`${base}/#account`);
+    await phone.waitForSelector('#sign-out-everywhere');
+    await phone.click('#sign-out-everywhere');
+    await phone.waitForSelector('#account-link:not([data-signed-in="1"])');
+    await laptop.goto(`${base}/`);
+    await laptop.reload();
+    await laptop.waitForSelector('body[data-ready="1"] #account-link:not([data-signed-in="1"])');
+    assert(await laptop.locator('#account-games-home:not(.hidden)').count() === 0, 'no account\'s games listed once signed out');
+    await laptopCtx.close();
+    await phoneCtx.close();
+
+    // Every text of the account's pages in German and Polish.
+    for (const locale of ['de-DE', 'pl-PL']) {
+      const ctx = await browser.newContext({ locale, viewport: { width: 1280, height: 820 } });
+      const p = await ctx.newPage();
+      watchPage(p, `account-${locale}`);
+      await signIn(p, false);
+      await p.goto(`${base}/`);
+      await p.waitForSelector(`body[data-ready="1"][data-page="home"] #account-games-home li[data-game="${gameId}"]`);
+      await p.goto(`${base}/#account`);
+      await p.waitForSelector('#change-password');
+      await p.fill('#password-old', 'not the password at all');
+      await p.fill('#password-new', 'another lantern ferry harbour');
+      await p.fill('#password-again', 'another lantern ferry harbour');
+      await p.click('#password-form-submit');
+      await p.waitForSelector('#password-form-error[data-code="wrong_password"]');
+      await p.click('#sign-out');
+      await p.waitForSelector('#signin-form');
+      const missing = await p.evaluate(() => [...window.__i18n.missing]);
+      assert(missing.length === 0, `every text has its ${locale} words (missing: ${JSON.stringify(missing)})`);
+      await ctx.close();
+    }
+  });
+
   await check('pan and zoom: drag, Ctrl+wheel, keys and buttons move the view; a drag picks nothing; the wheel turns the tile', async () => {
     const vb = () => page.evaluate(() => document.querySelector('svg.board').getAttribute('viewBox').split(' ').map(Number));
     const box = await page.locator('svg.board').boundingBox();

@@ -45,35 +45,56 @@ async function request(method, path, body, retries = READ_RETRIES) {
   return data;
 }
 
+/**
+ * A seat's credentials in a request's body: its token, or for a seat of the
+ * signed-in account opened without one (`session:N`, see game.js) its
+ * number, which the server checks against the session's account.
+ */
+export function seatAuth(token) {
+  const m = /^session:(\d+)$/.exec(token || '');
+  return m ? { seat: Number(m[1]) } : token ? { token } : {};
+}
+
+/** Whether a seat of this page is the account's, opened without its token. */
+export function bySession(token) { return /^session:\d+$/.test(token || ''); }
+
 export const api = {
   tiles: () => request('GET', '/api/tiles'),
   createGame: (body) => request('POST', '/api/games', body),
-  join: (game, token) => request('POST', `/api/games/${enc(game)}/join`, { token }),
+  join: (game, token) => request('POST', `/api/games/${enc(game)}/join`, seatAuth(token)),
   listGames: (status = 'all', limit = 50, offset = 0) =>
     request('GET', `/api/games?status=${enc(status)}&limit=${limit}&offset=${offset}`),
   view: (game) => request('GET', `/api/games/${enc(game)}`),
   viewAt: (game, version) => request('GET', `/api/games/${enc(game)}/view?version=${version}`),
   act: (game, seat, token, version, action) =>
-    request('POST', `/api/games/${enc(game)}/actions`, { seat, token, version, action }),
+    request('POST', `/api/games/${enc(game)}/actions`, { ...seatAuth(token), seat, version, action }),
   history: (game) => request('GET', `/api/games/${enc(game)}/actions`),
   /** body: { file } (a record's or a .jcz's text) or { record, version } */
   recordView: (body) => request('POST', '/api/records/view', body),
   /** The inspector on a record opened here: body { record, version, at, piece }. */
   recordFeature: (body) => request('POST', '/api/records/feature', body),
   /** body: { at, piece, version?, token? } */
-  feature: (game, body) => request('POST', `/api/games/${enc(game)}/feature`, body),
+  feature: (game, { token, ...body }) => request('POST', `/api/games/${enc(game)}/feature`, { ...body, ...seatAuth(token) }),
   recordUrl: (game) => `/api/games/${enc(game)}/record`,
   review: (game) => request('GET', `/api/games/${enc(game)}/review`),
   startReview: (game) => request('POST', `/api/games/${enc(game)}/review`, {}),
   /** The odds overlays' figures: at `version`, or the seat's own position with `token`. */
   odds: (game, { version, token } = {}) => (token
-    ? request('POST', `/api/games/${enc(game)}/odds`, { token })
+    ? request('POST', `/api/games/${enc(game)}/odds`, seatAuth(token))
     : request('GET', `/api/games/${enc(game)}/odds${version ? `?version=${version}` : ''}`)),
-  hint: (game, token, version) => request('POST', `/api/games/${enc(game)}/hint`, { token, version }),
   /** A chat message: body { token, text } (a seat's) or { name?, text } (a spectator's). */
   say: (game, body) => request('POST', `/api/games/${enc(game)}/chat`, body, 0),
   /** The spectators' room. */
   chat: (game) => request('GET', `/api/games/${enc(game)}/chat`),
+  hint: (game, token, version) => request('POST', `/api/games/${enc(game)}/hint`, { ...seatAuth(token), version }),
+  // Accounts (docs/api.md, Accounts): the session is a cookie the page never sees.
+  register: (name, password) => request('POST', '/api/accounts', { name, password }),
+  signIn: (name, password) => request('POST', '/api/session', { name, password }),
+  signOut: () => request('DELETE', '/api/session'),
+  me: () => request('GET', '/api/me'),
+  changePassword: (old, next) => request('POST', '/api/me/password', { old, new: next }),
+  signOutEverywhere: () => request('DELETE', '/api/me/sessions'),
+  deleteAccount: (password) => request('POST', '/api/me/delete', { password }),
 };
 
 function enc(s) { return encodeURIComponent(s); }
@@ -119,8 +140,9 @@ export class GameSocket {
     this.onStatus('connecting');
     let ws;
     // Every seat of this browser: their own views (over their provisional
-    // decisions) come on this connection.
-    const protocols = ['carcassonne', ...this.tokens.map((t) => `token.${t}`)];
+    // decisions) come on this connection. The account's seats opened
+    // without a token come by the session cookie, sent with the upgrade.
+    const protocols = ['carcassonne', ...this.tokens.filter((t) => !bySession(t)).map((t) => `token.${t}`)];
     try { ws = new WebSocket(this.url(), protocols); } catch (_) { this.scheduleReconnect(); return; }
     this.ws = ws;
     let first = true;
@@ -205,4 +227,14 @@ export const ERROR_HELP = {
   hints_off: 'This game was created without hints.',
   hints_busy: 'No hint now: too many are under way. Try again in a moment.',
   bot_time_used: 'This address has used its bot time for the hour.',
+  not_signed_in: 'Sign in first (or again: the session has ended).',
+  not_your_seat: 'That seat is not your account’s: open the game with its link.',
+  bad_credentials: 'No account has this name and password.',
+  wrong_password: 'That is not your account’s password.',
+  weak_password: 'Choose a longer password that is harder to guess.',
+  invalid_name: 'That name cannot be an account’s.',
+  name_taken: 'Another account has that name.',
+  cross_site: 'The request came from another site’s page.',
+  rate_limited: 'Too many requests: wait a moment and try again.',
+  unsupported_media_type: 'The request was not sent as JSON.',
 };

@@ -4,6 +4,8 @@
 //   #game=ID               watch (read-only)
 //   #replay=ID&v=N         step through a game
 //   #record&v=N            step through a record or .jcz opened in this tab
+//   #game=ID&seat=N...     play the signed-in account's seats (no token)
+//   #account               sign in or register; the account's page
 import { api } from './api.js';
 import { Catalogue, installDefs } from './tiles.js';
 import { h, clear, parseHash, showError } from './ui.js';
@@ -13,6 +15,7 @@ import { GamePage } from './game.js';
 import { openHelp } from './help.js';
 import { ReplayPage } from './replay.js';
 import { soundToggle } from './sound.js';
+import { AccountPage, accountLink, whoAmI } from './account.js';
 
 const main = document.getElementById('app');
 const titleEl = document.getElementById('page-title');
@@ -43,8 +46,11 @@ const ctx = {
 };
 
 async function route() {
-  const { game, replay, record, tokens, params } = parseHash();
-  const key = record ? 'record' : replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
+  const { game, replay, record, tokens: linked, seats, params } = parseHash();
+  // The account's seats opened without their tokens act by the session.
+  const tokens = [...linked, ...seats.map((s) => `session:${s}`)];
+  const account = params.has('account');
+  const key = account ? 'account' : record ? 'record' : replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
   // The replay viewer rewrites its own #replay=..&v=N: no reload for that.
   if (key === routeKey && page) return;
   routeKey = key;
@@ -52,7 +58,8 @@ async function route() {
   ctx.setAlert(null);
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
   clear(main);
-  if (record) page = new ReplayPage(main, ctx, { local: true, version: Number(params.get('v')) || null });
+  if (account) page = new AccountPage(main, ctx);
+  else if (record) page = new ReplayPage(main, ctx, { local: true, version: Number(params.get('v')) || null });
   else if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });
   else if (game) page = new GamePage(main, ctx, { game, tokens });
   else page = new HomePage(main, ctx);
@@ -68,8 +75,12 @@ async function boot() {
   help.title = t('rules and keys (?)');
   help.setAttribute('aria-label', t('rules and keys'));
   document.getElementById('help-btn').addEventListener('click', () => openHelp());
-  // The mute switch for the table's sounds, beside the help.
+  // The mute switch for the table's sounds, beside the help; before them,
+  // "Sign in" or the account's name.
   help.before(soundToggle(h, t));
+  document.getElementById('conn').after(accountLink());
+  // Who is signed in (an answer the first page may wait for, not the tiles).
+  const asked = whoAmI();
   for (let attempt = 0; ; attempt++) {
     try {
       const data = await api.tiles();
@@ -83,6 +94,7 @@ async function boot() {
     }
   }
   window.addEventListener('hashchange', route);
+  await asked;
   await route();
   document.body.dataset.ready = '1';
 }

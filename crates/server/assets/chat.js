@@ -4,7 +4,7 @@
 // game is over. Messages are text, always: written with textContent, never
 // through the dictionary or as markup. Muting is this browser's: a muted
 // name's messages are hidden, per game.
-import { api } from './api.js';
+import { api, seatAuth } from './api.js';
 import { h, clear, showError } from './ui.js';
 import { t } from './i18n.js';
 
@@ -124,7 +124,7 @@ export class ChatPanel {
     const text = this.input.value.trim();
     if (!text) return;
     const token = this.speaker()?.token;
-    const body = token ? { token, text } : { text, ...(this.name.value.trim() ? { name: this.name.value.trim() } : {}) };
+    const body = token ? { ...seatAuth(token), text } : { text, ...(this.name.value.trim() ? { name: this.name.value.trim() } : {}) };
     if (!token) save(NAME_KEY, this.name.value.trim());
     this.sendBtn.disabled = true;
     try {

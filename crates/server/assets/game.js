@@ -1,6 +1,6 @@
 // The game page: a live game, played (one or several seats of this browser:
 // hot-seat) or watched read-only.
-import { api, ApiError, GameSocket } from './api.js';
+import { api, ApiError, GameSocket, bySession } from './api.js';
 import { BoardView } from './board.js';
 import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
 import { createAndOpen } from './lobby.js';
@@ -116,9 +116,11 @@ export class GamePage {
     }
     for (const token of this.urlTokens) {
       try {
+        // A token, or `session:N`: the signed-in account's seat N, which
+        // acts by the session (the server checks the seat is the account's).
         const j = await api.join(this.gameId, token);
         this.tokens.set(j.seat, token);
-        remember(this.gameId, { seats: { [j.seat]: token } });
+        if (!bySession(token)) remember(this.gameId, { seats: { [j.seat]: token } });
         // A seat of this browser deciding its turn sees its own decisions.
         if (j.view && j.view.seq != null) first = j.view;
       } catch (e) {

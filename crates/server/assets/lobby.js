@@ -5,6 +5,7 @@ import { h, clear, showError, remember, remembered, forget, fmtTime } from './ui
 import { COLOUR_HEX, COLOUR_NAMES, setSeatColours } from './tiles.js';
 import { t } from './i18n.js';
 import { botName } from './words.js';
+import { signedIn, myGames, gameItems } from './account.js';
 
 const LEVELS = [
   ['random', 'Random'],
@@ -34,13 +35,15 @@ export class HomePage {
     clear(this.root);
     this.createCard = h('section.card#create', { 'aria-labelledby': 'create-h' });
     this.mineCard = h('section.card#my-games');
+    this.accountCard = h('section.card#account-games-home');
     this.activeCard = h('section.card#active-games');
     this.finishedCard = h('section.card#finished-games');
     this.openCard = h('section.card#open-record');
     this.root.appendChild(h('div.home',
-      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.mineCard, this.openCard),
+      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.accountCard, this.mineCard, this.openCard),
       h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.activeCard, this.finishedCard)));
     this.renderCreate();
+    this.renderAccount();
     this.renderMine();
     this.renderOpen();
     this.lists = [
@@ -70,7 +73,7 @@ export class HomePage {
         h('option', { value: 'invite', selected: s.type === 'invite' }, 'Invited player'),
         h('option', { value: 'bot', selected: s.type === 'bot' }, 'Bot'));
       const detail = s.type !== 'bot'
-        ? h('input', { type: 'text', maxlength: 32, placeholder: t('Player {n}', { n: i + 1 }), value: s.name || '', 'aria-label': t('seat {n} name', { n: i + 1 }), name: `seat-${i}-name`, oninput: (e) => { s.name = e.target.value; saveSeats(this.seats); } })
+        ? h('input', { type: 'text', maxlength: 32, placeholder: signedIn() && i === this.seats.findIndex((x) => x.type === 'human') ? signedIn().name : t('Player {n}', { n: i + 1 }), value: s.name || '', 'aria-label': t('seat {n} name', { n: i + 1 }), name: `seat-${i}-name`, oninput: (e) => { s.name = e.target.value; saveSeats(this.seats); } })
         : h('select', { 'aria-label': t('seat {n} bot level', { n: i + 1 }), name: `seat-${i}-level`, onchange: (e) => { s.level = e.target.value; saveSeats(this.seats); } },
           LEVELS.map(([v, words]) => h('option', { value: v, selected: (s.level || 'easy') === v }, words)));
       // Each seat's colour: choosing one another seat has swaps the two.
@@ -136,9 +139,12 @@ export class HomePage {
 
   async create() {
     // Unnamed people get the default name in the UI's language.
+    // Signed in, the first seat played here is named after the account.
+    const acc = signedIn();
+    const firstHere = this.seats.findIndex((s) => s.type === 'human');
     const seats = this.seats.map((s, i) => (s.type === 'bot'
       ? { type: 'bot', level: s.level || 'easy', colour: s.colour }
-      : { type: 'human', name: (s.name && s.name.trim()) || t('Player {n}', { n: i + 1 }), colour: s.colour }));
+      : { type: 'human', name: (s.name && s.name.trim()) || (acc && i === firstHere ? acc.name : t('Player {n}', { n: i + 1 })), colour: s.colour }));
     const expansions = ['ferries', 'inns', 'abbey', 'traders', 'river', 'abbot', 'labyrinth'].filter((x) => this.opts[x]);
     // Turns are provisional until ended: the player may take decisions back.
     const body = { seats, expansions, edition: this.opts.edition, undo: true };
@@ -185,6 +191,19 @@ export class HomePage {
     c.append(h('h2', 'Open a record'),
       h('p.muted', { style: 'font-size:.88em;margin:.2em 0 .6em' }, 'A game record (.json, as “Download record” saves it) or a JCloisterZone saved game (.jcz): it is checked move by move and opens in the replay viewer.'),
       h('label.file-pick', input), err);
+  }
+
+  /** Signed in: the account's games, from any device (GET /api/me). */
+  renderAccount() {
+    const c = clear(this.accountCard);
+    const acc = signedIn();
+    c.classList.toggle('hidden', !acc);
+    if (!acc) return;
+    const games = myGames();
+    c.appendChild(h('h2', t('Your games, {name}', { name: acc.name })));
+    if (!games.length) { c.appendChild(h('p.muted', 'None yet: the seats you create or take by a link while signed in are listed here.')); return; }
+    c.appendChild(h('ul.game-list', gameItems(games.slice(0, 12))));
+    if (games.length > 12) c.appendChild(h('p', h('a', { href: '#account' }, 'All your games')));
   }
 
   renderMine() {
@@ -245,6 +264,8 @@ const LIST_POLL_MS = 4000;
  * kept as invitations, shown on the game's page.
  */
 export async function createAndOpen(body, here) {
+  // Signed in: the seats played here are the account's, from any device.
+  if (signedIn()) body = { ...body, seats: body.seats.map((s, i) => (here.has(i) && s.type === 'human' ? { ...s, mine: true } : s)) };
   const res = await api.createGame(body);
   const seats = {}, invites = {};
   // `here` names seats as they were asked for; a random first player moves

@@ -115,11 +115,12 @@ export function forget(game) {
   try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (_) { /* private mode */ }
 }
 
-/** Parse the URL fragment: #game=ID&token=T&token=T2, #replay=ID&v=N, #record&v=N */
+/** Parse the URL fragment: #game=ID&token=T&token=T2, #game=ID&seat=N (the account's), #replay=ID&v=N, #record&v=N, #account */
 export function parseHash() {
   const raw = location.hash.replace(/^#/, '');
   const p = new URLSearchParams(raw);
-  return { params: p, game: p.get('game'), replay: p.get('replay'), record: p.has('record'), tokens: p.getAll('token').filter(Boolean) };
+  const seats = p.getAll('seat').filter((s) => /^\d{1,2}$/.test(s)).map(Number);
+  return { params: p, game: p.get('game'), replay: p.get('replay'), record: p.has('record'), tokens: p.getAll('token').filter(Boolean), seats };
 }
 
 export function fmtTime(unix) {

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::limits::Cidr;
 use crate::logging::LogFormat;
 use crate::{Database, DbTimeouts, Limits, ServeOptions};
 
@@ -172,6 +173,26 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = Limits::default().chat_per_minute,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub chat_per_minute: u32,
+    /// Password checks (sign-ins, new accounts, password changes, account
+    /// deletions) one client address may ask for a minute.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().sign_ins_per_minute,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub sign_ins_per_minute: u32,
+    /// Failed sign-ins one account name may have in 15 minutes (counted in
+    /// the database, by every server alike); then it waits.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().sign_in_failures_per_name,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub sign_in_failures_per_name: u32,
+    /// A proxy (an address or a CIDR block, such as 10.0.0.0/8) whose
+    /// X-Forwarded-For header names the client; repeat it or separate
+    /// blocks with commas. From other peers the header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", value_delimiter = ',')]
+    pub trusted_proxies: Vec<Cidr>,
+    /// Send the session cookie without `Secure`: only for a server reached
+    /// over plain HTTP from other machines, or a browser that keeps no
+    /// `Secure` cookie from http://localhost (docs/deploy.md, Accounts).
+    #[arg(long)]
+    pub insecure_cookies: bool,
     /// Log lines as text or as JSON objects (on standard error; the level
     /// comes from RUST_LOG, default info).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -188,6 +209,8 @@ impl ServeArgs {
             bot_workers: self.bot_workers,
             job_timeout: self.job_timeout,
             db_timeouts: self.database.timeouts(),
+            trusted_proxies: self.trusted_proxies.clone(),
+            secure_cookies: !self.insecure_cookies,
             limits: Limits {
                 requests_per_second: self.requests_per_second,
                 games_per_minute: self.games_per_minute,
@@ -212,6 +235,8 @@ impl ServeArgs {
                 review_ms: self.review_ms,
                 hint_ms: self.hint_ms,
                 chat_per_minute: self.chat_per_minute,
+                sign_ins_per_minute: self.sign_ins_per_minute,
+                sign_in_failures_per_name: self.sign_in_failures_per_name,
             },
         }
     }
@@ -303,6 +328,21 @@ mod tests {
             (d.addr, d.db, d.assets, d.bot_threads, d.limits, d.bot_workers, d.job_timeout)
         );
         assert_eq!(o.db_timeouts, d.db_timeouts);
+        assert_eq!((o.trusted_proxies, o.secure_cookies), (d.trusted_proxies, d.secure_cookies));
+        assert!(o.secure_cookies, "cookies are Secure unless told otherwise");
+    }
+
+    #[test]
+    fn trusted_proxies_and_cookies_are_options() {
+        let o =
+            parse(&["--trusted-proxy", "10.0.0.0/8,192.0.2.1", "--trusted-proxy=2001:db8::/32", "--insecure-cookies"])
+                .unwrap();
+        let shown: Vec<String> = o.trusted_proxies.iter().map(|c| c.to_string()).collect();
+        assert_eq!(shown, ["10.0.0.0/8", "192.0.2.1/32", "2001:db8::/32"]);
+        assert!(!o.secure_cookies);
+        assert!(parse(&["--trusted-proxy", "10.0.0.0/40"]).unwrap_err().contains("--trusted-proxy"));
+        let l = parse(&["--sign-ins-per-minute", "3", "--sign-in-failures-per-name", "4"]).unwrap().limits;
+        assert_eq!((l.sign_ins_per_minute, l.sign_in_failures_per_name), (3, 4));
     }
 
     #[test]

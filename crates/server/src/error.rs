@@ -77,6 +77,27 @@ pub enum GameError {
     BadMessage(String),
     #[error("this game's chat holds its most messages ({0}): no more can be said")]
     ChatFull(usize),
+    /// Accounts (docs/api.md, Accounts): no session, or one that ended.
+    #[error("{0}")]
+    NotSignedIn(String),
+    #[error("seat {0} of this game is not bound to your account (use its link's token)")]
+    NotYourSeat(usize),
+    #[error("no account has this name and password")]
+    BadCredentials,
+    #[error("the password is not this account's")]
+    WrongPassword,
+    #[error("{0}")]
+    WeakPassword(String),
+    #[error("{0}")]
+    InvalidName(String),
+    #[error("the name '{0}' is taken (names count as one whatever their case or look-alike forms)")]
+    NameTaken(String),
+    /// A request that changes something, made by another site's page.
+    #[error("{0}")]
+    CrossSite(String),
+    /// Too many sign-in attempts for a name or from an address.
+    #[error("too many sign-in attempts {per}: try again in {} s", crate::limits::retry_seconds(*.retry_after))]
+    TooManyAttempts { retry_after: Duration, per: &'static str },
 }
 
 impl GameError {
@@ -108,6 +129,15 @@ impl GameError {
             GameError::HintsBusy(_) => "hints_busy",
             GameError::BadMessage(_) => "bad_message",
             GameError::ChatFull(_) => "chat_full",
+            GameError::NotSignedIn(_) => "not_signed_in",
+            GameError::NotYourSeat(_) => "not_your_seat",
+            GameError::BadCredentials => "bad_credentials",
+            GameError::WrongPassword => "wrong_password",
+            GameError::WeakPassword(_) => "weak_password",
+            GameError::InvalidName(_) => "invalid_name",
+            GameError::NameTaken(_) => "name_taken",
+            GameError::CrossSite(_) => "cross_site",
+            GameError::TooManyAttempts { .. } => "rate_limited",
         }
     }
 
@@ -131,7 +161,8 @@ impl GameError {
         match self {
             GameError::RateLimited { retry_after }
             | GameError::Unavailable { retry_after, .. }
-            | GameError::BotTimeUsed { retry_after } => Some(*retry_after),
+            | GameError::BotTimeUsed { retry_after }
+            | GameError::TooManyAttempts { retry_after, .. } => Some(*retry_after),
             _ => None,
         }
     }
@@ -164,6 +195,7 @@ impl From<StoreError> for GameError {
         match e {
             StoreError::Unavailable(cause) => GameError::Unavailable { cause, retry_after: RETRY_UNAVAILABLE },
             StoreError::Damaged { .. } => GameError::Internal(e.to_string()),
+            StoreError::NameTaken(name) => GameError::NameTaken(name),
             e => GameError::Storage { cause: e.to_string() },
         }
     }

@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod accounts;
 pub mod args;
 pub mod assets;
 pub mod bots;
@@ -78,6 +79,12 @@ pub struct ServeOptions {
     pub job_timeout: Duration,
     /// With PostgreSQL: how long the database may take.
     pub db_timeouts: DbTimeouts,
+    /// Proxies whose `X-Forwarded-For` names the client (every
+    /// per-address limit then counts that address).
+    pub trusted_proxies: Vec<limits::Cidr>,
+    /// The session cookie is `Secure` (sent over HTTPS only); false only
+    /// for a server reached over plain HTTP (`--insecure-cookies`).
+    pub secure_cookies: bool,
 }
 
 impl Default for ServeOptions {
@@ -91,6 +98,8 @@ impl Default for ServeOptions {
             bot_workers: None,
             job_timeout: store::DEFAULT_JOB_TIMEOUT,
             db_timeouts: DbTimeouts::default(),
+            trusted_proxies: Vec::new(),
+            secure_cookies: true,
         }
     }
 }
@@ -173,7 +182,7 @@ impl Server {
             .await
             .with_context(|| format!("cannot listen on {}", options.addr))?;
         let addr = listener.local_addr()?;
-        let guard = limits::Guard::new(limits);
+        let guard = limits::Guard::with_proxies(limits, options.trusted_proxies.clone());
         let (stop, stopped) = watch::channel(false);
         let workers = (shared && bot_workers > 0).then(|| {
             let options = worker::WorkerOptions {
@@ -183,7 +192,8 @@ impl Server {
             };
             tokio::spawn(worker::run(hub.clone(), options, stopped.clone()))
         });
-        let app = http::router(hub.clone(), options.assets.clone(), guard.clone(), stopped.clone());
+        let accounts = Arc::new(accounts::Accounts::new(options.secure_cookies));
+        let app = http::router(hub.clone(), options.assets.clone(), guard.clone(), accounts, stopped.clone());
         let task = tokio::spawn({
             let guard = guard.clone();
             async move {

@@ -11,8 +11,10 @@
 //!
 //! The address is the TCP peer's; an IPv6 address counts by its /64 prefix,
 //! the block one subscriber usually gets, so that a client cannot escape
-//! its limits by changing the low bits. Behind a reverse proxy every client
-//! has the proxy's address, so raise the per-address limits there.
+//! its limits by changing the low bits. Behind a reverse proxy the server
+//! is told to trust (`--trusted-proxy`), it is the address the proxy puts
+//! in `X-Forwarded-For` ([`Guard::client_ip`]); from any other peer that
+//! header is ignored, since a client could write anything in it.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
@@ -93,7 +95,16 @@ pub struct Limits {
     /// [`CHAT_BURST`]); one address may send twice as many, whatever seats
     /// or spectators' names it speaks as.
     pub chat_per_minute: u32,
+    /// Password checks (sign-ins, new accounts, password changes, account
+    /// deletions) one address may ask for a minute, all at once at most.
+    pub sign_ins_per_minute: u32,
+    /// Failed sign-ins one name may have in [`SIGN_IN_WINDOW`], counted in
+    /// the database (so by every server sharing it).
+    pub sign_in_failures_per_name: u32,
 }
+
+/// The window over which failed sign-ins per name are counted.
+pub const SIGN_IN_WINDOW: Duration = Duration::from_secs(15 * 60);
 
 /// Chat messages one seat may send at once before its rate applies (at
 /// the default rates; see `chat_quota`).
@@ -125,6 +136,8 @@ impl Default for Limits {
             review_ms: carcassonne_bots::review::DEFAULT_MS,
             hint_ms: 1000,
             chat_per_minute: 20,
+            sign_ins_per_minute: 20,
+            sign_in_failures_per_name: 10,
         }
     }
 }
@@ -146,6 +159,8 @@ impl Limits {
             bot_queue: usize::MAX,
             bot_queue_per_address: usize::MAX,
             chat_per_minute: u32::MAX / 4,
+            sign_ins_per_minute: u32::MAX / 4,
+            sign_in_failures_per_name: u32::MAX / 4,
             ..Limits::default()
         }
     }
@@ -181,7 +196,67 @@ pub struct Guard {
     connections_per_address: Counts<IpAddr>,
     chat_seats: DefaultKeyedRateLimiter<(String, usize)>,
     chat_addresses: DefaultKeyedRateLimiter<IpAddr>,
+    /// Password checks per address.
+    sign_ins: DefaultKeyedRateLimiter<IpAddr>,
+    /// Peers whose `X-Forwarded-For` names the client.
+    proxies: Vec<Cidr>,
 }
+
+/// A block of addresses, `203.0.113.0/24` or `2001:db8::/32` (or one
+/// address): the proxies the server trusts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    bits: u8,
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Cidr, String> {
+        let (addr, bits) = match s.split_once('/') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s, None),
+        };
+        let addr: IpAddr = addr.trim().parse().map_err(|_| format!("'{s}' is no address or CIDR block"))?;
+        let addr = addr.to_canonical();
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let bits = match bits {
+            None => max,
+            Some(b) => match b.trim().parse::<u8>() {
+                Ok(n) if n <= max => n,
+                _ => return Err(format!("'{s}': a prefix length is 0 to {max}")),
+            },
+        };
+        Ok(Cidr { addr, bits })
+    }
+}
+
+impl std::fmt::Display for Cidr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.addr, self.bits)
+    }
+}
+
+impl Cidr {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        match (self.addr, ip.to_canonical()) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = if self.bits == 0 { 0 } else { u32::MAX << (32 - u32::from(self.bits)) };
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = if self.bits == 0 { 0 } else { u128::MAX << (128 - u32::from(self.bits)) };
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The client's address of a request, as [`client_address`] found it: the
+/// peer's, or behind a trusted proxy the one it forwarded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientAddr(pub IpAddr);
 
 /// A seat's open WebSocket connections, oldest first: an id and how to
 /// tell it to close.
@@ -230,7 +305,13 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
 
 impl Guard {
     pub fn new(limits: Limits) -> Arc<Guard> {
+        Guard::with_proxies(limits, Vec::new())
+    }
+
+    /// With the proxies whose `X-Forwarded-For` is believed.
+    pub fn with_proxies(limits: Limits, proxies: Vec<Cidr>) -> Arc<Guard> {
         let games = NonZeroU32::new(limits.games_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+        let sign_ins = NonZeroU32::new(limits.sign_ins_per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         Arc::new(Guard {
             limits,
             requests: RateLimiter::keyed(per_second(limits.requests_per_second)),
@@ -244,6 +325,49 @@ impl Guard {
             connections_per_address: Counts::new(),
             chat_seats: RateLimiter::keyed(chat_quota(limits.chat_per_minute, 1)),
             chat_addresses: RateLimiter::keyed(chat_quota(limits.chat_per_minute, 2)),
+            sign_ins: RateLimiter::keyed(Quota::per_minute(sign_ins)),
+            proxies,
+        })
+    }
+
+    /// Whether `peer` is a proxy the server trusts.
+    pub fn trusts(&self, peer: IpAddr) -> bool {
+        self.proxies.iter().any(|p| p.contains(peer))
+    }
+
+    /// The client's address of a request from `peer`: the peer's, unless
+    /// the peer is a trusted proxy; then the address in `X-Forwarded-For`
+    /// to the right of which there are only trusted proxies (each proxy
+    /// appends the address it got the request from, so what lies further
+    /// left was written by the client and proves nothing). A header that
+    /// cannot be read leaves the nearest trusted hop.
+    pub fn client_ip(&self, peer: IpAddr, headers: &axum::http::HeaderMap) -> IpAddr {
+        let mut client = peer.to_canonical();
+        if !self.trusts(client) {
+            return client;
+        }
+        let hops: Vec<&str> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .collect();
+        for hop in hops.iter().rev() {
+            let Some(ip) = forwarded_ip(hop) else { break };
+            client = ip;
+            if !self.trusts(ip) {
+                break;
+            }
+        }
+        client
+    }
+
+    /// Room for one more password check from `ip`.
+    pub fn sign_in(&self, ip: IpAddr) -> Result<(), GameError> {
+        self.sign_ins.check_key(&client_key(ip)).map_err(|n| GameError::TooManyAttempts {
+            retry_after: n.wait_time_from(DefaultClock::default().now()),
+            per: "from this address",
         })
     }
 
@@ -253,20 +377,25 @@ impl Guard {
 
     /// Room for one more TCP connection from `peer`, held until the
     /// returned permit is dropped; otherwise why not.
+    /// A trusted proxy's connections count in the server's total only: it
+    /// brings many clients.
     pub fn connection(self: &Arc<Self>, peer: IpAddr) -> Result<ConnectionPermit, &'static str> {
         let all =
             self.connections.clone().try_acquire_owned().map_err(|_| "the server has its maximum of connections")?;
+        if self.trusts(peer) {
+            return Ok(ConnectionPermit { guard: self.clone(), address: None, _all: all });
+        }
         let address = client_key(peer);
         if !self.connections_per_address.add(&address, self.limits.connections_per_address) {
             return Err("this address has its maximum of connections");
         }
-        Ok(ConnectionPermit { guard: self.clone(), address, _all: all })
+        Ok(ConnectionPermit { guard: self.clone(), address: Some(address), _all: all })
     }
 
     /// Forgets addresses whose allowance is whole again, so that the
     /// tables do not grow with every address ever seen.
     pub fn forget_idle(&self) {
-        for table in [&self.requests, &self.games, &self.chat_addresses] {
+        for table in [&self.requests, &self.games, &self.sign_ins, &self.chat_addresses] {
             table.retain_recent();
             table.shrink_to_fit();
         }
@@ -365,13 +494,16 @@ impl Drop for SocketPermit {
 /// One TCP connection's place in the counts.
 pub struct ConnectionPermit {
     guard: Arc<Guard>,
-    address: IpAddr,
+    /// None for a trusted proxy's.
+    address: Option<IpAddr>,
     _all: OwnedSemaphorePermit,
 }
 
 impl Drop for ConnectionPermit {
     fn drop(&mut self) {
-        self.guard.connections_per_address.remove(&self.address);
+        if let Some(address) = &self.address {
+            self.guard.connections_per_address.remove(address);
+        }
     }
 }
 
@@ -417,14 +549,37 @@ fn refusal(not_until: NotUntil<<DefaultClock as Clock>::Instant>) -> GameError {
     GameError::RateLimited { retry_after: not_until.wait_time_from(DefaultClock::default().now()) }
 }
 
+/// An address in `X-Forwarded-For`: `203.0.113.7`, `2001:db8::1`, with a
+/// port or in brackets as some proxies write them.
+fn forwarded_ip(hop: &str) -> Option<IpAddr> {
+    if let Ok(ip) = hop.parse::<IpAddr>() {
+        return Some(ip.to_canonical());
+    }
+    if let Ok(sa) = hop.parse::<SocketAddr>() {
+        return Some(sa.ip().to_canonical());
+    }
+    hop.strip_prefix('[').and_then(|h| h.strip_suffix(']')).and_then(|h| h.parse::<IpAddr>().ok())
+}
+
+/// Middleware over the API, first of all: finds the client's address
+/// ([`Guard::client_ip`]) and puts it on the request as [`ClientAddr`],
+/// for every per-address limit and the logs.
+pub async fn client_address(State(guard): State<Arc<Guard>>, mut request: Request, next: Next) -> Response {
+    if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>().copied() {
+        let ip = guard.client_ip(peer.ip(), request.headers());
+        request.extensions_mut().insert(ClientAddr(ip));
+    }
+    next.run(request).await
+}
+
 /// Middleware over the API: a request from an address over its allowance
 /// is refused before it is read. Requests without a peer address (the
 /// router used in-process) are not limited.
 pub async fn limit_requests(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
-    let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>().copied() else {
+    let Some(ClientAddr(peer)) = request.extensions().get::<ClientAddr>().copied() else {
         return next.run(request).await;
     };
-    let ip = client_key(peer.ip());
+    let ip = client_key(peer);
     let creates = request.method() == Method::POST && request.uri().path().trim_end_matches('/') == "/api/games";
     let checked = Guard::check(&guard.requests, ip).and_then(|()| match creates {
         true => Guard::check(&guard.games, ip),
@@ -481,6 +636,63 @@ mod tests {
         assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff::9"));
         assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
         assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+    }
+
+    #[test]
+    fn forwarded_addresses_count_only_behind_trusted_proxies() {
+        let proxies = vec!["10.0.0.0/8".parse().unwrap(), "2001:db8:ff::/48".parse().unwrap()];
+        let guard = Guard::with_proxies(Limits::default(), proxies);
+        let headers = |v: &[&str]| {
+            let mut h = axum::http::HeaderMap::new();
+            for x in v {
+                h.append("x-forwarded-for", x.parse().unwrap());
+            }
+            h
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        // An untrusted peer: its own address, whatever it writes.
+        assert_eq!(guard.client_ip(ip("203.0.113.9"), &headers(&["198.51.100.1"])), ip("203.0.113.9"));
+        // A trusted one: the nearest address it did not write itself.
+        assert_eq!(guard.client_ip(ip("10.1.2.3"), &headers(&["198.51.100.1"])), ip("198.51.100.1"));
+        assert_eq!(guard.client_ip(ip("10.1.2.3"), &headers(&["6.6.6.6, 198.51.100.1, 10.9.9.9"])), ip("198.51.100.1"));
+        assert_eq!(guard.client_ip(ip("10.1.2.3"), &headers(&["6.6.6.6", "198.51.100.1"])), ip("198.51.100.1"));
+        assert_eq!(guard.client_ip(ip("::ffff:10.1.2.3"), &headers(&["[2001:db8::5]:443"])), ip("2001:db8::5"));
+        assert_eq!(guard.client_ip(ip("2001:db8:ff::1"), &headers(&["198.51.100.1:5000"])), ip("198.51.100.1"));
+        // Nothing forwarded, or garbage: the proxy's own address.
+        assert_eq!(guard.client_ip(ip("10.1.2.3"), &headers(&[])), ip("10.1.2.3"));
+        assert_eq!(guard.client_ip(ip("10.1.2.3"), &headers(&["not an address"])), ip("10.1.2.3"));
+        assert_eq!(guard.client_ip(ip("10.1.2.3"), &headers(&["198.51.100.1, junk"])), ip("10.1.2.3"));
+        // Only proxies: the farthest.
+        assert_eq!(guard.client_ip(ip("10.1.2.3"), &headers(&["10.0.0.7"])), ip("10.0.0.7"));
+    }
+
+    #[test]
+    fn blocks_are_read_and_matched() {
+        let c: Cidr = "192.0.2.0/24".parse().unwrap();
+        assert!(c.contains("192.0.2.200".parse().unwrap()) && !c.contains("192.0.3.1".parse().unwrap()));
+        assert!(c.contains("::ffff:192.0.2.1".parse().unwrap()));
+        let one: Cidr = "127.0.0.1".parse().unwrap();
+        assert_eq!(one.to_string(), "127.0.0.1/32");
+        assert!("0.0.0.0/0".parse::<Cidr>().unwrap().contains("8.8.8.8".parse().unwrap()));
+        assert!("::/0".parse::<Cidr>().unwrap().contains("2001:db8::1".parse().unwrap()));
+        for bad in ["10.0.0.0/33", "nowhere", "10.0.0.0/x", "::/129"] {
+            assert!(bad.parse::<Cidr>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_trusted_proxy_is_not_capped_as_one_client() {
+        let guard = Guard::with_proxies(
+            Limits { connections: 10, connections_per_address: 1, ..Limits::default() },
+            vec!["10.0.0.1".parse().unwrap()],
+        );
+        let proxy: IpAddr = "10.0.0.1".parse().unwrap();
+        let held: Vec<_> = (0..3).map(|_| guard.connection(proxy).unwrap()).collect();
+        let other: IpAddr = "198.51.100.1".parse().unwrap();
+        let one = guard.connection(other).unwrap();
+        assert!(guard.connection(other).is_err());
+        drop((held, one));
+        assert_eq!(guard.connections.available_permits(), 10);
     }
 
     #[test]

@@ -1205,3 +1205,101 @@ async fn chat_said_on_one_server_is_heard_on_the_other() {
     let r = tokio::time::timeout(Duration::from_millis(300), spectator.next()).await;
     assert!(r.is_err(), "nothing more for the spectator: {r:?}");
 }
+
+/// A request with the session cookie `cookie` (and a JSON body) to `base`;
+/// its status, body and the session cookie it sets, if any.
+async fn with_session(
+    method: &str,
+    base: &str,
+    path: &str,
+    body: Value,
+    cookie: Option<&str>,
+) -> (u16, Value, Option<String>) {
+    let mut r = reqwest::Client::new()
+        .request(reqwest::Method::from_bytes(method.as_bytes()).unwrap(), format!("{base}{path}"))
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some(c) = cookie {
+        r = r.header("cookie", format!("carcassonne_session={c}"));
+    }
+    let r = r.send().await.unwrap();
+    let status = r.status().as_u16();
+    let set = r.headers().get("set-cookie").map(|v| {
+        v.to_str().unwrap().strip_prefix("carcassonne_session=").unwrap().split(';').next().unwrap().to_string()
+    });
+    let text = r.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)), set)
+}
+
+/// Accounts with several servers: a session made on one server is
+/// honoured by the other, acts there on the account's seat, and ends on
+/// both when it signs out everywhere on one; failed sign-ins per name are
+/// counted across servers; and a database of the schema before accounts
+/// migrates and keeps its games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_made_on_one_server_is_honoured_by_another() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let more = ["--bot-workers", "0", "--sign-in-failures-per-name", "3"];
+    let (server_a, a) = server_with(&url, &logs, "server-a", &more);
+    let (server_b, b) = server_with(&url, &logs, "server-b", &more);
+    let password = "correct horse battery staple";
+    let creds = json!({"name": "Ann", "password": password});
+    let (status, _, cookie) = with_session("POST", &a, "/api/accounts", creds.clone(), None).await;
+    assert_eq!(status, 201);
+    let on_a = cookie.expect("a session cookie");
+    let (status, me, _) = with_session("GET", &b, "/api/me", json!({}), Some(&on_a)).await;
+    assert_eq!((status, me["account"]["name"].clone()), (200, json!("Ann")), "{me}");
+
+    // A game made on B with the account's seat, played on A without a token.
+    let setup = json!({"seats": [{"type": "human", "mine": true}, {"type": "human", "name": "Guest"}]});
+    let (status, created, _) = with_session("POST", &b, "/api/games", setup, Some(&on_a)).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["game"].as_str().unwrap().to_string();
+    let view = client(&a).view(&id).await;
+    let act = json!({"seat": 0, "version": view["version"], "action": view["legal"][0]});
+    let (status, acted, _) = with_session("POST", &a, &format!("/api/games/{id}/actions"), act, Some(&on_a)).await;
+    assert_eq!(status, 200, "{acted}");
+    let (_, me, _) = with_session("GET", &a, "/api/me", json!({}), Some(&on_a)).await;
+    assert_eq!((me["games"][0]["game"].clone(), me["games"][0]["mine"].clone()), (json!(id), json!([0])));
+
+    // Sign out everywhere on A: the sessions made on A and on B end on both.
+    let (status, _, cookie) = with_session("POST", &b, "/api/session", creds.clone(), None).await;
+    assert_eq!(status, 200);
+    let on_b = cookie.unwrap();
+    let (status, ended, _) = with_session("DELETE", &a, "/api/me/sessions", json!({}), Some(&on_a)).await;
+    assert_eq!((status, ended["ended"].clone()), (200, json!(2)), "{ended}");
+    for base in [&a, &b] {
+        for cookie in [&on_a, &on_b] {
+            let (status, body, _) = with_session("GET", base, "/api/me", json!({}), Some(cookie)).await;
+            assert_eq!((status, body["error"]["code"].clone()), (401, json!("not_signed_in")), "{base}: {body}");
+        }
+    }
+
+    // Failed sign-ins of a name count on every server.
+    let bad = json!({"name": "Ann", "password": "Wrong-Abbot-Cloister-17"});
+    for base in [&a, &b, &a] {
+        assert_eq!(with_session("POST", base, "/api/session", bad.clone(), None).await.0, 401);
+    }
+    let (status, body, _) = with_session("POST", &b, "/api/session", creds.clone(), None).await;
+    assert_eq!((status, body["error"]["code"].clone()), (429, json!("rate_limited")), "{body}");
+
+    // Back to the schema before accounts (version 4): a server migrates it
+    // and the games are kept.
+    server_a.kill();
+    server_b.kill();
+    pg.psql(
+        "games",
+        "DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions; DROP TABLE accounts; \
+         UPDATE schema_version SET version = 4",
+    );
+    let before = pg.psql("games", &format!("SELECT md5(record) FROM games WHERE id = '{id}'"));
+    let (_server_c, c) = server_with(&url, &logs, "server-c", &more);
+    assert_eq!(pg.psql("games", "SELECT version FROM schema_version"), "6", "the accounts (5), then the chat (6)");
+    assert_eq!(pg.psql("games", &format!("SELECT md5(record) FROM games WHERE id = '{id}'")), before);
+    let view = client(&c).view(&id).await;
+    assert_eq!(view["version"], acted["version"]);
+    let (status, _, _) = with_session("POST", &c, "/api/accounts", creds, None).await;
+    assert_eq!(status, 201, "the accounts' tables are back");
+}

@@ -284,6 +284,7 @@ mod tests {
             rev: 0,
             pending: None,
             bot_due: true,
+            accounts: Vec::new(),
         };
         hub.store().insert(row).await.unwrap();
         let slot = hub.cache.insert(&id, || Slot::new(live, None, 0));

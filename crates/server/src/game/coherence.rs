@@ -181,6 +181,7 @@ mod tests {
             rev: 3,
             pending,
             bot_due: false,
+            accounts: Vec::new(),
         };
         let back = rebuild(row(live.provisional())).unwrap();
         assert_eq!(back.pending.as_ref().map(|p| (p.seat, p.actions.clone())), Some((0, vec![place])));

@@ -56,8 +56,18 @@ pub fn drawn_first(seed: u64, n: usize) -> usize {
 /// A seat of a game to create.
 #[derive(Clone, Debug)]
 pub enum NewSeat {
-    Human { name: Option<String>, colour: Option<String> },
-    Bot { level: Option<String>, name: Option<String>, colour: Option<String> },
+    /// `account`: the signed-in creator's (id, name), to whom the seat is
+    /// bound; its name is the seat's default one.
+    Human {
+        name: Option<String>,
+        colour: Option<String>,
+        account: Option<(i64, String)>,
+    },
+    Bot {
+        level: Option<String>,
+        name: Option<String>,
+        colour: Option<String>,
+    },
 }
 
 /// A game created.
@@ -103,6 +113,14 @@ impl Hub {
             })
             .collect();
         let mut colours = crate::live::colours(&asked)?.into_iter();
+        let accounts: Vec<Option<i64>> = req
+            .seats
+            .iter()
+            .map(|s| match s {
+                NewSeat::Human { account: Some((id, _)), .. } => Some(*id),
+                _ => None,
+            })
+            .collect();
         // ThreadRng is not Send: draw every secret before the first await.
         let (id, seed, seats) = {
             let mut rng = rand::rng();
@@ -111,8 +129,11 @@ impl Hub {
             let mut seats = Vec::with_capacity(n);
             for (i, s) in req.seats.into_iter().enumerate() {
                 seats.push(match s {
-                    NewSeat::Human { name, .. } => SeatRow {
-                        name: crate::names::clean(name.as_deref(), format!("Player {}", i + 1))?,
+                    NewSeat::Human { name, account, .. } => SeatRow {
+                        name: crate::names::clean(
+                            name.as_deref(),
+                            account.map_or_else(|| format!("Player {}", i + 1), |(_, name)| name),
+                        )?,
                         kind: SeatKind::Human,
                         level: None,
                         token: Some(hex(&rng.random::<[u8; 16]>())),
@@ -176,6 +197,7 @@ impl Hub {
             rev: 0,
             pending: None,
             bot_due: live.bot_to_act().is_some(),
+            accounts: asked.iter().enumerate().filter_map(|(k, &i)| accounts[i].map(|a| (k, a))).collect(),
         };
         self.store.insert(row).await.map_err(|e| storage_of(&id, e))?;
         tracing::info!(game = %id, public = req.public, seats = n, "game created");

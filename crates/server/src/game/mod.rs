@@ -223,6 +223,25 @@ impl Hub {
         Ok(Seated { seat, name: live.meta.seats[seat].name.clone() })
     }
 
+    /// The token of seat `seat` (a human's), for a request the HTTP layer
+    /// has found to be the seat's by other means (its account's session).
+    pub async fn seat_token(&self, id: &str, seat: usize) -> Result<String, GameError> {
+        let slot = self.slot(id).await?;
+        let live = slot.live.lock().await;
+        let row = live
+            .meta
+            .seats
+            .get(seat)
+            .ok_or_else(|| GameError::Malformed(format!("there is no seat {seat} in this game")))?;
+        row.token.clone().ok_or(GameError::BotSeat(seat))
+    }
+
+    /// The view seat `seat` sees, and its name.
+    pub async fn seat_view(&self, id: &str, seat: usize) -> Result<(Seated, ViewText), GameError> {
+        let token = self.seat_token(id, seat).await?;
+        self.join_view(id, &token).await
+    }
+
     /// Which seat holds `token`, and the view that seat sees.
     pub async fn join_view(&self, id: &str, token: &str) -> Result<(Seated, ViewText), GameError> {
         let seated = self.join(id, token).await?;

@@ -26,6 +26,8 @@ pub enum ApiError {
     TooLarge(usize),
     #[error("the request body did not arrive within {} s", .0.as_secs_f64())]
     Timeout(Duration),
+    #[error("send the body as JSON, with Content-Type: application/json")]
+    UnsupportedMediaType,
 }
 
 impl ApiError {
@@ -35,6 +37,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::TooLarge(_) => "too_large",
             ApiError::Timeout(_) => "timeout",
+            ApiError::UnsupportedMediaType => "unsupported_media_type",
         }
     }
 
@@ -44,6 +47,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         }
     }
 
@@ -58,7 +62,14 @@ impl ApiError {
 /// The HTTP status of a game's refusal.
 pub fn status(e: &GameError) -> StatusCode {
     match e {
-        GameError::Malformed(_) | GameError::InvalidSetup(_) | GameError::BotBudget(_) => StatusCode::BAD_REQUEST,
+        GameError::Malformed(_)
+        | GameError::InvalidSetup(_)
+        | GameError::BotBudget(_)
+        | GameError::WeakPassword(_)
+        | GameError::InvalidName(_) => StatusCode::BAD_REQUEST,
+        GameError::NotSignedIn(_) | GameError::BadCredentials => StatusCode::UNAUTHORIZED,
+        GameError::NotYourSeat(_) | GameError::WrongPassword | GameError::CrossSite(_) => StatusCode::FORBIDDEN,
+        GameError::NameTaken(_) => StatusCode::CONFLICT,
         GameError::NotFound(_) => StatusCode::NOT_FOUND,
         GameError::WrongToken(_) | GameError::BotSeat(_) | GameError::HintsOff(_) => StatusCode::FORBIDDEN,
         GameError::StaleVersion { .. }
@@ -75,7 +86,8 @@ pub fn status(e: &GameError) -> StatusCode {
         GameError::RateLimited { .. }
         | GameError::ReviewsBusy(_)
         | GameError::HintsBusy(_)
-        | GameError::BotTimeUsed { .. } => StatusCode::TOO_MANY_REQUESTS,
+        | GameError::BotTimeUsed { .. }
+        | GameError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
         GameError::Busy(_) | GameError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         GameError::Storage { .. } | GameError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }

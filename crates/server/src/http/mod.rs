@@ -3,6 +3,7 @@
 //! the error mapping ([`error`]), the WebSockets ([`ws`]), and the load
 //! balancer's probes (`/healthz`, `/readyz`).
 
+mod accounts;
 pub mod error;
 pub mod shapes;
 mod ws;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
-use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
@@ -31,7 +32,7 @@ use self::shapes::{
 use crate::error::GameError;
 use crate::game::chat::{Reader, Speaker};
 use crate::game::{Hub, Who};
-use crate::limits::{client_key, limit_requests, Guard};
+use crate::limits::{client_address, client_key, limit_requests, ClientAddr, Guard};
 use crate::store::Filter;
 use crate::wire::catalogue_json;
 
@@ -48,6 +49,8 @@ struct AppState {
     hub: Arc<Hub>,
     assets: Option<Arc<PathBuf>>,
     guard: Arc<Guard>,
+    /// Sessions, passwords, the cookie's form.
+    accounts: Arc<crate::accounts::Accounts>,
     /// Turns true when the server stops: WebSockets close.
     stop: watch::Receiver<bool>,
 }
@@ -56,9 +59,15 @@ struct AppState {
 /// Serve it with the peers' addresses (`ConnectInfo<SocketAddr>` in each
 /// request's extensions, as [`crate::net`] does) for the per-address
 /// limits of `guard` to apply.
-pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: watch::Receiver<bool>) -> Router {
-    let state = AppState { hub, assets: assets.map(Arc::new), guard: guard.clone(), stop };
-    let api = Router::new()
+pub fn router(
+    hub: Arc<Hub>,
+    assets: Option<PathBuf>,
+    guard: Arc<Guard>,
+    accounts: Arc<crate::accounts::Accounts>,
+    stop: watch::Receiver<bool>,
+) -> Router {
+    let state = AppState { hub, assets: assets.map(Arc::new), guard: guard.clone(), accounts, stop };
+    let api = self::accounts::routes(Router::new())
         .route("/api/tiles", get(tiles))
         .route("/api/games", get(list).post(create))
         .route("/api/games/{id}", get(view))
@@ -81,8 +90,10 @@ pub fn router(hub: Arc<Hub>, assets: Option<PathBuf>, guard: Arc<Guard>, stop: w
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(middleware::from_fn_with_state(guard, limit_requests))
-        .layer(middleware::from_fn(log_refusals));
+        .layer(middleware::from_fn(self::accounts::refuse_cross_site))
+        .layer(middleware::from_fn_with_state(guard.clone(), limit_requests))
+        .layer(middleware::from_fn(log_refusals))
+        .layer(middleware::from_fn_with_state(guard, client_address));
     // The probes are outside the API's limits: a load balancer asks often.
     api.route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -141,7 +152,12 @@ static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// one: its class (the error code), the client's address, the game if
 /// any, and a failure's cause, which stays out of the answer.
 async fn log_refusals(request: Request, next: Next) -> Response {
-    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    // The client's address (behind a trusted proxy, the one it forwarded).
+    let peer = request
+        .extensions()
+        .get::<ClientAddr>()
+        .map(|c| c.0)
+        .or_else(|| request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()));
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let id = self::error::request_id();
@@ -234,15 +250,43 @@ async fn list(State(st): State<AppState>, q: Result<Query<ListQuery>, QueryRejec
     Ok(ok_json(StatusCode::OK, &serde_json::json!({ "games": games })))
 }
 
+/// The key a request's bots' time is charged to: its client's address.
+fn owner_of(peer: Option<Extension<ClientAddr>>) -> crate::bots::Owner {
+    peer.map(|p| client_key(p.0 .0))
+}
+
+/// Sets the cookie a request's session was pushed back with, if it was.
+fn refreshed(mut response: Response, cookie: Option<String>) -> Response {
+    if let Some(v) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        response.headers_mut().append(header::SET_COOKIE, v);
+    }
+    response
+}
+
 async fn create(
     State(st): State<AppState>,
-    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    peer: Option<Extension<ClientAddr>>,
+    headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: CreateRequest = parse(body)?;
-    let owner = peer.map(|p| client_key(p.0 .0.ip()));
-    let created = st.hub.create(req.into(), owner).await?;
-    Ok(ok_json(StatusCode::CREATED, &CreateResponse::from(created)))
+    let mine = req.mine();
+    let mut game: crate::game::NewGame = req.into();
+    let mut cookie = None;
+    if !mine.is_empty() {
+        // Seats asked to be the creator's: only for a signed-in creator.
+        let (session, c) = self::accounts::session_of(&st, &headers).await?.ok_or_else(|| {
+            GameError::NotSignedIn("a seat with \"mine\": true needs a signed-in creator: sign in first".into())
+        })?;
+        cookie = c;
+        for i in mine {
+            if let Some(crate::game::NewSeat::Human { account, .. }) = game.seats.get_mut(i) {
+                *account = Some((session.account.id, session.account.name.clone()));
+            }
+        }
+    }
+    let created = st.hub.create(game, owner_of(peer)).await?;
+    Ok(refreshed(ok_json(StatusCode::CREATED, &CreateResponse::from(created)), cookie))
 }
 
 async fn view(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -262,35 +306,83 @@ async fn view_at(
     }
 }
 
-async fn join(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+/// The seat a request acts for and its token: by the token it sends, or
+/// without one by its session (the account's seat); and the cookie to
+/// send again if the session was pushed back.
+async fn seat_and_token(
+    st: &AppState,
+    headers: &HeaderMap,
+    id: &str,
+    seat: Option<usize>,
+    token: Option<String>,
+) -> Result<(Option<usize>, String, Option<String>), GameError> {
+    match token {
+        Some(token) => Ok((seat, token, None)),
+        None => {
+            let (seat, token, cookie) = self::accounts::seat_by_session(st, headers, id, seat).await?;
+            Ok((Some(seat), token, cookie))
+        }
+    }
+}
+
+async fn join(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
     let req: JoinRequest = parse(body)?;
-    let (seated, view) = st.hub.join_view(&id, &req.token).await?;
+    let by_token = req.token.is_some();
+    let (_, token, mut cookie) = seat_and_token(&st, &headers, &id, req.seat, req.token).await?;
+    let (seated, view) = st.hub.join_view(&id, &token).await?;
+    // A seat taken by its link while signed in becomes the account's.
+    let bound = if by_token {
+        let (bound, c) = self::accounts::bind_if_signed(&st, &headers, &id, seated.seat).await?;
+        cookie = cookie.or(c);
+        crate::accounts::cookie_token(&headers).map(|_| bound)
+    } else {
+        Some(true)
+    };
     // {"game", "seat", "name", "view"}: the view as that seat sees it.
-    let head = serde_json::to_string(&shapes::Joined::new(&id, &seated)).map_err(GameError::internal)?;
+    let head = serde_json::to_string(&shapes::Joined::new(&id, &seated, bound)).map_err(GameError::internal)?;
     let view = view.view();
     let mut body = Vec::with_capacity(head.len() + view.len() + 16);
     body.extend_from_slice(&head.as_bytes()[..head.len() - 1]);
     body.extend_from_slice(b",\"view\":");
     body.extend_from_slice(&view);
     body.push(b'}');
-    Ok(json_bytes(StatusCode::OK, Bytes::from(body)))
+    Ok(refreshed(json_bytes(StatusCode::OK, Bytes::from(body)), cookie))
 }
 
-async fn act(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+async fn act(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
     let req: ActRequest = parse(body)?;
     let command = req.action.to_command()?;
+    let (_, token, cookie) = seat_and_token(&st, &headers, &id, Some(req.seat), req.token).await?;
     let (version, view) =
-        st.hub.submit(&id, Who::Human { seat: req.seat, token: &req.token }, req.version, command).await?;
+        st.hub.submit(&id, Who::Human { seat: req.seat, token: &token }, req.version, command).await?;
     let view = view.view();
     let mut body = Vec::with_capacity(view.len() + 32);
     body.extend_from_slice(format!("{{\"version\":{version},\"view\":").as_bytes());
     body.extend_from_slice(&view);
     body.push(b'}');
-    Ok(json_bytes(StatusCode::OK, Bytes::from(body)))
+    Ok(refreshed(json_bytes(StatusCode::OK, Bytes::from(body)), cookie))
 }
 
-async fn feature(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
-    let req: FeatureRequest = parse(body)?;
+async fn feature(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let mut req: FeatureRequest = parse(body)?;
+    if req.token.is_none() && req.seat.is_some() {
+        req.token = Some(seat_and_token(&st, &headers, &id, req.seat, None).await?.1);
+    }
     let at = match (i32::try_from(req.at[0]), i32::try_from(req.at[1])) {
         (Ok(x), Ok(y)) => carcassonne_engine::Pos::new(x, y),
         _ => return Err(GameError::Malformed("not a board position".into()).into()),
@@ -325,10 +417,9 @@ async fn review_status(State(st): State<AppState>, Path(id): Path<String>) -> Re
 async fn start_review(
     State(st): State<AppState>,
     Path(id): Path<String>,
-    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    peer: Option<Extension<ClientAddr>>,
 ) -> Result<Response, ApiError> {
-    let owner = peer.map(|p| client_key(p.0 .0.ip()));
-    let status = st.hub.start_review(&id, owner).await?;
+    let status = st.hub.start_review(&id, owner_of(peer)).await?;
     Ok(json(StatusCode::ACCEPTED, status.to_json()))
 }
 
@@ -345,8 +436,16 @@ async fn odds(
 
 /// The odds as a seat sees the position, over its provisional decisions
 /// (its token in the body, never in a URL that logs keep).
-async fn odds_of_seat(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
-    let req: OddsRequest = parse(body)?;
+async fn odds_of_seat(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let mut req: OddsRequest = parse(body)?;
+    if req.token.is_none() && req.seat.is_some() {
+        req.token = Some(seat_and_token(&st, &headers, &id, req.seat, None).await?.1);
+    }
     let odds = st.hub.odds(&id, req.version, req.token.as_deref()).await?;
     Ok(ok_json(StatusCode::OK, &odds))
 }
@@ -355,12 +454,13 @@ async fn odds_of_seat(State(st): State<AppState>, Path(id): Path<String>, body: 
 async fn hint(
     State(st): State<AppState>,
     Path(id): Path<String>,
-    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    peer: Option<Extension<ClientAddr>>,
+    headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: HintRequest = parse(body)?;
-    let owner = peer.map(|p| client_key(p.0 .0.ip()));
-    let hint = st.hub.hint(&id, &req.token, req.version, owner).await?;
+    let (_, token, _) = seat_and_token(&st, &headers, &id, req.seat, req.token).await?;
+    let hint = st.hub.hint(&id, &token, req.version, owner_of(peer)).await?;
     Ok(ok_json(StatusCode::OK, &hint))
 }
 
@@ -375,39 +475,51 @@ async fn chat(
     Ok(ok_json(StatusCode::OK, &serde_json::json!({ "room": room, "messages": messages })))
 }
 
-/// The players' room, for the holder of a seat's token.
-async fn chat_of_players(State(st): State<AppState>, Path(id): Path<String>, body: Body) -> Result<Response, ApiError> {
+/// The players' room, for the holder of a seat's token (or of the
+/// account the seat is bound to).
+async fn chat_of_players(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
     let req: ChatReadRequest = parse(body)?;
-    let (room, messages) = st.hub.chat(&id, Reader::Seat { token: &req.token }, req.since.unwrap_or(0)).await?;
-    Ok(ok_json(StatusCode::OK, &serde_json::json!({ "room": room, "messages": messages })))
+    let (_, token, cookie) = seat_and_token(&st, &headers, &id, req.seat, req.token).await?;
+    let (room, messages) = st.hub.chat(&id, Reader::Seat { token: &token }, req.since.unwrap_or(0)).await?;
+    Ok(refreshed(ok_json(StatusCode::OK, &serde_json::json!({ "room": room, "messages": messages })), cookie))
 }
 
 /// A chat message: a seat's in the players' room, or a spectator's.
 async fn say(
     State(st): State<AppState>,
     Path(id): Path<String>,
-    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    peer: Option<Extension<ClientAddr>>,
+    headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
     let req: ChatRequest = parse(body)?;
-    let speaker = match (&req.token, &req.name) {
-        (Some(_), Some(_)) => {
-            return Err(GameError::Malformed(
-                "a seat speaks under its own name: send a token or a name, not both".into(),
-            )
-            .into())
+    let as_seat = req.token.is_some() || req.seat.is_some();
+    if as_seat && req.name.is_some() {
+        return Err(
+            GameError::Malformed("a seat speaks under its own name: send a seat or a name, not both".into()).into()
+        );
+    }
+    // A seat by its token or its account's session; else a spectator.
+    let (seat, token, cookie) = match as_seat {
+        true => {
+            let (_, token, cookie) = seat_and_token(&st, &headers, &id, req.seat, req.token).await?;
+            // The seat is known before the message is weighed, for its own rate.
+            (Some(st.hub.join(&id, &token).await?.seat), Some(token), cookie)
         }
-        (Some(token), None) => Speaker::Seat { token },
-        (None, name) => Speaker::Spectator { name: name.as_deref() },
+        false => (None, None, None),
     };
-    // The seat is known before the message is weighed, for its own rate.
-    let seat = match speaker {
-        Speaker::Seat { token } => Some(st.hub.join(&id, token).await?.seat),
-        Speaker::Spectator { .. } => None,
+    let speaker = match &token {
+        Some(token) => Speaker::Seat { token },
+        None => Speaker::Spectator { name: req.name.as_deref() },
     };
-    st.guard.chat(&id, seat, peer.map(|p| p.0 .0.ip()))?;
+    st.guard.chat(&id, seat, peer.map(|p| p.0 .0))?;
     let line = st.hub.say(&id, speaker, &req.text).await?;
-    Ok(ok_json(StatusCode::CREATED, &serde_json::json!({ "message": line })))
+    Ok(refreshed(ok_json(StatusCode::CREATED, &serde_json::json!({ "message": line })), cookie))
 }
 
 async fn record(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -75,6 +75,9 @@ pub enum SeatRequest {
         name: Option<String>,
         #[serde(default)]
         colour: Option<String>,
+        /// The seat is the signed-in creator's, bound to the account.
+        #[serde(default)]
+        mine: bool,
     },
     Bot {
         #[serde(default)]
@@ -86,13 +89,21 @@ pub enum SeatRequest {
     },
 }
 
+impl CreateRequest {
+    /// The places in `seats` of the seats asked to be the creator's own.
+    pub fn mine(&self) -> Vec<usize> {
+        let mine = |s: &SeatRequest| matches!(s, SeatRequest::Human { mine: true, .. });
+        self.seats.iter().enumerate().filter(|(_, s)| mine(s)).map(|(i, _)| i).collect()
+    }
+}
+
 impl From<CreateRequest> for NewGame {
     fn from(r: CreateRequest) -> NewGame {
         let seats = r
             .seats
             .into_iter()
             .map(|s| match s {
-                SeatRequest::Human { name, colour } => NewSeat::Human { name, colour },
+                SeatRequest::Human { name, colour, .. } => NewSeat::Human { name, colour, account: None },
                 SeatRequest::Bot { level, name, colour } => NewSeat::Bot { level, name, colour },
             })
             .collect();
@@ -167,11 +178,14 @@ pub struct Joined<'a> {
     pub game: &'a str,
     pub seat: usize,
     pub name: &'a str,
+    /// Signed in: whether the seat is bound to the account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bound: Option<bool>,
 }
 
 impl<'a> Joined<'a> {
-    pub fn new(game: &'a str, seated: &'a Seated) -> Joined<'a> {
-        Joined { game, seat: seated.seat, name: &seated.name }
+    pub fn new(game: &'a str, seated: &'a Seated, bound: Option<bool>) -> Joined<'a> {
+        Joined { game, seat: seated.seat, name: &seated.name, bound }
     }
 }
 
@@ -187,15 +201,22 @@ pub struct VersionQuery {
     pub version: Option<u64>,
 }
 
+/// `POST /join`: a seat's token, or (signed in, no token) one of the
+/// account's seats.
 #[derive(Deserialize)]
 pub struct JoinRequest {
-    pub token: String,
+    #[serde(default)]
+    pub token: Option<String>,
+    #[serde(default)]
+    pub seat: Option<usize>,
 }
 
+/// `POST /actions`: without a token, the seat is the signed-in account's.
 #[derive(Deserialize)]
 pub struct ActRequest {
     pub seat: usize,
-    pub token: String,
+    #[serde(default)]
+    pub token: Option<String>,
     pub version: u64,
     pub action: ActionIn,
 }
@@ -208,6 +229,9 @@ pub struct FeatureRequest {
     pub version: Option<u64>,
     #[serde(default)]
     pub token: Option<String>,
+    /// Signed in, without a token: the account's seat.
+    #[serde(default)]
+    pub seat: Option<usize>,
 }
 
 /// `POST /api/games/{id}/odds`: a past version, or the position a seat
@@ -218,13 +242,20 @@ pub struct OddsRequest {
     pub version: Option<u64>,
     #[serde(default)]
     pub token: Option<String>,
+    /// Signed in, without a token: the account's seat.
+    #[serde(default)]
+    pub seat: Option<usize>,
 }
 
 /// `POST /api/games/{id}/hint`: the seat's token and the version of the
 /// view it decides on.
 #[derive(Deserialize)]
 pub struct HintRequest {
-    pub token: String,
+    #[serde(default)]
+    pub token: Option<String>,
+    /// Signed in, without a token: the account's seat.
+    #[serde(default)]
+    pub seat: Option<usize>,
     pub version: u64,
 }
 
@@ -235,18 +266,22 @@ pub struct ChatQuery {
     pub since: Option<u64>,
 }
 
-/// `POST /api/games/{id}/chat/read`: a seat's token, for the players' room.
+/// `POST /api/games/{id}/chat/read`: a seat's token (or, signed in, the
+/// account's seat), for the players' room.
 #[derive(Deserialize)]
 pub struct ChatReadRequest {
-    pub token: String,
+    pub token: Option<String>,
+    pub seat: Option<usize>,
     pub since: Option<u64>,
 }
 
-/// `POST /api/games/{id}/chat`: a seat's token (the players' room) or a
-/// spectator's name (the spectators' room), and what is said.
+/// `POST /api/games/{id}/chat`: a seat's token or, signed in, the
+/// account's seat (the players' room), or a spectator's name (the
+/// spectators' room), and what is said.
 #[derive(Deserialize)]
 pub struct ChatRequest {
     pub token: Option<String>,
+    pub seat: Option<usize>,
     pub name: Option<String>,
     pub text: String,
 }
@@ -255,6 +290,12 @@ pub struct ChatRequest {
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
-    Act { seat: usize, token: String, version: u64, action: ActionIn },
+    Act {
+        seat: usize,
+        #[serde(default)]
+        token: Option<String>,
+        version: u64,
+        action: ActionIn,
+    },
     Ping,
 }

@@ -2,12 +2,11 @@
 //! views pushed as they change, actions taken as over HTTP, pings both
 //! ways, and the connection's place in the counts.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use axum::Extension;
@@ -18,7 +17,7 @@ use super::shapes::ClientMessage;
 use super::{ApiError, AppState, MAX_WS_MESSAGE, WS_PROTOCOL};
 use crate::error::GameError;
 use crate::game::{Hub, Slot, Who};
-use crate::limits::{MessageLimiter, SeatPermit, SocketPermit};
+use crate::limits::{ClientAddr, MessageLimiter, SeatPermit, SocketPermit};
 use crate::net::ConnectionHold;
 use crate::store::chat::Room;
 
@@ -35,6 +34,9 @@ fn offered_tokens(headers: &HeaderMap) -> Vec<&str> {
         .collect()
 }
 
+/// Close code of a signed-in connection whose session has ended.
+const SESSION_ENDED: u16 = 4003;
+
 /// Most seat tokens one WebSocket may offer (the most seats of a game).
 const MAX_WS_TOKENS: usize = carcassonne_engine::setup::MAX_PLAYERS;
 
@@ -44,9 +46,19 @@ enum Place {
     Spectator(#[allow(dead_code)] SocketPermit),
 }
 
+/// A WebSocket's signed-in account (from the session cookie of its
+/// upgrade): its seats of the game are its own, and it acts for them
+/// without a token while the session lasts.
+#[derive(Clone, Debug)]
+struct SignedIn {
+    /// The session's key in the database, checked again before each act.
+    digest: String,
+    account: i64,
+}
+
 pub(super) async fn upgrade(
     State(st): State<AppState>,
-    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    peer: Option<Extension<ClientAddr>>,
     hold: Option<Extension<ConnectionHold>>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -61,11 +73,26 @@ pub(super) async fn upgrade(
     for token in tokens {
         seats.push(st.hub.join(&id, token).await?.seat);
     }
+    // Signed in (and opened by this site's page: another site's could not
+    // read what it is sent, but it could act): the account's seats too. A
+    // session that ended leaves a spectator's connection.
+    let mut signed = None;
+    if super::accounts::cross_site(&headers).is_none() {
+        if let Ok(Some((session, _))) = super::accounts::session_of(&st, &headers).await {
+            for seat in st.hub.store().seats_of(&id, session.account.id).await.map_err(GameError::from)? {
+                if !seats.contains(&seat) {
+                    seats.push(seat);
+                }
+            }
+            signed = Some(SignedIn { digest: session.digest, account: session.account.id });
+        }
+    }
     let place = match seats.first() {
         Some(&seat) => Place::Seat(st.guard.seat_socket(&id, seat)),
-        None => Place::Spectator(st.guard.socket(&id, peer.map(|p| p.0 .0.ip()))?),
+        None => Place::Spectator(st.guard.socket(&id, peer.map(|p| p.0 .0))?),
     };
     let session = Session {
+        signed,
         seats,
         hub: st.hub.clone(),
         id,
@@ -92,9 +119,11 @@ fn view_message(view: &crate::view::ViewText) -> Option<Message> {
 /// One client's connection to a game; `place` and `_hold` keep its places
 /// in the counts until it ends.
 struct Session {
-    /// The seats whose tokens the client offered: their own views (over
-    /// their provisional decisions) come to this connection.
+    /// The seats whose tokens the client offered (and its account's):
+    /// their own views (over their provisional decisions) come to this
+    /// connection.
     seats: Vec<usize>,
+    signed: Option<SignedIn>,
     hub: Arc<Hub>,
     id: String,
     slot: Arc<Slot>,
@@ -145,6 +174,16 @@ impl Session {
         }
         let text = serde_json::json!({ "type": "chat", "room": room, "messages": lines }).to_string();
         Some(Message::Text(text.into()))
+    }
+
+    /// Whether the session this connection's account seats came by has
+    /// ended (checked at each ping; a database that does not answer ends
+    /// nothing).
+    async fn session_ended(&self) -> bool {
+        let Some(signed) = &self.signed else { return false };
+        let found =
+            tokio::time::timeout(self.pong_timeout, self.hub.store().session(&signed.digest, crate::game::now()));
+        matches!(found.await, Ok(Ok(None)))
     }
 
     async fn run(mut self, mut socket: WebSocket) {
@@ -201,6 +240,13 @@ impl Session {
                     if socket.send(Message::Ping(Bytes::new())).await.is_err() {
                         break None;
                     }
+                    // A session ended elsewhere (signed out everywhere, a new
+                    // password): its seats' own views stop with it. The
+                    // client reconnects, as a spectator or by its tokens.
+                    if self.session_ended().await {
+                        tracing::info!(class = "session_ended", game = %self.id, "WebSocket closed: its session has ended");
+                        break close(SESSION_ENDED, "the session has ended");
+                    }
                 }
                 changed = views.changed() => {
                     if changed.is_err() {
@@ -253,7 +299,7 @@ impl Session {
                                 tracing::info!(class = "rate_limited", game = %self.id, "WebSocket message refused: {e}");
                                 Some(error_message(Value::Null, &e))
                             }
-                            (Ok(()), Message::Text(t)) => handle(&self.hub, &self.id, t.as_str()).await,
+                            (Ok(()), Message::Text(t)) => handle(&self.hub, &self.id, self.signed.as_ref(), t.as_str()).await,
                             (Ok(()), _) => {
                                 Some(error_message(Value::Null, &GameError::Malformed("send JSON text frames".into())))
                             }
@@ -282,8 +328,36 @@ fn error_message(id: Value, e: &GameError) -> String {
     serde_json::json!({ "type": "error", "id": id, "error": e.body() }).to_string()
 }
 
+/// The token to act for `seat` with: the one sent, or without one the
+/// seat's own when it is bound to the connection's account and its
+/// session has not ended (it may have been ended elsewhere since).
+async fn act_token(
+    hub: &Arc<Hub>,
+    game: &str,
+    signed: Option<&SignedIn>,
+    seat: usize,
+    token: Option<String>,
+) -> Result<String, GameError> {
+    if let Some(token) = token {
+        return Ok(token);
+    }
+    let Some(signed) = signed else {
+        return Err(GameError::Malformed(
+            "missing field `token` (a seat's token, or a signed-in connection's own seat)".into(),
+        ));
+    };
+    let alive = hub.store().session(&signed.digest, crate::game::now()).await?;
+    if alive.is_none_or(|s| s.account.id != signed.account) {
+        return Err(GameError::NotSignedIn("this connection's session has ended: sign in again".into()));
+    }
+    if !hub.store().seats_of(game, signed.account).await?.contains(&seat) {
+        return Err(GameError::NotYourSeat(seat));
+    }
+    hub.seat_token(game, seat).await
+}
+
 /// Answers one client message.
-async fn handle(hub: &Arc<Hub>, game: &str, text: &str) -> Option<String> {
+async fn handle(hub: &Arc<Hub>, game: &str, signed: Option<&SignedIn>, text: &str) -> Option<String> {
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return Some(error_message(Value::Null, &GameError::Malformed(format!("not JSON: {e}")))),
@@ -296,9 +370,9 @@ async fn handle(hub: &Arc<Hub>, game: &str, text: &str) -> Option<String> {
     match msg {
         ClientMessage::Ping => Some(r#"{"type":"pong"}"#.to_string()),
         ClientMessage::Act { seat, token, version, action } => {
-            let result = match action.to_command() {
-                Ok(c) => hub.submit(game, Who::Human { seat, token: &token }, version, c).await,
-                Err(e) => Err(e),
+            let result = match (action.to_command(), act_token(hub, game, signed, seat, token).await) {
+                (Ok(c), Ok(token)) => hub.submit(game, Who::Human { seat, token: &token }, version, c).await,
+                (Err(e), _) | (_, Err(e)) => Err(e),
             };
             Some(match result {
                 Ok((version, _)) => serde_json::json!({ "type": "ack", "id": id, "version": version }).to_string(),

@@ -140,7 +140,8 @@ pub(super) fn insert(conn: &Connection, line: &NewLine, max: usize) -> Result<u6
 
 impl super::sqlite::Sqlite {
     async fn say(&self, line: NewLine, max: usize) -> Result<Option<ChatLine>, StoreError> {
-        let id = self.write_chat(line.clone(), max).await?;
+        let stored = line.clone();
+        let id = self.run(Box::new(move |conn| insert(conn, &stored, max))).await?;
         Ok((id != 0).then(|| line.with_id(id)))
     }
 }

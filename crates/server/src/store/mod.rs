@@ -14,6 +14,7 @@
 //! provisional decisions, and the revision, which counts every write of
 //! the row, provisional decisions included.
 
+pub mod accounts;
 pub mod chat;
 pub mod postgres;
 mod queue;
@@ -54,6 +55,9 @@ pub enum StoreError {
     Locked,
     #[error("cannot lock it: {0}")]
     Lock(std::io::Error),
+    /// An account's name (its folded key) that another account has.
+    #[error("the name '{0}' is taken")]
+    NameTaken(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -139,6 +143,10 @@ pub struct GameRow {
     /// A bot is to act: its decision is queued with the row (PostgreSQL;
     /// written, never read back).
     pub bot_due: bool,
+    /// Seats bound to accounts at creation (seat, account), stored with
+    /// the row in its transaction (written, never read back: the
+    /// bindings live in `seat_accounts`).
+    pub accounts: Vec<(usize, i64)>,
 }
 
 /// The acting seat's provisional decisions, as stored.

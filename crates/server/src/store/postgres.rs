@@ -93,7 +93,10 @@ const MIGRATIONS: &[&str] = &[
         total       BIGINT NOT NULL DEFAULT 0,
         failed      TEXT
     );",
-    // 5: the games' chat (`super::chat`)
+    // 5: accounts, their sessions (a token's SHA-256 only), the seats bound
+    // to them, and failed sign-ins per name (`super::accounts`)
+    super::accounts::POSTGRES_MIGRATION,
+    // 6: the games' chat (`super::chat`)
     "CREATE TABLE chat (
         id    BIGSERIAL PRIMARY KEY,
         game  TEXT NOT NULL REFERENCES games (id),
@@ -405,7 +408,10 @@ impl Postgres {
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
                     RETURNING id),
                  j AS (
-                    INSERT INTO bot_jobs (game, version, owner) SELECT id, $7, $14 FROM g WHERE $15)
+                    INSERT INTO bot_jobs (game, version, owner) SELECT id, $7, $14 FROM g WHERE $15),
+                 a AS (
+                    INSERT INTO seat_accounts (game, seat, account)
+                    SELECT g.id, u.seat, u.account FROM g, unnest($17::INTEGER[], $18::BIGINT[]) AS u(seat, account))
                  SELECT 1 FROM g LEFT JOIN LATERAL (SELECT pg_notify($16, g.id) WHERE $15) AS b ON true",
             )
             .await
@@ -430,6 +436,8 @@ impl Postgres {
                     &row.owner.clone().unwrap_or_default(),
                     &row.bot_due,
                     &BOTS_CHANNEL,
+                    &row.accounts.iter().map(|(seat, _)| *seat as i32).collect::<Vec<i32>>(),
+                    &row.accounts.iter().map(|(_, account)| *account).collect::<Vec<i64>>(),
                 ],
             )
             .await
@@ -706,6 +714,7 @@ fn game_row(r: &Row) -> GameRow {
         rev: r.get::<_, i64>(11) as u64,
         pending: r.get(12),
         bot_due: false,
+        accounts: Vec::new(),
     }
 }
 

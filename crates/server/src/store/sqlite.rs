@@ -41,7 +41,10 @@ const MIGRATIONS: &[&str] = &[
         created INTEGER NOT NULL,
         review  TEXT NOT NULL
     );",
-    // 5: the games' chat (`super::chat`)
+    // 5: accounts, their sessions (a token's SHA-256 only), the seats bound
+    // to them, and failed sign-ins per name (`super::accounts`)
+    super::accounts::SQLITE_MIGRATION,
+    // 6: the games' chat (`super::chat`)
     "CREATE TABLE chat (
         id    INTEGER PRIMARY KEY AUTOINCREMENT,
         game  TEXT NOT NULL REFERENCES games (id),
@@ -88,10 +91,26 @@ type Reply = tokio::sync::oneshot::Sender<Result<u64, StoreError>>;
 enum Job {
     Insert(Box<GameRow>, Reply),
     Save(Box<Update>, Reply),
-    Pending { id: String, rev: u64, pending: Option<String>, reply: Reply },
-    Review { id: String, created: i64, review: String, reply: Reply },
-    Chat { line: Box<super::chat::NewLine>, max: usize, reply: Reply },
+    Pending {
+        id: String,
+        rev: u64,
+        pending: Option<String>,
+        reply: Reply,
+    },
+    Review {
+        id: String,
+        created: i64,
+        review: String,
+        reply: Reply,
+    },
+    /// A write of the accounts' or the chat's tables, under a savepoint of
+    /// its own.
+    Run(Option<Op>, Reply),
 }
+
+/// A write run by the writer in its transaction (`super::accounts`): all
+/// of it or, when it fails, none of it.
+pub(super) type Op = Box<dyn FnOnce(&Connection) -> Result<u64, StoreError> + Send>;
 
 #[derive(Clone)]
 pub struct Sqlite {
@@ -178,10 +197,14 @@ impl Sqlite {
         self.write(|reply| Job::Review { id, created, review, reply }).await.map(|_| ())
     }
 
-    /// Stores a chat message: its id once committed, or 0 if the game's
-    /// chat already holds `max`.
-    pub(super) async fn write_chat(&self, line: super::chat::NewLine, max: usize) -> Result<u64, StoreError> {
-        self.write(|reply| Job::Chat { line: Box::new(line), max, reply }).await
+    /// Runs `op` in the writer's transaction; returns once committed.
+    pub(super) async fn run(&self, op: Op) -> Result<u64, StoreError> {
+        self.write(|reply| Job::Run(Some(op), reply)).await
+    }
+
+    /// Reads with the reading connection.
+    pub(super) fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        f(&self.conn())
     }
 
     pub fn load_review(&self, id: &str) -> Result<Option<String>, StoreError> {
@@ -224,6 +247,7 @@ impl Sqlite {
                         rev: r.get::<_, i64>(11)? as u64,
                         pending: r.get(12)?,
                         bot_due: false,
+                        accounts: Vec::new(),
                     })
                 },
             )
@@ -292,14 +316,21 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
         }
         let mut results: Vec<Result<u64, StoreError>> = Vec::with_capacity(batch.len());
         let committed = (|| -> Result<(), rusqlite::Error> {
-            let tx = conn.transaction()?;
-            for job in &batch {
+            let mut tx = conn.transaction()?;
+            for job in batch.iter_mut() {
                 results.push(match job {
                     Job::Insert(row, _) => insert_row(&tx, row).map(|()| row.rev),
                     Job::Save(u, _) => save_row(&tx, u),
                     Job::Pending { id, rev, pending, .. } => pending_row(&tx, id, *rev, pending.as_deref()),
                     Job::Review { id, created, review, .. } => review_row(&tx, id, *created, review),
-                    Job::Chat { line, max, .. } => super::chat::insert(&tx, line, *max),
+                    Job::Run(op, _) => {
+                        let sp = tx.savepoint()?;
+                        let done = op.take().map_or(Err(StoreError::WriterGone), |op| op(&sp));
+                        if done.is_ok() {
+                            sp.commit()?;
+                        }
+                        done
+                    }
                 });
             }
             tx.commit()
@@ -316,7 +347,7 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
                 | Job::Save(_, reply)
                 | Job::Pending { reply, .. }
                 | Job::Review { reply, .. }
-                | Job::Chat { reply, .. } => reply,
+                | Job::Run(_, reply) => reply,
             };
             let _ = reply.send(result);
         }
@@ -344,6 +375,10 @@ fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         row.rev as i64,
         row.pending
     ])?;
+    for (seat, account) in &row.accounts {
+        conn.prepare_cached("INSERT INTO seat_accounts (game, seat, account) VALUES (?1, ?2, ?3)")?
+            .execute(params![row.id, *seat as i64, account])?;
+    }
     Ok(())
 }
 

@@ -272,3 +272,75 @@ async fn repeated_failures_are_counted_not_written() {
     let e = server.event(json!({"class": "storage", "repeated": 7}));
     assert_eq!(e["level"], "ERROR");
 }
+
+/// No password and no session token is ever in the log, at any level:
+/// a server at `trace` lives through registering, signing in (and failing
+/// to), acting by session, changing the password, refused bodies and
+/// signing out, and then its every line is searched for them.
+#[tokio::test]
+async fn no_password_or_session_token_is_ever_logged() {
+    let (_dir, db) = temp_db();
+    let server = Running::start(&db, &["--log-format", "json"], Some("trace"));
+    let http = reqwest::Client::new();
+    let (first, second, wrong) = ("Tidal-Meeple-Lantern-93", "Quiet-Ferry-Harbour-58", "Wrong-Abbot-Cloister-17");
+    let mut tokens: Vec<String> = Vec::new();
+    let send = |method: &str, path: &str, body: Value, cookie: Option<&String>| {
+        let mut r = http
+            .request(reqwest::Method::from_bytes(method.as_bytes()).unwrap(), format!("{}{path}", server.base))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(c) = cookie {
+            r = r.header("cookie", format!("carcassonne_session={c}"));
+        }
+        r.send()
+    };
+    let cookie_of = |r: &reqwest::Response| {
+        let v = r.headers().get("set-cookie").expect("a session cookie").to_str().unwrap();
+        v.strip_prefix("carcassonne_session=").unwrap().split(';').next().unwrap().to_string()
+    };
+    let r = send("POST", "/api/accounts", json!({"name": "Ann", "password": first}), None).await.unwrap();
+    assert_eq!(r.status(), 201);
+    tokens.push(cookie_of(&r));
+    let r = send("POST", "/api/session", json!({"name": "Ann", "password": wrong}), None).await.unwrap();
+    assert_eq!(r.status(), 401);
+    let r = send("POST", "/api/accounts", json!({"name": "Bob", "password": "password1234"}), None).await.unwrap();
+    assert_eq!(r.status(), 400);
+    let r = send("POST", "/api/session", json!({"name": "Ann", "password": 123, "x": first}), None).await.unwrap();
+    assert_eq!(r.status(), 400);
+    let r = send("POST", "/api/session", json!({"name": "Ann", "password": first}), None).await.unwrap();
+    assert_eq!(r.status(), 200);
+    tokens.push(cookie_of(&r));
+    let setup = json!({"seats": [{"type": "human", "mine": true}, {"type": "bot", "level": "random"}]});
+    let r = send("POST", "/api/games", setup, tokens.last()).await.unwrap();
+    assert_eq!(r.status(), 201);
+    let game: Value = r.json().await.unwrap();
+    let id = game["game"].as_str().unwrap();
+    let view: Value = http.get(format!("{}/api/games/{id}", server.base)).send().await.unwrap().json().await.unwrap();
+    let act = json!({"seat": 0, "version": view["version"], "action": view["legal"][0]});
+    let r = send("POST", &format!("/api/games/{id}/actions"), act, tokens.last()).await.unwrap();
+    assert_eq!(r.status(), 200);
+    let r = send("GET", "/api/me", json!({}), tokens.last()).await.unwrap();
+    assert_eq!(r.status(), 200);
+    let change = json!({"old": wrong, "new": second});
+    assert_eq!(send("POST", "/api/me/password", change, tokens.last()).await.unwrap().status(), 403);
+    let change = json!({"old": first, "new": second});
+    let r = send("POST", "/api/me/password", change, tokens.last()).await.unwrap();
+    assert_eq!(r.status(), 200);
+    tokens.push(cookie_of(&r));
+    // A session that ended, sent again.
+    assert_eq!(send("GET", "/api/me", json!({}), tokens.first()).await.unwrap().status(), 401);
+    assert_eq!(send("DELETE", "/api/session", json!({}), tokens.last()).await.unwrap().status(), 204);
+    std::thread::sleep(Duration::from_millis(500));
+    let lines = server.lines.lock().unwrap().clone();
+    // The lines that tell of these requests are there (and searched).
+    for what in ["account created", "bad_credentials", "weak_password", "malformed", "wrong_password", "not_signed_in"]
+    {
+        assert!(lines.iter().any(|l| l.contains(what)), "no {what} in {lines:#?}");
+    }
+    let digests: Vec<String> = tokens.iter().map(|t| carcassonne_server::accounts::digest(t)).collect();
+    for secret in [first, second, wrong].iter().map(|s| s.to_string()).chain(tokens.clone()).chain(digests) {
+        for line in &lines {
+            assert!(!line.contains(&secret), "{secret} is in the log: {line}");
+        }
+    }
+}

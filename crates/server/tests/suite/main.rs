@@ -6,6 +6,7 @@
 
 mod abbey;
 mod abbot;
+mod accounts;
 mod api;
 mod bots;
 mod chat;

@@ -31,6 +31,11 @@ impl TestServer {
 
     /// With `bot_threads` bot threads (default: one per core).
     pub fn start_bots(db: &Path, limits: Limits, bot_threads: Option<usize>) -> TestServer {
+        TestServer::start_options(db, ServeOptions { limits, bot_threads, ..ServeOptions::default() })
+    }
+
+    /// With these options (their address and database replaced).
+    pub fn start_options(db: &Path, options: ServeOptions) -> TestServer {
         let (tx, rx) = mpsc::channel();
         let (stop_tx, stop_rx) = mpsc::channel::<bool>();
         let db = db.to_path_buf();
@@ -39,9 +44,7 @@ impl TestServer {
             let options = ServeOptions {
                 addr: "127.0.0.1:0".parse().unwrap(),
                 db: carcassonne_server::Database::Sqlite(db),
-                limits,
-                bot_threads,
-                ..ServeOptions::default()
+                ..options
             };
             let server = rt.block_on(Server::start(options)).expect("server starts");
             tx.send(server.local_addr()).unwrap();
