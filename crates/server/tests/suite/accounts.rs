@@ -329,6 +329,19 @@ async fn sessions_end_run_out_and_slide() {
     assert_refused(&two.me().await, 401, "not_signed_in");
     assert_refused(&two.send("DELETE", "/api/me/sessions", None, &[]).await, 401, "not_signed_in");
     assert_eq!(two.cookie.as_deref(), Some(token.as_str()));
+    // A revoked session is refused by every endpoint that needs one, and
+    // changes nothing.
+    let mine = json!({"seats": [{"type": "human", "mine": true}, {"type": "human"}]});
+    let change = json!({"old": PASSWORD, "new": OTHER});
+    for (method, path, body) in [
+        ("POST", "/api/me/password", Some(&change)),
+        ("POST", "/api/me/delete", Some(&json!({"password": PASSWORD}))),
+        ("POST", "/api/games", Some(&mine)),
+        ("GET", "/api/me", None),
+    ] {
+        assert_refused(&two.send(method, path, body, &[]).await, 401, "not_signed_in");
+    }
+    assert_eq!(Browser::new(&server).sign_in("Ann", PASSWORD).await.status, 200, "the password is as it was");
     assert_refused(&Browser::new(&server).send("DELETE", "/api/me/sessions", None, &[]).await, 401, "not_signed_in");
 }
 
@@ -538,6 +551,15 @@ async fn a_seats_own_view_goes_to_its_account_alone() {
     assert_eq!(next_message(&mut bob_ws, "error").await["error"]["code"], "not_your_seat");
     let joined = ann.post(&format!("/api/games/{game}/join"), &json!({"seat": 0})).await;
     assert_eq!(joined.body["view"]["undoable"], 1);
+    // The seat's own position for the odds and the inspector: its account's alone.
+    let odds = format!("/api/games/{game}/odds");
+    assert_eq!(ann.post(&odds, &json!({"seat": 0})).await.status, 200);
+    assert_refused(&bob.post(&odds, &json!({"seat": 0})).await, 403, "not_your_seat");
+    let feature = format!("/api/games/{game}/feature");
+    let piece = json!({"at": [0, 0], "piece": 0, "seat": 0});
+    assert_eq!(ann.post(&feature, &piece).await.status, 200);
+    assert_refused(&bob.post(&feature, &piece).await, 403, "not_your_seat");
+    assert_refused(&Browser::new(&server).post(&feature, &piece).await, 400, "malformed");
     let public = bob.get(&format!("/api/games/{game}")).await.body;
     assert!(public.get("undoable").is_none() && public["version"] == 1);
     // Her session ended elsewhere: the socket acts no more.
