@@ -2468,7 +2468,8 @@ try {
     await page.waitForSelector('body[data-page="home"]');
     await page.click('#create-game');
     await page.waitForSelector('body[data-page="game"][data-status]');
-    const id = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('game');
+    const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    const id = hash.get('game');
     // A few turns, so that features and cells are many.
     for (let i = 0; i < 3; i++) {
       const d = await waitMyTurn(page);
@@ -2477,8 +2478,20 @@ try {
       if (d.step === 'place') { await page.keyboard.press(']'); await page.keyboard.press('Enter'); } else await page.keyboard.press(key);
       await waitVersionPast(page, Number(d.version));
     }
-    const d = await waitMyTurn(page);
-    const odds = await api(base, `/api/games/${id}/odds?version=${d.version}`);
+    await waitMyTurn(page);
+    // The odds as the page asks for them: the seat to act is this browser's,
+    // so by its token, over its provisional decisions if it has any (a
+    // version of those is not one of the game's yet).
+    const post = async (path, body) => {
+      const r = await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      if (!r.ok) throw new Error(`POST ${path}: ${r.status}`);
+      return r.json();
+    };
+    const toAct = (await api(base, `/api/games/${id}`)).to_act;
+    let token = null;
+    for (const t of hash.getAll('token')) if ((await post(`/api/games/${id}/join`, { token: t })).seat === toAct) token = t;
+    assert(token, 'the seat to act is this browser\'s');
+    const odds = await post(`/api/games/${id}/odds`, { token });
     assert(await page.locator('[data-odds-cell], [data-odds-feature]').count() === 0, 'no overlay until asked');
     await page.check('#overlay-next');
     const live = odds.cells.filter((c) => !c.dead);
