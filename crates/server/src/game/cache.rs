@@ -60,7 +60,7 @@ impl Slot {
             private: watch::channel(private).0,
             rev: rev.into(),
             hint: std::sync::Mutex::new(None),
-            chat: super::chat::channel(),
+            chat: watch::channel(0).0,
         })
     }
 

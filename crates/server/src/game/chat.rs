@@ -9,8 +9,6 @@
 //! address, [`crate::limits::Guard::chat`]); what may be said is the
 //! authority's: [`clean_text`].
 
-use std::sync::Arc;
-
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
 
@@ -183,19 +181,6 @@ pub fn clean_text(text: &str) -> Result<String, GameError> {
         return Err(GameError::BadMessage(format!("a message has at most {MAX_TEXT} characters")));
     }
     Ok(out)
-}
-
-/// The chat's watch for a new [`Slot`].
-pub(super) fn channel() -> tokio::sync::watch::Sender<u64> {
-    tokio::sync::watch::channel(0).0
-}
-
-/// For the notices of other servers' messages (PostgreSQL).
-pub(super) fn heard(slot: &Arc<Slot>, line: Option<u64>) {
-    match line {
-        Some(line) => slot.heard_chat(line),
-        None => slot.recheck_chat(),
-    }
 }
 
 #[cfg(test)]

@@ -73,7 +73,7 @@ impl Hub {
                 Notice::Game { id, rev } => hub.cache.get(id).filter(|s| stale(s, Some(*rev))).into_iter().collect(),
                 Notice::Chat { id, line } => {
                     if let Some(slot) = hub.cache.get(id) {
-                        super::chat::heard(&slot, Some(*line));
+                        slot.heard_chat(*line);
                     }
                     continue;
                 }
@@ -81,7 +81,7 @@ impl Hub {
                 Notice::Listening => {
                     hub.bot_jobs.notify_waiters();
                     for slot in hub.cache.select(|s| s.followed()) {
-                        super::chat::heard(&slot, None);
+                        slot.recheck_chat();
                     }
                     hub.cache.select(|s| stale(s, None))
                 }
