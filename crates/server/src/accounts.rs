@@ -288,6 +288,9 @@ pub struct Begun {
     pub account: Account,
     pub token: Secret,
     pub expires: i64,
+    /// When it began: its cookie's age counts from then, not from the end
+    /// of the password's hashing, which may be a second later.
+    pub at: i64,
 }
 
 impl Accounts {
@@ -314,7 +317,7 @@ impl Accounts {
         let expires = session.expires;
         store.create_session(id, session).await?;
         tracing::info!(account = id, "account created");
-        Ok(Begun { account: Account { id, name, created: now }, token, expires })
+        Ok(Begun { account: Account { id, name, created: now }, token, expires, at: now })
     }
 
     /// Signs in; refused alike for an unknown name and a wrong password
@@ -357,7 +360,7 @@ impl Accounts {
         let (token, session) = Accounts::new_session(now);
         let expires = session.expires;
         store.create_session(account.id, session).await?;
-        Ok(Begun { account, token, expires })
+        Ok(Begun { account, token, expires, at: now })
     }
 
     /// The session of `token` at `now`, pushed back if due (then with the
@@ -431,7 +434,7 @@ impl Accounts {
         let expires = fresh.expires;
         store.set_password(session.account.id, hash, fresh).await?;
         tracing::info!(account = session.account.id, "password changed, other sessions ended");
-        Ok(Begun { account: session.account.clone(), token, expires })
+        Ok(Begun { account: session.account.clone(), token, expires, at: now })
     }
 
     /// Deletes the account (its password needed), its sessions and its

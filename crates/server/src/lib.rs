@@ -30,6 +30,7 @@ pub mod live;
 pub mod logging;
 pub mod names;
 pub mod net;
+pub mod ratings;
 pub mod records;
 pub mod store;
 pub mod view;

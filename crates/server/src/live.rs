@@ -146,6 +146,8 @@ pub struct Meta {
     pub created: i64,
     pub seed: u64,
     pub seats: Vec<SeatRow>,
+    /// Created as rated ([`crate::ratings`]).
+    pub rated: bool,
 }
 
 impl Meta {
@@ -568,7 +570,13 @@ mod tests {
             colour: None,
             hints: false,
         };
-        Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 42, seats: vec![seat("a"), seat("b")] })
+        Arc::new(Meta {
+            id: "0123456789abcdef".into(),
+            created: 0,
+            seed: 42,
+            seats: vec![seat("a"), seat("b")],
+            rated: false,
+        })
     }
 
     fn setup() -> Setup {

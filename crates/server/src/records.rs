@@ -123,7 +123,7 @@ fn live_at(record: &Record, version: u64, total: u64) -> Result<Live, GameError>
             hints: false,
         })
         .collect();
-    let meta = Arc::new(Meta { id: "record".into(), created: 0, seed: 0, seats });
+    let meta = Arc::new(Meta { id: "record".into(), created: 0, seed: 0, seats, rated: false });
     if version == total { Live::rebuild(meta, record, version) } else { Live::rebuild_past(meta, record, version) }
         .map_err(GameError::InvalidRecord)
 }

@@ -138,6 +138,7 @@ impl Live {
             game: &self.meta.id,
             version: self.version,
             status: if over { "finished" } else { "active" },
+            rated: self.meta.rated,
             setup: SetupOut {
                 players: &self.record().setup.players,
                 expansions: &self.record().setup.expansions,
@@ -260,6 +261,9 @@ struct View<'a> {
     game: &'a str,
     version: u64,
     status: &'static str,
+    /// Created as rated (absent otherwise).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    rated: bool,
     setup: SetupOut<'a>,
     seats: Vec<SeatPublic>,
     turn: u32,

@@ -260,7 +260,7 @@ mod tests {
         };
         let seats = vec![seat(SeatKind::Bot, None), seat(SeatKind::Human, Some("t"))];
         let id = "00000000000000aa".to_string();
-        let meta = Arc::new(Meta { id: id.clone(), created: 0, seed: 3, seats });
+        let meta = Arc::new(Meta { id: id.clone(), created: 0, seed: 3, seats, rated: false });
         let setup = Setup {
             players: meta.seats.iter().map(|s| s.name.clone()).collect(),
             expansions: vec![],
@@ -285,6 +285,7 @@ mod tests {
             pending: None,
             bot_due: true,
             accounts: Vec::new(),
+            rated: false,
         };
         hub.store().insert(row).await.unwrap();
         let slot = hub.cache.insert(&id, || Slot::new(live, None, 0));

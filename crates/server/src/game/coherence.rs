@@ -126,7 +126,7 @@ pub(super) fn rebuild(row: GameRow) -> Result<Live, GameError> {
     let damaged = |reason: String| damaged(&row.id, reason);
     let seats: Vec<SeatRow> = serde_json::from_str(&row.seats).map_err(|e| damaged(e.to_string()))?;
     let record = Record::from_json(&row.record).map_err(|e| damaged(e.to_string()))?;
-    let meta = Arc::new(Meta { id: row.id.clone(), created: row.created, seed: row.seed, seats });
+    let meta = Arc::new(Meta { id: row.id.clone(), created: row.created, seed: row.seed, seats, rated: row.rated });
     let mut live = Live::rebuild(meta, &record, row.version).map_err(damaged)?;
     if live.record() != &record {
         return Err(damaged("the replayed record differs from the stored one".into()));
@@ -155,7 +155,8 @@ mod tests {
             hints: false,
         };
         let seats = vec![seat.clone(), SeatRow { name: "b".into(), ..seat }];
-        let meta = Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 7, seats: seats.clone() });
+        let meta =
+            Arc::new(Meta { id: "0123456789abcdef".into(), created: 0, seed: 7, seats: seats.clone(), rated: false });
         let setup = Setup {
             players: vec!["a".into(), "b".into()],
             expansions: vec![],
@@ -182,6 +183,7 @@ mod tests {
             pending,
             bot_due: false,
             accounts: Vec::new(),
+            rated: false,
         };
         let back = rebuild(row(live.provisional())).unwrap();
         assert_eq!(back.pending.as_ref().map(|p| (p.seat, p.actions.clone())), Some((0, vec![place])));

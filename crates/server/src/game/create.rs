@@ -33,6 +33,8 @@ pub struct NewGame {
     pub hints: bool,
     /// Who moves first: `None` the first seat listed.
     pub first: Option<FirstSeat>,
+    /// Moves the ratings of its seats when it ends ([`crate::ratings`]).
+    pub rated: bool,
 }
 
 /// Who moves first, asked for at creation.
@@ -180,7 +182,7 @@ impl Hub {
             rules: req.rules,
         };
         let created = now();
-        let meta = Arc::new(Meta { id: id.clone(), created, seed, seats });
+        let meta = Arc::new(Meta { id: id.clone(), created, seed, seats, rated: req.rated });
         let live = Live::create(meta.clone(), setup)?;
         let row = GameRow {
             id: id.clone(),
@@ -198,6 +200,7 @@ impl Hub {
             pending: None,
             bot_due: live.bot_to_act().is_some(),
             accounts: asked.iter().enumerate().filter_map(|(k, &i)| accounts[i].map(|a| (k, a))).collect(),
+            rated: req.rated,
         };
         self.store.insert(row).await.map_err(|e| storage_of(&id, e))?;
         tracing::info!(game = %id, public = req.public, seats = n, "game created");
@@ -208,6 +211,41 @@ impl Hub {
         let seats = meta.public_seats().into_iter().zip(meta.seats.iter().map(|s| s.token.clone())).collect();
         Ok(Created { id, version, seats, asked, public: req.public })
     }
+}
+
+/// A rated game: the signed-in creator's seat, and a rating for every
+/// other seat to come (a human seat is taken by a signed-in player
+/// through its link; a bot plays a level of the ladder, each level once);
+/// no hints, which would play for a seat. Whether every seat is an
+/// account's is only known when the game ends ([`crate::ratings`]).
+fn check_rated(req: &NewGame) -> Result<(), GameError> {
+    let refuse = |why: String| Err(GameError::InvalidSetup(format!("a rated game: {why}")));
+    if req.seats.len() < 2 {
+        return refuse("it needs two seats or more".into());
+    }
+    if !req.seats.iter().any(|s| matches!(s, NewSeat::Human { account: Some(_), .. })) {
+        return refuse("one of its seats is the signed-in creator's (\"mine\": true): sign in first".into());
+    }
+    if req.hints {
+        return refuse("no hints: a hint is a bot's choice for the seat".into());
+    }
+    let mut levels = Vec::new();
+    for s in &req.seats {
+        if let NewSeat::Bot { level, .. } = s {
+            let level = level.as_deref().unwrap_or("easy");
+            if !crate::ratings::rated_level(level) {
+                return refuse(format!(
+                    "its bots play levels of the ladder (beginner, easy, medium, hard, expert), not '{}'",
+                    crate::error::clip(level, 40)
+                ));
+            }
+            if levels.contains(&level) {
+                return refuse(format!("each level plays one seat at most ('{level}' twice)"));
+            }
+            levels.push(level);
+        }
+    }
+    Ok(())
 }
 
 /// The seats, expansions, edition and rule variants: known, and playable
@@ -249,6 +287,9 @@ fn check_setup(req: &NewGame) -> Result<(Vec<Expansion>, Option<Edition>), GameE
                 n.saturating_sub(1)
             )));
         }
+    }
+    if req.rated {
+        check_rated(req)?;
     }
     if let Some(n) = req.rules.tiny_city_scoring {
         Rules::base(2)

@@ -217,6 +217,7 @@ impl Hub {
             updated: now(),
             pending: live.provisional(),
             bot_due: live.bot_to_act().is_some(),
+            outcome: None,
         };
         let rev = match self.store.save(update).await {
             Ok(rev) => rev,

@@ -126,8 +126,22 @@ pub(crate) fn summary_of(live: &Live) -> String {
         rules: setup.rules.clone(),
         turns: live.state().turns(),
         scores: live.standing(),
+        rated: live.meta.rated,
     };
     serde_json::to_string(&summary).unwrap_or_else(|_| "{}".into())
+}
+
+/// The results of a game that has just ended, for the ratings and the
+/// players' statistics; none if its record cannot be read back (logged:
+/// the game is stored all the same).
+fn outcome_of(game: &Live, at: i64) -> Option<crate::ratings::Outcome> {
+    let levels: Vec<Option<String>> =
+        game.meta.seats.iter().map(|s| if s.kind == SeatKind::Bot { s.level.clone() } else { None }).collect();
+    crate::ratings::Outcome::of_record(game.record(), game.meta.rated, &levels, at)
+        .inspect_err(
+            |e| tracing::error!(game = %game.meta.id, error = %e, "the results of a finished game cannot be read"),
+        )
+        .ok()
 }
 
 impl Hub {
@@ -360,6 +374,8 @@ impl Hub {
         };
         let to = game.version;
         let finished = game.is_over();
+        let updated = now();
+        let outcome = if finished { outcome_of(game, updated) } else { None };
         let update = Update {
             id: id.clone(),
             rev: slot.rev.load(Ordering::Acquire),
@@ -367,9 +383,10 @@ impl Hub {
             record: game.record().to_json(),
             finished,
             summary: summary_of(game),
-            updated: now(),
+            updated,
             pending,
             bot_due: game.bot_to_act().is_some(),
+            outcome,
         };
         let rev = match self.store.save(update).await {
             Ok(rev) => rev,

@@ -159,7 +159,7 @@ fn with_cookie(mut response: Response, cookie: Option<String>) -> Response {
 }
 
 fn begun(st: &AppState, status: StatusCode, begun: Begun) -> Response {
-    let cookie = crate::accounts::set_cookie(&begun.token, begun.expires, now(), st.accounts.secure_cookies);
+    let cookie = crate::accounts::set_cookie(&begun.token, begun.expires, begun.at, st.accounts.secure_cookies);
     with_cookie(ok_json(status, &serde_json::json!({ "account": begun.account })), Some(cookie))
 }
 

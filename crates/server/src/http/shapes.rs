@@ -36,6 +36,11 @@ pub struct CreateRequest {
     /// place in `seats` (0, the first listed, by default).
     #[serde(default)]
     pub first: Option<FirstRequest>,
+    /// The game moves its players' ratings when it ends (docs/api.md,
+    /// Ratings): the creator signed in and holding a seat, the bots of
+    /// ladder levels, no hints.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// `first` as sent: a seat number or `"random"`; anything else is refused
@@ -116,6 +121,7 @@ impl From<CreateRequest> for NewGame {
             undo: r.undo,
             hints: r.hints,
             first: r.first.map(|f| f.0),
+            rated: r.rated,
         }
     }
 }

@@ -321,14 +321,17 @@ impl Store {
         }
     }
 
-    /// Deletes `account`, its sessions and its seats' bindings (the games
-    /// stay, their seats as they are); one transaction.
+    /// Deletes `account`, its sessions, its seats' bindings, its rating and
+    /// its results (the games stay, their seats as they are; the other
+    /// seats' results and ratings too); one transaction.
     pub async fn delete_account(&self, account: i64) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(s) => {
                 let op: Op = Box::new(move |c| {
                     c.execute("DELETE FROM sessions WHERE account = ?1", params![account])?;
                     c.execute("DELETE FROM seat_accounts WHERE account = ?1", params![account])?;
+                    c.execute("DELETE FROM results WHERE account = ?1", params![account])?;
+                    c.execute("DELETE FROM ratings WHERE entity = ?1", params![format!("account:{account}")])?;
                     c.execute("DELETE FROM accounts WHERE id = ?1", params![account])?;
                     Ok(0)
                 });
@@ -579,6 +582,8 @@ impl Postgres {
         let tx = client.transaction().await.map_err(pg)?;
         tx.execute("DELETE FROM sessions WHERE account = $1", &[&account]).await.map_err(pg)?;
         tx.execute("DELETE FROM seat_accounts WHERE account = $1", &[&account]).await.map_err(pg)?;
+        tx.execute("DELETE FROM results WHERE account = $1", &[&account]).await.map_err(pg)?;
+        tx.execute("DELETE FROM ratings WHERE entity = $1", &[&format!("account:{account}")]).await.map_err(pg)?;
         tx.execute("DELETE FROM accounts WHERE id = $1", &[&account]).await.map_err(pg)?;
         tx.commit().await.map_err(pg)
     }

@@ -18,6 +18,7 @@ pub mod accounts;
 pub mod chat;
 pub mod postgres;
 mod queue;
+pub mod ratings;
 pub mod review_queue;
 pub mod sqlite;
 
@@ -147,6 +148,8 @@ pub struct GameRow {
     /// the row in its transaction (written, never read back: the
     /// bindings live in `seat_accounts`).
     pub accounts: Vec<(usize, i64)>,
+    /// Created as rated ([`crate::ratings`]).
+    pub rated: bool,
 }
 
 /// The acting seat's provisional decisions, as stored.
@@ -172,6 +175,9 @@ pub struct Update {
     pub pending: Option<String>,
     /// A bot is to act next.
     pub bot_due: bool,
+    /// The game has just ended: its results and ratings, stored in the
+    /// same transaction as its last action ([`ratings::settle_in`]).
+    pub outcome: Option<crate::ratings::Outcome>,
 }
 
 /// What the game list shows of a game (the `summary` column).
@@ -187,6 +193,9 @@ pub struct Summary {
     pub rules: RuleOptions,
     pub turns: u32,
     pub scores: Vec<u32>,
+    /// Created as rated; absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// One entry of the game list.

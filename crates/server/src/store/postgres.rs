@@ -107,6 +107,9 @@ const MIGRATIONS: &[&str] = &[
         text  TEXT NOT NULL
     );
     CREATE INDEX chat_by_room ON chat (game, room, id);",
+    // 7: rated games, the ratings and every finished game's results
+    // (`super::ratings`)
+    super::ratings::POSTGRES_MIGRATION,
 ];
 
 /// A pool of connections to one PostgreSQL database.
@@ -404,8 +407,8 @@ impl Postgres {
             .prepare_cached(
                 "WITH g AS (
                     INSERT INTO games (id, created, updated, seed, seats, record, version, rev, pending,
-                                       status, summary, public, owner)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                                       status, summary, public, owner, rated)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $19)
                     RETURNING id),
                  j AS (
                     INSERT INTO bot_jobs (game, version, owner) SELECT id, $7, $14 FROM g WHERE $15),
@@ -438,6 +441,7 @@ impl Postgres {
                     &BOTS_CHANNEL,
                     &row.accounts.iter().map(|(seat, _)| *seat as i32).collect::<Vec<i32>>(),
                     &row.accounts.iter().map(|(_, account)| *account).collect::<Vec<i64>>(),
+                    &row.rated,
                 ],
             )
             .await
@@ -448,7 +452,7 @@ impl Postgres {
     /// The write, its bot job (queued or removed) and its notices, in one
     /// statement: all of them or none.
     pub async fn save(&self, u: &Update) -> Result<u64, StoreError> {
-        let client = self.client().await?;
+        let mut client = self.client().await?;
         let stmt = client
             .prepare_cached(
                 "WITH g AS (
@@ -467,29 +471,34 @@ impl Postgres {
             )
             .await
             .map_err(pg)?;
-        let rows = client
-            .query(
-                &stmt,
-                &[
-                    &u.record,
-                    &(u.version as i64),
-                    &status(u.finished),
-                    &u.summary,
-                    &u.updated,
-                    &u.pending,
-                    &u.id,
-                    &(u.rev as i64),
-                    &u.bot_due,
-                    &GAMES_CHANNEL,
-                    &BOTS_CHANNEL,
-                ],
-            )
-            .await
-            .map_err(pg)?;
-        match rows.first() {
+        let (version, rev, status) = (u.version as i64, u.rev as i64, status(u.finished));
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 11] = [
+            &u.record,
+            &version,
+            &status,
+            &u.summary,
+            &u.updated,
+            &u.pending,
+            &u.id,
+            &rev,
+            &u.bot_due,
+            &GAMES_CHANNEL,
+            &BOTS_CHANNEL,
+        ];
+        let saved = |rows: Vec<Row>| match rows.first() {
             Some(r) => Ok(r.get::<_, i64>(0) as u64),
             None => Err(StoreError::Conflict(u.id.clone())),
-        }
+        };
+        let Some(outcome) = &u.outcome else {
+            return saved(client.query(&stmt, &params).await.map_err(pg)?);
+        };
+        // A game's last action and its results: both or neither (a lost
+        // race rolls back as the transaction is dropped).
+        let tx = client.transaction().await.map_err(pg)?;
+        let rev = saved(tx.query(&stmt, &params).await.map_err(pg)?)?;
+        super::ratings::settle_pg(&tx, &u.id, outcome).await?;
+        tx.commit().await.map_err(pg)?;
+        Ok(rev)
     }
 
     pub async fn save_pending(&self, id: &str, rev: u64, pending: Option<&str>) -> Result<u64, StoreError> {
@@ -539,7 +548,7 @@ impl Postgres {
         let stmt = client
             .prepare_cached(
                 "SELECT id, created, updated, seed, CASE WHEN changed THEN seats END, CASE WHEN changed THEN record END,
-                        version, status, summary, public, owner, rev, pending
+                        version, status, summary, public, owner, rev, pending, rated
                  FROM (SELECT *, rev IS DISTINCT FROM $2 AS changed FROM games WHERE id = $1) AS g",
             )
             .await
@@ -715,6 +724,7 @@ fn game_row(r: &Row) -> GameRow {
         pending: r.get(12),
         bot_due: false,
         accounts: Vec::new(),
+        rated: r.get(13),
     }
 }
 

@@ -55,6 +55,9 @@ const MIGRATIONS: &[&str] = &[
         text  TEXT NOT NULL
     );
     CREATE INDEX chat_by_room ON chat (game, room, id);",
+    // 7: rated games, the ratings and every finished game's results
+    // (`super::ratings`)
+    super::ratings::SQLITE_MIGRATION,
 ];
 
 /// An exclusive lock on `<db>.lock`, held while the server runs. The
@@ -228,7 +231,7 @@ impl Sqlite {
             .conn()
             .query_row(
                 "SELECT id, created, updated, seed, seats, record, version, status, summary, public, owner,
-                        rev, pending
+                        rev, pending, rated
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -248,6 +251,7 @@ impl Sqlite {
                         pending: r.get(12)?,
                         bot_due: false,
                         accounts: Vec::new(),
+                        rated: r.get(13)?,
                     })
                 },
             )
@@ -320,6 +324,16 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
             for job in batch.iter_mut() {
                 results.push(match job {
                     Job::Insert(row, _) => insert_row(&tx, row).map(|()| row.rev),
+                    // A game's last action and its results: both or neither.
+                    Job::Save(u, _) if u.outcome.is_some() => (|| {
+                        let sp = tx.savepoint()?;
+                        let rev = save_row(&sp, u)?;
+                        if let Some(outcome) = &u.outcome {
+                            super::ratings::settle_sqlite(&sp, &u.id, outcome)?;
+                        }
+                        sp.commit()?;
+                        Ok(rev)
+                    })(),
                     Job::Save(u, _) => save_row(&tx, u),
                     Job::Pending { id, rev, pending, .. } => pending_row(&tx, id, *rev, pending.as_deref()),
                     Job::Review { id, created, review, .. } => review_row(&tx, id, *created, review),
@@ -357,8 +371,8 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
 fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO games (id, created, updated, seed, seats, record, version, status, summary, public, owner,
-                            rev, pending)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                            rev, pending, rated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?
     .execute(params![
         row.id,
@@ -373,7 +387,8 @@ fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         row.public,
         row.owner,
         row.rev as i64,
-        row.pending
+        row.pending,
+        row.rated
     ])?;
     for (seat, account) in &row.accounts {
         conn.prepare_cached("INSERT INTO seat_accounts (game, seat, account) VALUES (?1, ?2, ?3)")?

@@ -10,96 +10,11 @@ use std::time::Duration;
 use crate::common::*;
 use carcassonne_server::{Limits, ServeOptions};
 use futures_util::{SinkExt, StreamExt};
-use reqwest::header::HeaderMap;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-const PASSWORD: &str = "correct horse battery staple";
 const OTHER: &str = "Meeple-Ferry-47-lantern";
-
-/// A browser's view of the API: a client that keeps the session cookie
-/// (and may be given headers of its own, an Origin say).
-struct Browser {
-    http: reqwest::Client,
-    base: String,
-    cookie: Option<String>,
-    last_set_cookie: Option<String>,
-}
-
-struct Answer {
-    status: u16,
-    body: Value,
-    headers: HeaderMap,
-}
-
-impl Answer {
-    fn code(&self) -> &str {
-        self.body["error"]["code"].as_str().unwrap_or("")
-    }
-}
-
-impl Browser {
-    fn new(server: &TestServer) -> Browser {
-        Browser::from(server, "127.0.0.1")
-    }
-
-    fn from(server: &TestServer, local: &str) -> Browser {
-        let http =
-            reqwest::Client::builder().local_address(local.parse::<std::net::IpAddr>().unwrap()).build().unwrap();
-        Browser { http, base: format!("http://{}", server.addr), cookie: None, last_set_cookie: None }
-    }
-
-    async fn send(&mut self, method: &str, path: &str, body: Option<&Value>, extra: &[(&str, &str)]) -> Answer {
-        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut r = self.http.request(method, format!("{}{}", self.base, path));
-        if let Some(b) = body {
-            r = r.header("content-type", "application/json").body(b.to_string());
-        }
-        if let Some(c) = &self.cookie {
-            r = r.header("cookie", format!("carcassonne_session={c}"));
-        }
-        for (k, v) in extra {
-            r = r.header(*k, *v);
-        }
-        let res = r.send().await.unwrap();
-        let status = res.status().as_u16();
-        let headers = res.headers().clone();
-        for v in headers.get_all("set-cookie") {
-            let v = v.to_str().unwrap().to_string();
-            let value = v.strip_prefix("carcassonne_session=").unwrap().split(';').next().unwrap().to_string();
-            self.cookie = (!v.contains("Max-Age=0")).then_some(value);
-            self.last_set_cookie = Some(v);
-        }
-        let text = res.text().await.unwrap();
-        Answer { status, body: serde_json::from_str(&text).unwrap_or(Value::String(text)), headers }
-    }
-
-    async fn get(&mut self, path: &str) -> Answer {
-        self.send("GET", path, None, &[]).await
-    }
-
-    async fn post(&mut self, path: &str, body: &Value) -> Answer {
-        self.send("POST", path, Some(body), &[]).await
-    }
-
-    async fn register(&mut self, name: &str, password: &str) -> Answer {
-        self.post("/api/accounts", &json!({"name": name, "password": password})).await
-    }
-
-    async fn sign_in(&mut self, name: &str, password: &str) -> Answer {
-        self.post("/api/session", &json!({"name": name, "password": password})).await
-    }
-
-    async fn me(&mut self) -> Answer {
-        self.get("/api/me").await
-    }
-}
-
-fn assert_refused(a: &Answer, status: u16, code: &str) {
-    assert_eq!((a.status, a.code()), (status, code), "{}", a.body);
-    assert!(!a.body["error"]["message"].as_str().unwrap_or("").is_empty());
-}
 
 fn accounts_server(db: &std::path::Path) -> TestServer {
     TestServer::start(db)
@@ -730,7 +645,8 @@ async fn a_database_of_the_previous_schema_migrates_and_keeps_its_games() {
     // Back to schema version 4, as the server before accounts left it.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(
-        "DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions;
+        "DROP TABLE results; DROP TABLE ratings; ALTER TABLE games DROP COLUMN rated;
+         DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions;
          DROP TABLE accounts; UPDATE schema_version SET version = 4;",
     )
     .unwrap();
@@ -739,7 +655,7 @@ async fn a_database_of_the_previous_schema_migrates_and_keeps_its_games() {
     let server = TestServer::start(&db);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let version: i64 = conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 6, "the accounts (5), then the chat (6)");
+    assert_eq!(version, 7, "the accounts (5), the chat (6), the ratings (7)");
     let after: String = conn.query_row("SELECT record FROM games WHERE id = ?1", [&game], |r| r.get(0)).unwrap();
     assert_eq!(before, after);
     let client = Client::new(&server);
@@ -752,4 +668,5 @@ async fn a_database_of_the_previous_schema_migrates_and_keeps_its_games() {
     let r = ann.post(&format!("/api/games/{game}/join"), &json!({"token": tokens[0]})).await;
     assert_eq!(r.body["bound"], true, "{}", r.body);
     assert_eq!(ann.me().await.body["games"][0]["game"], json!(game));
+    assert_eq!(client.view(&game).await.get("rated"), None, "a game of before is unrated");
 }

@@ -18,6 +18,7 @@ mod hints;
 mod inspect;
 mod limits;
 mod logs;
+mod ratings;
 mod records;
 mod restart;
 mod review;

@@ -485,3 +485,91 @@ pub async fn until(socket: &mut Socket, kind: &str) -> Value {
 pub async fn send(socket: &mut Socket, v: Value) {
     futures_util::SinkExt::send(socket, WsMessage::Text(v.to_string().into())).await.unwrap();
 }
+
+// Accounts: a browser that keeps its session cookie.
+
+/// A password strong enough for the accounts' check.
+pub const PASSWORD: &str = "correct horse battery staple";
+
+/// A browser's view of the API: a client that keeps the session cookie
+/// (and may be given headers of its own, an Origin say).
+pub struct Browser {
+    pub http: reqwest::Client,
+    pub base: String,
+    pub cookie: Option<String>,
+    pub last_set_cookie: Option<String>,
+}
+
+pub struct Answer {
+    pub status: u16,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Answer {
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+}
+
+impl Browser {
+    pub fn new(server: &TestServer) -> Browser {
+        Browser::from(server, "127.0.0.1")
+    }
+
+    pub fn from(server: &TestServer, local: &str) -> Browser {
+        let http =
+            reqwest::Client::builder().local_address(local.parse::<std::net::IpAddr>().unwrap()).build().unwrap();
+        Browser { http, base: format!("http://{}", server.addr), cookie: None, last_set_cookie: None }
+    }
+
+    pub async fn send(&mut self, method: &str, path: &str, body: Option<&Value>, extra: &[(&str, &str)]) -> Answer {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut r = self.http.request(method, format!("{}{}", self.base, path));
+        if let Some(b) = body {
+            r = r.header("content-type", "application/json").body(b.to_string());
+        }
+        if let Some(c) = &self.cookie {
+            r = r.header("cookie", format!("carcassonne_session={c}"));
+        }
+        for (k, v) in extra {
+            r = r.header(*k, *v);
+        }
+        let res = r.send().await.unwrap();
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        for v in headers.get_all("set-cookie") {
+            let v = v.to_str().unwrap().to_string();
+            let value = v.strip_prefix("carcassonne_session=").unwrap().split(';').next().unwrap().to_string();
+            self.cookie = (!v.contains("Max-Age=0")).then_some(value);
+            self.last_set_cookie = Some(v);
+        }
+        let text = res.text().await.unwrap();
+        Answer { status, body: serde_json::from_str(&text).unwrap_or(Value::String(text)), headers }
+    }
+
+    pub async fn get(&mut self, path: &str) -> Answer {
+        self.send("GET", path, None, &[]).await
+    }
+
+    pub async fn post(&mut self, path: &str, body: &Value) -> Answer {
+        self.send("POST", path, Some(body), &[]).await
+    }
+
+    pub async fn register(&mut self, name: &str, password: &str) -> Answer {
+        self.post("/api/accounts", &json!({"name": name, "password": password})).await
+    }
+
+    pub async fn sign_in(&mut self, name: &str, password: &str) -> Answer {
+        self.post("/api/session", &json!({"name": name, "password": password})).await
+    }
+
+    pub async fn me(&mut self) -> Answer {
+        self.get("/api/me").await
+    }
+}
+
+pub fn assert_refused(a: &Answer, status: u16, code: &str) {
+    assert_eq!((a.status, a.code()), (status, code), "{}", a.body);
+    assert!(!a.body["error"]["message"].as_str().unwrap_or("").is_empty());
+}
