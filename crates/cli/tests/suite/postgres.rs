@@ -1291,15 +1291,98 @@ async fn a_session_made_on_one_server_is_honoured_by_another() {
     server_b.kill();
     pg.psql(
         "games",
-        "DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions; DROP TABLE accounts; \
+        "DROP TABLE results; DROP TABLE ratings; ALTER TABLE games DROP COLUMN rated; \
+         DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions; DROP TABLE accounts; \
          UPDATE schema_version SET version = 4",
     );
     let before = pg.psql("games", &format!("SELECT md5(record) FROM games WHERE id = '{id}'"));
     let (_server_c, c) = server_with(&url, &logs, "server-c", &more);
-    assert_eq!(pg.psql("games", "SELECT version FROM schema_version"), "6", "the accounts (5), then the chat (6)");
+    assert_eq!(
+        pg.psql("games", "SELECT version FROM schema_version"),
+        "7",
+        "the accounts (5), the chat (6), the ratings (7)"
+    );
     assert_eq!(pg.psql("games", &format!("SELECT md5(record) FROM games WHERE id = '{id}'")), before);
     let view = client(&c).view(&id).await;
     assert_eq!(view["version"], acted["version"]);
     let (status, _, _) = with_session("POST", &c, "/api/accounts", creds, None).await;
     assert_eq!(status, 201, "the accounts' tables are back");
+}
+
+/// Ratings with several servers: two rated games between two accounts,
+/// each action sent to both servers at once (one of each pair wins), both
+/// games played at the same time: each game's results are stored once,
+/// and the two accounts' ratings count both games (no update lost to the
+/// other game's), as either server reads them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn rated_games_raced_on_two_servers_move_ratings_exactly_once() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let (_server_a, a) = server_with(&url, &logs, "rated-a", &["--bot-workers", "0"]);
+    let (_server_b, b) = server_with(&url, &logs, "rated-b", &["--bot-workers", "0"]);
+    let password = "correct horse battery staple";
+    let mut cookies = Vec::new();
+    for name in ["Ann", "Bob"] {
+        let (status, _, cookie) =
+            with_session("POST", &a, "/api/accounts", json!({"name": name, "password": password}), None).await;
+        assert_eq!(status, 201);
+        cookies.push(cookie.unwrap());
+    }
+    let setup = json!({"seats": [{"type": "human", "mine": true}, {"type": "human"}], "rated": true});
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let (status, created, _) = with_session("POST", &a, "/api/games", setup.clone(), Some(&cookies[0])).await;
+        assert_eq!(status, 201, "{created}");
+        let id = created["game"].as_str().unwrap().to_string();
+        let tokens = tokens(&created);
+        let (status, joined, _) =
+            with_session("POST", &b, &format!("/api/games/{id}/join"), json!({"token": tokens[1]}), Some(&cookies[1]))
+                .await;
+        assert_eq!((status, joined["bound"].clone()), (200, json!(true)), "{joined}");
+        games.push((id, tokens));
+    }
+    let race = |id: String, tokens: Vec<String>, seed: u64| {
+        let (ca, cb) = (client(&a), client(&b));
+        tokio::spawn(async move {
+            let mut pick = Pick::new(seed);
+            loop {
+                let view = ca.view(&id).await;
+                if view["status"] == "finished" {
+                    return view;
+                }
+                let seat = view["to_act"].as_u64().unwrap() as usize;
+                let version = view["version"].as_u64().unwrap();
+                let action = pick.action(&view);
+                let (ra, rb) = tokio::join!(
+                    ca.act(&id, seat, &tokens[seat], version, &action),
+                    cb.act(&id, seat, &tokens[seat], version, &action)
+                );
+                let won = [ra.status, rb.status].iter().filter(|&&s| s == 200).count();
+                assert_eq!(won, 1, "one of the two at version {version}: {} {}", ra.body, rb.body);
+            }
+        })
+    };
+    let racers: Vec<_> =
+        games.iter().enumerate().map(|(i, (id, tokens))| race(id.clone(), tokens.clone(), 40 + i as u64)).collect();
+    let mut margins = 0.0;
+    for r in racers {
+        let end = r.await.unwrap();
+        let s = &end["final"]["scores"];
+        margins += s[0].as_f64().unwrap() - s[1].as_f64().unwrap();
+    }
+    for (id, _) in &games {
+        assert_eq!(pg.psql("games", &format!("SELECT COUNT(*) FROM results WHERE game = '{id}'")), "2");
+    }
+    for base in [&a, &b] {
+        let ann = client(base).get("/api/players/ann").await.body;
+        let bob = client(base).get("/api/players/bob").await.body;
+        assert_eq!((ann["rating"]["games"].clone(), bob["rating"]["games"].clone()), (json!(2), json!(2)), "{ann}");
+        assert_eq!((ann["stats"]["rated"].clone(), ann["history"].as_array().unwrap().len()), (json!(2), 2));
+        assert!((ann["stats"]["average_margin"].as_f64().unwrap() - margins / 2.0).abs() < 1e-9);
+        // Two players who started equal move by equal and opposite amounts.
+        let (ra, rb) = (ann["rating"]["rating"].as_f64().unwrap(), bob["rating"]["rating"].as_f64().unwrap());
+        assert!((ra - 1500.0 + (rb - 1500.0)).abs() < 1e-6, "{ra} {rb}");
+    }
+    assert_eq!(pg.psql("games", "SELECT COUNT(*) FROM ratings"), "2");
 }
