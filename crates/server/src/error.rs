@@ -77,6 +77,9 @@ pub enum GameError {
     BadMessage(String),
     #[error("this game's chat holds its most messages ({0}): no more can be said")]
     ChatFull(usize),
+    /// The lobby: a table whose seats are no longer free.
+    #[error("{0}")]
+    TableClosed(String),
     /// Accounts (docs/api.md, Accounts): no session, or one that ended.
     #[error("{0}")]
     NotSignedIn(String),
@@ -129,6 +132,7 @@ impl GameError {
             GameError::HintsBusy(_) => "hints_busy",
             GameError::BadMessage(_) => "bad_message",
             GameError::ChatFull(_) => "chat_full",
+            GameError::TableClosed(_) => "table_closed",
             GameError::NotSignedIn(_) => "not_signed_in",
             GameError::NotYourSeat(_) => "not_your_seat",
             GameError::BadCredentials => "bad_credentials",

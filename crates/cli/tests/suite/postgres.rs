@@ -1291,7 +1291,8 @@ async fn a_session_made_on_one_server_is_honoured_by_another() {
     server_b.kill();
     pg.psql(
         "games",
-        "DROP TABLE results; DROP TABLE ratings; ALTER TABLE games DROP COLUMN rated; \
+        "DROP TABLE table_seats; DROP TABLE tables; \
+         DROP TABLE results; DROP TABLE ratings; ALTER TABLE games DROP COLUMN rated; \
          DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions; DROP TABLE accounts; \
          UPDATE schema_version SET version = 4",
     );
@@ -1299,8 +1300,8 @@ async fn a_session_made_on_one_server_is_honoured_by_another() {
     let (_server_c, c) = server_with(&url, &logs, "server-c", &more);
     assert_eq!(
         pg.psql("games", "SELECT version FROM schema_version"),
-        "7",
-        "the accounts (5), the chat (6), the ratings (7)"
+        "8",
+        "the accounts (5), the chat (6), the ratings (7), the lobby (8)"
     );
     assert_eq!(pg.psql("games", &format!("SELECT md5(record) FROM games WHERE id = '{id}'")), before);
     let view = client(&c).view(&id).await;
@@ -1385,4 +1386,76 @@ async fn rated_games_raced_on_two_servers_move_ratings_exactly_once() {
         assert!((ra - 1500.0 + (rb - 1500.0)).abs() < 1e-6, "{ra} {rb}");
     }
     assert_eq!(pg.psql("games", "SELECT COUNT(*) FROM ratings"), "2");
+}
+
+/// The lobby with several servers: quick match pairs a player waiting on
+/// one server with a player asking on the other, into one game; a quick
+/// match whose wait is over, looked at on both servers at once, starts
+/// one game with a bot; a table filled by two joins on two servers at once
+/// seats one of them and starts one game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn quick_match_pairs_players_waiting_on_different_servers() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let (_server_a, a) = server_with(&url, &logs, "lobby-a", &["--bot-workers", "0"]);
+    let (_server_b, b) = server_with(&url, &logs, "lobby-b", &["--bot-workers", "0"]);
+    let password = "correct horse battery staple";
+    let mut cookies = Vec::new();
+    for name in ["Ann", "Bob", "Cy", "Dan", "Eve"] {
+        let (status, _, cookie) =
+            with_session("POST", &a, "/api/accounts", json!({"name": name, "password": password}), None).await;
+        assert_eq!(status, 201);
+        cookies.push(cookie.unwrap());
+    }
+    let (ann, bob, cy, dan, eve) = (&cookies[0], &cookies[1], &cookies[2], &cookies[3], &cookies[4]);
+    let (_, waiting, _) = with_session("POST", &a, "/api/quick-match", json!({}), Some(ann)).await;
+    assert_eq!(waiting["status"], "open", "{waiting}");
+    let (_, paired, _) = with_session("POST", &b, "/api/quick-match", json!({}), Some(bob)).await;
+    assert_eq!((paired["table"].clone(), paired["status"].clone()), (waiting["table"].clone(), json!("started")));
+    let game = paired["game"].as_str().unwrap().to_string();
+    let (_, seen, _) = with_session("GET", &a, "/api/quick-match", json!({}), Some(ann)).await;
+    assert_eq!(seen["table"]["game"], json!(game));
+    assert_eq!(client(&a).view(&game).await["rated"], true);
+
+    // Cy's wait is over: both servers asked at once, one game with a bot.
+    let (_, asked, _) = with_session("POST", &a, "/api/quick-match", json!({"bot_after": 0}), Some(cy)).await;
+    assert_eq!(asked["status"], "open");
+    let (ra, rb) = tokio::join!(
+        with_session("GET", &a, "/api/quick-match", json!({}), Some(cy)),
+        with_session("GET", &b, "/api/quick-match", json!({}), Some(cy))
+    );
+    let table = asked["table"].as_str().unwrap();
+    wait_until("the bot's game", Duration::from_secs(10), || async {
+        pg.psql("games", &format!("SELECT status FROM tables WHERE id = '{table}'")) == "started"
+    })
+    .await;
+    let game = pg.psql("games", &format!("SELECT game FROM tables WHERE id = '{table}'"));
+    for (status, body, _) in [ra, rb] {
+        assert_eq!(status, 200, "{body}");
+        assert!(body["table"]["game"].is_null() || body["table"]["game"] == json!(game), "{body}");
+    }
+    let cy_id = pg.psql("games", "SELECT id FROM accounts WHERE name = 'Cy'");
+    assert_eq!(
+        pg.psql("games", &format!("SELECT COUNT(*) FROM seat_accounts WHERE account = {cy_id}")),
+        "1",
+        "one game"
+    );
+
+    // Two joins of a table's last seat on two servers at once: one seat, one game.
+    let (_, opened, _) = with_session("POST", &a, "/api/lobby", json!({"humans": 2}), Some(dan)).await;
+    let t = opened["table"].as_str().unwrap().to_string();
+    let join = format!("/api/lobby/{t}/join");
+    let ((sa, ja, _), (sb, jb, _)) = tokio::join!(
+        with_session("POST", &a, &join, json!({}), Some(eve)),
+        with_session("POST", &b, &join, json!({}), Some(eve))
+    );
+    assert_eq!((sa, sb), (200, 200), "{ja} {jb}");
+    wait_until("the table's game", Duration::from_secs(10), || async {
+        pg.psql("games", &format!("SELECT status FROM tables WHERE id = '{t}'")) == "started"
+    })
+    .await;
+    assert_eq!(pg.psql("games", &format!("SELECT COUNT(*) FROM table_seats WHERE tbl = '{t}'")), "2");
+    let eve_id = pg.psql("games", "SELECT id FROM accounts WHERE name = 'Eve'");
+    assert_eq!(pg.psql("games", &format!("SELECT COUNT(*) FROM seat_accounts WHERE account = {eve_id}")), "1");
 }

@@ -98,15 +98,23 @@ impl Hub {
         tokio::spawn(async move { hub.create_now(req, owner).await }).await.map_err(GameError::internal)?
     }
 
-    async fn create_now(self: &Arc<Self>, req: NewGame, owner: Owner) -> Result<Created, GameError> {
-        let n = req.seats.len();
-        let (expansions, edition) = check_setup(&req)?;
+    /// Whether `req` could be created: its setup, and its bots' levels
+    /// within this server's budgets; whether a bot of it searches.
+    pub fn check_new(&self, req: &NewGame) -> Result<bool, GameError> {
+        check_setup(req)?;
         let mut searches = false;
         for s in &req.seats {
             if let NewSeat::Bot { level, .. } = s {
                 searches |= self.bots().check_level(level.as_deref().unwrap_or("easy"))?;
             }
         }
+        Ok(searches)
+    }
+
+    async fn create_now(self: &Arc<Self>, req: NewGame, owner: Owner) -> Result<Created, GameError> {
+        let n = req.seats.len();
+        let searches = self.check_new(&req)?;
+        let (expansions, edition) = check_setup(&req)?;
         let asked: Vec<Option<String>> = req
             .seats
             .iter()

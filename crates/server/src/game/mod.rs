@@ -14,6 +14,7 @@ pub mod chat;
 mod coherence;
 mod create;
 pub mod hint;
+pub mod lobby;
 pub mod review;
 
 use std::sync::atomic::Ordering;

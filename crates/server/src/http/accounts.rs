@@ -20,7 +20,7 @@ use std::net::IpAddr;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -151,20 +151,13 @@ fn client(addr: &Option<Extension<ClientAddr>>) -> Option<IpAddr> {
     addr.as_ref().map(|a| a.0 .0)
 }
 
-fn with_cookie(mut response: Response, cookie: Option<String>) -> Response {
-    if let Some(v) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
-        response.headers_mut().append(header::SET_COOKIE, v);
-    }
-    response
-}
-
 fn begun(st: &AppState, status: StatusCode, begun: Begun) -> Response {
     let cookie = crate::accounts::set_cookie(&begun.token, begun.expires, begun.at, st.accounts.secure_cookies);
-    with_cookie(ok_json(status, &serde_json::json!({ "account": begun.account })), Some(cookie))
+    super::refreshed(ok_json(status, &serde_json::json!({ "account": begun.account })), Some(cookie))
 }
 
 fn cleared(st: &AppState, response: Response) -> Response {
-    with_cookie(response, Some(crate::accounts::clear_cookie(st.accounts.secure_cookies)))
+    super::refreshed(response, Some(crate::accounts::clear_cookie(st.accounts.secure_cookies)))
 }
 
 /// The request's session, if it carries the cookie: `None` without one,
@@ -184,7 +177,7 @@ pub(super) async fn session_of(
 }
 
 /// The request's session, which it needs.
-async fn signed(st: &AppState, headers: &HeaderMap) -> Result<(Session, Option<String>), GameError> {
+pub(super) async fn signed(st: &AppState, headers: &HeaderMap) -> Result<(Session, Option<String>), GameError> {
     session_of(st, headers)
         .await?
         .ok_or_else(|| GameError::NotSignedIn("sign in first: this needs an account's session".into()))
@@ -288,7 +281,7 @@ async fn me(
         .await
         .map_err(GameError::from)?;
     let body = serde_json::json!({ "account": session.account, "expires": session.expires, "games": games });
-    Ok(with_cookie(ok_json(StatusCode::OK, &body), cookie))
+    Ok(super::refreshed(ok_json(StatusCode::OK, &body), cookie))
 }
 
 async fn change_password(

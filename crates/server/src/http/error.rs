@@ -79,7 +79,8 @@ pub fn status(e: &GameError) -> StatusCode {
         | GameError::TurnNotOver(_)
         | GameError::EndTurnFirst
         | GameError::NotFinished
-        | GameError::ChatFull(_) => StatusCode::CONFLICT,
+        | GameError::ChatFull(_)
+        | GameError::TableClosed(_) => StatusCode::CONFLICT,
         GameError::Illegal(_) | GameError::InvalidRecord(_) | GameError::BadMessage(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }

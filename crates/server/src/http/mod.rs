@@ -5,6 +5,7 @@
 
 mod accounts;
 pub mod error;
+mod lobby;
 mod ratings;
 pub mod shapes;
 mod ws;
@@ -68,7 +69,7 @@ pub fn router(
     stop: watch::Receiver<bool>,
 ) -> Router {
     let state = AppState { hub, assets: assets.map(Arc::new), guard: guard.clone(), accounts, stop };
-    let api = self::ratings::routes(self::accounts::routes(Router::new()))
+    let api = self::lobby::routes(self::ratings::routes(self::accounts::routes(Router::new())))
         .route("/api/tiles", get(tiles))
         .route("/api/games", get(list).post(create))
         .route("/api/games/{id}", get(view))

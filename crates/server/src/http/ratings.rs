@@ -13,8 +13,8 @@ use serde::Deserialize;
 use super::{ok_json, ApiError, AppState};
 use crate::error::GameError;
 use crate::game::now;
-use crate::ratings::{rated_level, Entity, LEVEL_STARTS};
-use crate::store::ratings::{Ranked, Shown, Whose};
+use crate::ratings::rated_level;
+use crate::store::ratings::Whose;
 
 /// Names the ratings' list shows at most.
 const MAX_LIST: u32 = 200;
@@ -66,17 +66,6 @@ async fn ratings(
     let at = now();
     let store = st.hub.store();
     let players = store.ranked(false, limit, at).await.map_err(GameError::from)?;
-    let stored = store.ranked(true, LEVEL_STARTS.len() as u32, at).await.map_err(GameError::from)?;
-    // Every level, whether it has played a rated game yet or not.
-    let mut levels: Vec<Ranked> = LEVEL_STARTS
-        .iter()
-        .map(|(l, _)| {
-            stored.iter().find(|r| r.name == *l).cloned().unwrap_or_else(|| Ranked {
-                name: l.to_string(),
-                rating: Shown::of(&Entity::Level(l.to_string()).start(), at),
-            })
-        })
-        .collect();
-    levels.sort_by(|a, b| b.rating.rating.total_cmp(&a.rating.rating));
+    let levels = store.levels(at).await.map_err(GameError::from)?;
     Ok(ok_json(StatusCode::OK, &serde_json::json!({ "players": players, "levels": levels })))
 }

@@ -16,6 +16,7 @@
 
 pub mod accounts;
 pub mod chat;
+pub mod lobby;
 pub mod postgres;
 mod queue;
 pub mod ratings;

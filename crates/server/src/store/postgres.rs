@@ -110,6 +110,8 @@ const MIGRATIONS: &[&str] = &[
     // 7: rated games, the ratings and every finished game's results
     // (`super::ratings`)
     super::ratings::POSTGRES_MIGRATION,
+    // 8: the lobby's tables and who sits at them (`super::lobby`)
+    super::lobby::POSTGRES_MIGRATION,
 ];
 
 /// A pool of connections to one PostgreSQL database.

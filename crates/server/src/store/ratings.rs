@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::postgres::pg;
 use super::{blocking, Store, StoreError};
-use crate::ratings::{settle, Entity, Outcome, Points, Rating, ResultRow, PROVISIONAL_DEVIATION};
+use crate::ratings::{settle, Entity, Outcome, Points, Rating, ResultRow, LEVEL_STARTS, PROVISIONAL_DEVIATION};
 
 /// Migration 7 of SQLite.
 pub(super) const SQLITE_MIGRATION: &str = "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
@@ -389,6 +389,57 @@ pub(super) async fn settle_pg(
 }
 
 impl Store {
+    /// The rating of `entity`, if it has played a rated game.
+    pub async fn rating(&self, entity: &Entity) -> Result<Option<Rating>, StoreError> {
+        const ONE: &str = "SELECT rating, deviation, volatility, games, updated FROM ratings WHERE entity = ?1";
+        let key = entity.key();
+        let r = match self {
+            Store::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || {
+                    s.read(|c| {
+                        Ok(c.prepare_cached(ONE)?
+                            .query_row(params![key], |r| {
+                                Ok(rating_of(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                            })
+                            .optional()?)
+                    })
+                })
+                .await?
+            }
+            Store::Postgres(p) => {
+                p.watch(async {
+                    let row = p
+                        .client()
+                        .await?
+                        .query_opt(&ONE.replace("?1", "$1").replace("games,", "games::BIGINT,"), &[&key])
+                        .await
+                        .map_err(pg)?;
+                    Ok(row.map(|r| rating_of(r.get(0), r.get(1), r.get(2), r.get(3), r.get(4))))
+                })
+                .await?
+            }
+        };
+        Ok(r.filter(|r| r.games > 0))
+    }
+
+    /// Every level of the ladder with its rating (its start before its
+    /// first rated game), strongest first.
+    pub async fn levels(&self, now: i64) -> Result<Vec<Ranked>, StoreError> {
+        let stored = self.ranked(true, LEVEL_STARTS.len() as u32, now).await?;
+        let mut levels: Vec<Ranked> = LEVEL_STARTS
+            .iter()
+            .map(|(l, _)| {
+                stored.iter().find(|r| r.name == *l).cloned().unwrap_or_else(|| Ranked {
+                    name: l.to_string(),
+                    rating: Shown::of(&Entity::Level(l.to_string()).start(), now),
+                })
+            })
+            .collect();
+        levels.sort_by(|a, b| b.rating.rating.total_cmp(&a.rating.rating));
+        Ok(levels)
+    }
+
     /// The page of an account or a level, at `now`.
     pub async fn page(&self, whose: Whose, now: i64) -> Result<Page, StoreError> {
         let key = whose.entity().key();

@@ -58,6 +58,8 @@ const MIGRATIONS: &[&str] = &[
     // 7: rated games, the ratings and every finished game's results
     // (`super::ratings`)
     super::ratings::SQLITE_MIGRATION,
+    // 8: the lobby's tables and who sits at them (`super::lobby`)
+    super::lobby::SQLITE_MIGRATION,
 ];
 
 /// An exclusive lock on `<db>.lock`, held while the server runs. The

@@ -17,6 +17,7 @@ mod first;
 mod hints;
 mod inspect;
 mod limits;
+mod lobby;
 mod logs;
 mod ratings;
 mod records;
