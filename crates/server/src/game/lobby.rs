@@ -197,6 +197,21 @@ impl Hub {
         self.store.table(id, now()).await?.ok_or_else(|| GameError::NotFound(format!("no table '{id}'")))
     }
 
+    /// Table `id` as a player looking at it finds it: if its starter died
+    /// (`starting` for [`STALE_START`] seconds), started again now.
+    pub async fn look_at_table(self: &Arc<Self>, id: &str, owner: Owner) -> Result<Table, GameError> {
+        let table = self.table(id).await?;
+        let at = now();
+        if table.status == "starting"
+            && table.updated < at - STALE_START
+            && self.store.claim_start(id, at, at - STALE_START).await?
+        {
+            self.start_table(id, owner).await?;
+            return self.table(id).await;
+        }
+        Ok(table)
+    }
+
     /// The open tables, newest first.
     pub async fn open_tables(&self, limit: u32) -> Result<Vec<Table>, GameError> {
         Ok(self.store.open_tables(limit.min(MAX_LISTED), now()).await?)

@@ -61,8 +61,13 @@ async fn open(State(st): State<AppState>, headers: HeaderMap, body: Body) -> Res
     Ok(refreshed(ok_json(StatusCode::CREATED, &table), cookie))
 }
 
-async fn table(State(st): State<AppState>, headers: HeaderMap, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let table = st.hub.table(&id).await?;
+async fn table(
+    State(st): State<AppState>,
+    peer: Option<Extension<ClientAddr>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let table = st.hub.look_at_table(&id, owner_of(peer)).await?;
     let (account, cookie) = match super::accounts::session_of(&st, &headers).await {
         Ok(Some((s, c))) => (Some(s.account.id), c),
         _ => (None, None),

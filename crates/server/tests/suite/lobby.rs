@@ -189,3 +189,32 @@ async fn bad_lobby_requests_are_refused_without_a_change() {
     assert_refused(&ann.get("/api/lobby?limit=lots").await, 400, "malformed");
     assert_refused(&ann.get("/api/lobby?sort=new").await, 400, "malformed");
 }
+
+#[tokio::test]
+async fn a_table_whose_starter_died_is_started_by_the_next_look() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    let mut ann = signed(&server, "Ann").await;
+    let bob = signed(&server, "Bob").await;
+    let opened = ann.post("/api/lobby", &json!({"humans": 2})).await;
+    let table = opened.body["table"].as_str().unwrap().to_string();
+    // As a server that died between filling the table and creating its game leaves it.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let bob_id: i64 = conn.query_row("SELECT id FROM accounts WHERE name = 'Bob'", [], |r| r.get(0)).unwrap();
+    conn.execute(
+        "INSERT INTO table_seats (tbl, seat, account, joined) VALUES (?1, 1, ?2, 0)",
+        rusqlite::params![table, bob_id],
+    )
+    .unwrap();
+    conn.execute("UPDATE tables SET status = 'starting', updated = 5 WHERE id = ?1", [&table]).unwrap();
+    drop(bob);
+    let t = Client::new(&server).get(&format!("/api/lobby/{table}")).await.body;
+    assert_eq!(t["status"], "started", "{t}");
+    let view = Client::new(&server).view(t["game"].as_str().unwrap()).await;
+    let mut seated = names(&view);
+    seated.sort();
+    assert_eq!(seated, ["Ann", "Bob"]);
+    // Once: looking again changes nothing.
+    let again = Client::new(&server).get(&format!("/api/lobby/{table}")).await.body;
+    assert_eq!(again["game"], t["game"]);
+}
