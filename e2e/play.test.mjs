@@ -3067,6 +3067,149 @@ try {
     for (const x of [ann, bob, eve]) await x.ctx.close();
   });
 
+  await check('ratings: a new account has no rating; a rated game against the beginner bot, made from the home page and played to the end by the keys, with a chat line; then its player page shows the rating after 1 game with its graph, and the ratings page lists it (1366 and 390 px; German and Polish)', async () => {
+    const name = `Rated ${Date.now() % 100000}`;
+    const password = 'lantern ferry meeple harbour';
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await ctx.addInitScript(() => { try { if (localStorage.getItem('carcassonne.autoEnd') === null) localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
+    const p = await ctx.newPage();
+    watchPage(p, 'rated');
+    // An account, made on the account page; it has no rating yet.
+    await p.goto(`${base}/#account`);
+    await p.waitForSelector('body[data-ready="1"][data-page="account"] #register-form');
+    await p.fill('#register-name', name);
+    await p.fill('#register-password', password);
+    await p.fill('#register-again', password);
+    await p.click('#register-form-submit');
+    await p.waitForSelector('#account-link[data-signed-in="1"]', { timeout: 10000 });
+    await p.waitForSelector('#account-rating #account-player-link');
+    assert((await p.textContent('#account-rating')).includes('No rating yet'), `the account page says there is no rating: "${await p.textContent('#account-rating')}"`);
+    await p.click('#account-player-link');
+    await p.waitForSelector('body[data-page="player"] #player-summary[data-kind="player"] #player-rating.no-rating');
+    assert((await p.textContent('#player-summary h2')).includes(name), 'the page names the player');
+    assert(await p.locator('#rating-chart').count() === 0 && (await p.textContent('#rating-summary')).includes('No rated game yet'), 'no graph before a rated game');
+    // A name no one has: said so.
+    await p.goto(`${base}/#player=${encodeURIComponent('No One Here')}`);
+    await p.waitForSelector('#player-missing');
+
+    // The home page's form: rated, against the beginner; no hints, only the ladder's levels.
+    await p.goto(`${base}/`);
+    await p.waitForSelector('body[data-ready="1"][data-page="home"] #opt-rated');
+    while (await p.locator('.seat-row').count() > 2) await p.click('.seat-row:last-child button[aria-label^="remove seat"]');
+    while (await p.locator('.seat-row').count() < 2) await p.click('#add-seat');
+    await p.selectOption('select[name="seat-0-type"]', 'human');
+    await p.selectOption('select[name="seat-1-type"]', 'bot');
+    await p.selectOption('select[name="seat-1-level"]', 'random');
+    await p.check('#opt-hints');
+    for (const x of ['ferries', 'inns', 'abbey', 'traders', 'river', 'abbot', 'labyrinth']) if (await p.isChecked(`#exp-${x}`)) await p.uncheck(`#exp-${x}`);
+    await p.check('#opt-rated');
+    const levels = await p.$$eval('select[name="seat-1-level"] option', (os) => os.map((o) => o.value));
+    assert(levels.join() === 'beginner,easy,medium,hard,expert', `a rated game's bots: the ladder's levels only (${levels})`);
+    assert(await p.isDisabled('#opt-hints') && !(await p.isChecked('#opt-hints')), 'no hints in a rated game');
+    // Two seats played here: not a rated game, said before the server is asked.
+    await p.selectOption('select[name="seat-1-type"]', 'human');
+    await p.waitForSelector('#rated-problem');
+    assert(await p.isDisabled('#create-game'), 'refused in the form');
+    await p.selectOption('select[name="seat-1-type"]', 'bot');
+    await p.selectOption('select[name="seat-1-level"]', 'beginner');
+    assert(await p.locator('#rated-problem').count() === 0 && !(await p.isDisabled('#create-game')), 'the seats make a rated game');
+    await pointShot(p, 'rated-form');
+    const [req] = await Promise.all([p.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/games'), p.click('#create-game')]);
+    const sent = req.postDataJSON();
+    assert(sent.rated === true && sent.seats[0].mine === true && !sent.hints && sent.seats[1].level === 'beginner', `the form sends a rated game: ${JSON.stringify(sent)}`);
+    await p.waitForSelector('body[data-page="game"][data-status="active"]');
+    const gameId = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
+    assert((await api(base, `/api/games/${gameId}`)).rated === true, 'the server made it rated');
+    await p.waitForSelector('#rated-badge:not(.hidden)');
+
+    // Played to the end by the keys: ] and Enter place, N passes, Enter ends the turn.
+    for (let i = 0; i < 400; i++) {
+      const d = await waitMyTurn(p, 120000);
+      if (d.status === 'finished') break;
+      if (d.step === 'place') await placeByKeys(p);
+      else await p.keyboard.press(d.step === 'end_turn' ? 'Enter' : 'n');
+      // (The last turn's end may bring the game's end without a newer version.)
+      await p.waitForFunction((v) => document.body.dataset.status === 'finished' || (Number(document.body.dataset.version) > v && document.body.dataset.pending === '0'), Number(d.version), { timeout: 30000, polling: 50 });
+    }
+    await p.waitForSelector('body[data-status="finished"] dialog[open] #close-final');
+    await p.click('#close-final');
+    // A word to the bot, in the players' room.
+    await p.fill('.chat-form input[aria-label="your message"]', 'good game');
+    await p.press('.chat-form input[aria-label="your message"]', 'Enter');
+    await p.waitForFunction(() => [...document.querySelectorAll('section.chat > ol.chat-lines li .chat-text')].some((e) => e.textContent === 'good game'));
+    // Over: the way to the player's new rating.
+    await p.click('#my-rating');
+    await p.waitForSelector('body[data-page="player"] #player-rating[data-games="1"]');
+    const me = await api(base, `/api/players/${encodeURIComponent(name)}`);
+    assert(me.rating && me.rating.games === 1 && me.history.length === 1 && me.history[0].game === gameId, `the server rated the game: ${JSON.stringify(me).slice(0, 300)}`);
+    const shown = await p.evaluate(() => ({
+      rating: document.querySelector('#player-rating .rating').dataset.rating,
+      text: document.getElementById('player-rating').textContent,
+      points: document.querySelectorAll('#rating-chart .rating-point').length,
+      band: document.querySelectorAll('#rating-chart .band').length,
+      label: document.getElementById('rating-chart').getAttribute('aria-labelledby'),
+      summary: document.getElementById('rating-summary').textContent,
+      games: document.querySelector('#player-stats tr[data-stat="games"] td').textContent,
+      rated: document.querySelector('#player-stats tr[data-stat="rated"] td').textContent,
+    }));
+    assert(Number(shown.rating) === Math.round(me.rating.rating) && shown.text.includes(`± ${Math.round(me.rating.deviation)}`), `the rating as the server has it (${shown.text})`);
+    assert(shown.text.includes('after 1 rated game') && shown.text.includes('provisional'), `after 1 game, provisional: "${shown.text}"`);
+    assert(shown.points === 1 && shown.band === 1, `the graph: one game, its band (${shown.points}, ${shown.band})`);
+    assert(shown.label === 'rating-summary' && shown.summary.includes(String(Math.round(me.rating.rating))), `the graph told in words: "${shown.summary}"`);
+    assert(shown.games === '1' && shown.rated === '1', `the statistics: 1 game, 1 rated (${shown.games}, ${shown.rated})`);
+    await pointShot(p, 'player');
+    // The ratings page lists the player, linked to its page, and the five levels.
+    await p.click('#player-ratings-link');
+    await p.waitForSelector('body[data-page="ratings"] #ratings-players-table');
+    const row = p.locator('#ratings-players-table tbody tr', { hasText: name });
+    assert(await row.count() === 1 && (await row.getAttribute('class')) === 'me', 'the player is listed, marked as this browser\'s');
+    assert((await row.textContent()).includes(`${Math.round(me.rating.rating)} ± ${Math.round(me.rating.deviation)}`), `with its rating: "${await row.textContent()}"`);
+    assert(await p.locator('#ratings-levels-table tbody tr').count() === 5, 'the five levels');
+    await pointShot(p, 'ratings');
+
+    // On a phone: the player page fits, its graph readable.
+    const state = await ctx.storageState();
+    const phoneCtx = await browser.newContext({ storageState: state, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const q = await phoneCtx.newPage();
+    watchPage(q, 'rated-phone');
+    await q.goto(`${base}/#player=${encodeURIComponent(name)}`);
+    await q.waitForSelector('body[data-page="player"] #rating-chart');
+    const fit = await q.evaluate(() => ({ wide: document.documentElement.scrollWidth, chart: document.getElementById('rating-chart').getBoundingClientRect().width }));
+    assert(fit.wide <= 391 && fit.chart > 300, `the page fits 390 px, the graph nearly as wide (${JSON.stringify(fit)})`);
+    await pointShot(q, 'player');
+    await q.goto(`${base}/#ratings`);
+    await q.waitForSelector('body[data-page="ratings"] #ratings-players-table');
+    assert(await q.evaluate(() => document.documentElement.scrollWidth) <= 391, 'the ratings fit 390 px');
+    await pointShot(q, 'ratings');
+    await phoneCtx.close();
+
+    // The pages' words in German and Polish.
+    for (const locale of ['de-DE', 'pl-PL']) {
+      const lc = await browser.newContext({ storageState: state, locale, viewport: { width: 1280, height: 820 } });
+      const l = await lc.newPage();
+      watchPage(l, `rated-${locale}`);
+      await l.goto(`${base}/#player=${encodeURIComponent(name)}`);
+      await l.waitForSelector('body[data-ready="1"][data-page="player"] #rating-chart');
+      await l.goto(`${base}/#player=beginner`);
+      await l.waitForSelector('#player-summary[data-kind="level"] #rating-chart');
+      await l.goto(`${base}/#ratings`);
+      await l.waitForSelector('#ratings-players-table');
+      await l.goto(`${base}/#account`);
+      await l.waitForSelector('#account-rating .rating');
+      await l.goto(`${base}/`);
+      await l.waitForSelector('body[data-page="home"] #opt-rated');
+      await l.check('#opt-rated');
+      await l.selectOption('select[name="seat-1-type"]', 'human');
+      await l.waitForSelector('#rated-problem');
+      await l.goto(`${base}/#game=${gameId}`);
+      await l.waitForSelector('body[data-status="finished"] #rated-badge:not(.hidden)');
+      const missing = await l.evaluate(() => [...window.__i18n.missing]);
+      assert(missing.length === 0, `every text has its ${locale} words (missing: ${JSON.stringify(missing)})`);
+      await lc.close();
+    }
+    await ctx.close();
+  });
+
   await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {
     const ctx2 = await browser.newContext({ viewport: { width: 1100, height: 760 } });
     // The tab is put behind by the test (a headless browser has no other

@@ -1,6 +1,6 @@
 // Accounts, optional (docs/api.md, Accounts): the header's "Sign in" or the
 // account's name, the account page (#account: sign in or register; then
-// the account's games, a new password, signing out here or everywhere,
+// its rating, the account's games, a new password, signing out here or everywhere,
 // deleting the account), and who is signed in, for the other pages.
 // The session is an HttpOnly cookie: the page never sees it, and asks the
 // server (GET /api/me) who it is.
@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { h, clear, toast, showError, remembered, fmtTime } from './ui.js';
 import { t, tn } from './i18n.js';
 import { botName } from './words.js';
+import { ratingLine } from './player.js';
 
 /** The signed-in account ({ name, created }), or null; `undefined` until asked. */
 let account;
@@ -182,6 +183,7 @@ export class AccountPage {
   summaryCard() {
     return h('section.card#account-summary', h('h2', account.name),
       h('p.muted', t('Account made {when}.', { when: fmtTime(account.created) })),
+      ratingLine(account.name),
       h('div.form-row',
         h('button#sign-out', { onclick: async () => {
           try { await api.signOut(); } catch (e) { showError(e, 'Signing out'); }

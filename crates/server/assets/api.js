@@ -95,6 +95,9 @@ export const api = {
   changePassword: (old, next) => request('POST', '/api/me/password', { old, new: next }),
   signOutEverywhere: () => request('DELETE', '/api/me/sessions'),
   deleteAccount: (password) => request('POST', '/api/me/delete', { password }),
+  // Ratings (docs/api.md, Ratings): an account's or a bot level's page, and the lists.
+  player: (name) => request('GET', `/api/players/${enc(name)}`),
+  ratings: (limit = 100) => request('GET', `/api/ratings?limit=${limit}`),
 };
 
 function enc(s) { return encodeURIComponent(s); }

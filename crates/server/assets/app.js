@@ -6,6 +6,8 @@
 //   #record&v=N            step through a record or .jcz opened in this tab
 //   #game=ID&seat=N...     play the signed-in account's seats (no token)
 //   #account               sign in or register; the account's page
+//   #player=NAME           an account's or a bot level's rating and statistics
+//   #ratings               the players' and the bot levels' ratings
 import { api } from './api.js';
 import { Catalogue, installDefs } from './tiles.js';
 import { h, clear, parseHash, showError } from './ui.js';
@@ -16,6 +18,7 @@ import { openHelp } from './help.js';
 import { ReplayPage } from './replay.js';
 import { soundToggle } from './sound.js';
 import { AccountPage, accountLink, whoAmI } from './account.js';
+import { PlayerPage, RatingsPage } from './player.js';
 
 const main = document.getElementById('app');
 const titleEl = document.getElementById('page-title');
@@ -50,7 +53,9 @@ async function route() {
   // The account's seats opened without their tokens act by the session.
   const tokens = [...linked, ...seats.map((s) => `session:${s}`)];
   const account = params.has('account');
-  const key = account ? 'account' : record ? 'record' : replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
+  const player = params.get('player');
+  const ratings = params.has('ratings');
+  const key = account ? 'account' : player ? `player:${player}` : ratings ? 'ratings' : record ? 'record' : replay ? `replay:${replay}` : game ? `game:${game}:${tokens.join(',')}` : 'home';
   // The replay viewer rewrites its own #replay=..&v=N: no reload for that.
   if (key === routeKey && page) return;
   routeKey = key;
@@ -59,6 +64,8 @@ async function route() {
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
   clear(main);
   if (account) page = new AccountPage(main, ctx);
+  else if (player) page = new PlayerPage(main, ctx, player);
+  else if (ratings) page = new RatingsPage(main, ctx);
   else if (record) page = new ReplayPage(main, ctx, { local: true, version: Number(params.get('v')) || null });
   else if (replay) page = new ReplayPage(main, ctx, { game: replay, version: Number(params.get('v')) || null });
   else if (game) page = new GamePage(main, ctx, { game, tokens });

@@ -2,7 +2,7 @@
 // hot-seat) or watched read-only.
 import { api, ApiError, GameSocket, bySession } from './api.js';
 import { BoardView } from './board.js';
-import { h, clear, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
+import { h, clear, cap, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
 import { createAndOpen } from './lobby.js';
 import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
@@ -16,6 +16,8 @@ import { openHelp, setHelpGame } from './help.js';
 import { renderStats } from './stats.js';
 import { openChooser, closeChooser } from './chooser.js';
 import { ChatPanel } from './chat.js';
+import { signedIn } from './account.js';
+import { playerHref } from './player.js';
 
 export class GamePage {
   constructor(root, ctx, { game, tokens }) {
@@ -49,7 +51,9 @@ export class GamePage {
     this.boardWrap.append(this.banner, tools);
     this.side = h('aside.side');
     this.turnSec = h('section.turn', { 'aria-label': 'your turn' });
-    this.scoreSec = h('section', h('h3', 'Scores'), h('div'));
+    // A rated game says so beside its scores.
+    this.ratedTag = h('span.tag.rated.hidden#rated-badge', { title: 'a rated game: its result moves the players’ ratings' }, 'Rated');
+    this.scoreSec = h('section', h('h3', 'Scores', ' ', this.ratedTag), h('div'));
     this.finalSec = h('section.hidden', h('h3', 'Final scores'), h('div'));
     this.bagSec = h('section', h('h3', 'Tiles left'), h('div'));
     this.linkSec = h('section');
@@ -736,6 +740,7 @@ export class GamePage {
     this.scoreSec.replaceChild(renderScores(v, { mine }), this.scoreSec.lastChild);
     this.bagSec.replaceChild(renderBag(v, this.ctx.cat), this.bagSec.lastChild);
     this.renderLog();
+    this.ratedTag.classList.toggle('hidden', !v.rated);
     const fin = renderFinal(v, { compact: true });
     this.finalSec.classList.toggle('hidden', !fin);
     if (fin) this.finalSec.replaceChild(h('div', fin), this.finalSec.lastChild);
@@ -864,7 +869,9 @@ export class GamePage {
       sec.appendChild(h('div.actions', { style: 'display:flex;gap:.4em;flex-wrap:wrap;align-items:center' },
         h('button.primary', { onclick: () => this.openFinal(), id: 'show-final' }, 'Final scores'),
         this.tokens.size ? h('button#play-again', { onclick: () => this.playAgain() }, 'Play again') : null,
-        h('a', { href: `#replay=${v.game}`, 'data-replay': v.game }, 'Replay')));
+        h('a', { href: `#replay=${v.game}`, 'data-replay': v.game }, 'Replay'),
+        // Over, a rated game has moved the ratings: the way to see one's own.
+        v.rated && signedIn() ? h('a#my-rating', { href: playerHref(signedIn().name) }, 'Your rating') : null));
       return;
     }
     const seat = this.mySeat();
@@ -1089,6 +1096,8 @@ export class GamePage {
       : { type: 'human', name: s.name, colour: s.colour }));
     const body = { seats, expansions: v.setup?.expansions || [], edition: v.setup?.edition || 'c3', undo: true };
     if ((v.seats || []).some((s) => s.hints)) body.hints = true;
+    // Rated again, when the player is still signed in (the seat played here is then the account's).
+    if (v.rated && signedIn()) body.rated = true;
     if (v.setup?.rules && Object.keys(v.setup.rules).length) body.rules = v.setup.rules;
     if (remembered()[v.game]?.public) body.public = true;
     // A random first player again, if this game had one (drawn anew).
@@ -1102,9 +1111,6 @@ export class GamePage {
     }
   }
 }
-
-function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
-
 
 /**
  * The least zoom of a tile selected on a touch screen: its corners' ✓ and ↻,

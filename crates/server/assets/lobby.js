@@ -1,5 +1,5 @@
-// The home page: create a game, hand out its links, find games to continue,
-// watch or replay.
+// The home page: create a game (rated or not), hand out its links, find
+// games to continue, watch or replay; the way to the ratings.
 import { api } from './api.js';
 import { h, clear, showError, remember, remembered, forget, fmtTime } from './ui.js';
 import { COLOUR_HEX, COLOUR_NAMES, setSeatColours } from './tiles.js';
@@ -15,6 +15,8 @@ const LEVELS = [
   ['hard', 'Hard'],
   ['expert', 'Expert (2.5 s a turn)'],
 ];
+/** The bots' ladder: the levels that have a rating, the only ones a rated game may seat. */
+const RATED_LEVELS = new Set(['beginner', 'easy', 'medium', 'hard', 'expert']);
 
 export class HomePage {
   constructor(root, ctx) {
@@ -39,9 +41,12 @@ export class HomePage {
     this.activeCard = h('section.card#active-games');
     this.finishedCard = h('section.card#finished-games');
     this.openCard = h('section.card#open-record');
+    const ratingsCard = h('section.card#ratings-home', h('h2', 'Ratings'),
+      h('p.muted', { style: 'font-size:.88em;margin:.2em 0 .6em' }, 'Signed-in players and the bot levels have a rating, moved by the rated games they play.'),
+      h('a#ratings-link', { href: '#ratings' }, 'See the ratings'));
     this.root.appendChild(h('div.home',
       h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.accountCard, this.mineCard, this.openCard),
-      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.activeCard, this.finishedCard)));
+      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, ratingsCard, this.activeCard, this.finishedCard)));
     this.renderCreate();
     this.renderAccount();
     this.renderMine();
@@ -65,6 +70,8 @@ export class HomePage {
     for (const s of this.seats) if (!COLOUR_NAMES.includes(s.colour) || this.seats.some((o) => o !== s && o.colour === s.colour && this.seats.indexOf(o) < this.seats.indexOf(s))) s.colour = null;
     for (const s of this.seats) if (!s.colour) s.colour = COLOUR_NAMES.find((c) => !this.seats.some((o) => o.colour === c));
     c.appendChild(h('h2#create-h', 'New game'));
+    // Rated: offered to a signed-in player only (the rating is the account's).
+    const rated = this.rated();
     const rows = h('div.seats', { role: 'group', 'aria-label': 'seats' });
     this.seats.forEach((s, i) => {
       // A person plays here (this browser) or is invited by a link; or a bot.
@@ -75,7 +82,7 @@ export class HomePage {
       const detail = s.type !== 'bot'
         ? h('input', { type: 'text', maxlength: 32, placeholder: signedIn() && i === this.seats.findIndex((x) => x.type === 'human') ? signedIn().name : t('Player {n}', { n: i + 1 }), value: s.name || '', 'aria-label': t('seat {n} name', { n: i + 1 }), name: `seat-${i}-name`, oninput: (e) => { s.name = e.target.value; saveSeats(this.seats); } })
         : h('select', { 'aria-label': t('seat {n} bot level', { n: i + 1 }), name: `seat-${i}-level`, onchange: (e) => { s.level = e.target.value; saveSeats(this.seats); } },
-          LEVELS.map(([v, words]) => h('option', { value: v, selected: (s.level || 'easy') === v }, words)));
+          LEVELS.filter(([v]) => !rated || RATED_LEVELS.has(v)).map(([v, words]) => h('option', { value: v, selected: this.levelOf(s) === v }, words)));
       // Each seat's colour: choosing one another seat has swaps the two.
       const colourSel = h('select.colour', {
         'aria-label': t('seat {n} colour', { n: i + 1 }), name: `seat-${i}-colour`, style: `background:${COLOUR_HEX[s.colour]}`,
@@ -100,6 +107,15 @@ export class HomePage {
       h('label.check#random-first-label', random, ' ', t('Random first player')),
       h('span.muted#first-words', { style: 'font-size:.85em' }, t(this.opts.randomFirst ? 'A seat drawn at random moves first, the others after it in this order. 1 to {n} seats (one alone is a solo game).' : 'Seat 1 moves first. 1 to {n} seats (one alone is a solo game).', { n: most })),
       this.seats.length > most ? h('span.error#too-many-seats', { role: 'alert' }, t('{n} seats: remove {k}, or add Inns & Cathedrals.', { n: this.seats.length, k: this.seats.length - most })) : null));
+    const problem = rated ? this.ratedProblem() : null;
+    if (signedIn()) {
+      const box = h('input#opt-rated', { type: 'checkbox', checked: rated, onchange: (e) => { this.opts.rated = e.target.checked; this.saveOptsAndRender(); } });
+      c.appendChild(h('fieldset#rated-options', h('legend', 'Rating'),
+        h('label', box, ' ', 'Rated: the result moves your rating and the bots’'),
+        h('div.muted', { style: 'font-size:.85em' }, 'A rated game: you play your own seat, against invited players who sign in and the bot levels of the ladder (each once), without hints. It counts if every seat is then an account or a bot level.', ' ',
+          h('a', { href: '#ratings' }, 'The ratings')),
+        problem ? h('div.error#rated-problem', { role: 'alert', style: 'font-size:.85em' }, problem) : null));
+    }
     const ferries = h('input#exp-ferries', { type: 'checkbox', checked: this.opts.ferries, onchange: (e) => { this.opts.ferries = e.target.checked; saveOpts(this.opts); } });
     const inns = h('input#exp-inns', { type: 'checkbox', checked: this.opts.inns, onchange: (e) => { this.opts.inns = e.target.checked; this.saveOptsAndRender(); } });
     const abbey = h('input#exp-abbey', { type: 'checkbox', checked: this.opts.abbey, onchange: (e) => { this.opts.abbey = e.target.checked; saveOpts(this.opts); } });
@@ -123,17 +139,37 @@ export class HomePage {
     const basic = h('input#rule-labyrinth-basic', { type: 'checkbox', checked: this.opts.labyrinthBasic, disabled: !this.opts.labyrinth, onchange: (e) => { this.opts.labyrinthBasic = e.target.checked; saveOpts(this.opts); } });
     c.appendChild(h('fieldset', h('legend', 'Rules'), h('label', tiny, ' ', 'Tiny cities: a completed city of two tiles scores 2, not 4 (JCloisterZone’s variant)'),
       h('label', { class: this.opts.labyrinth ? null : 'muted' }, basic, ' ', 'Basic labyrinth: its road is a road like any other (no 2 points a figure, no follower joining on a free leg)')));
-    const hints = h('input#opt-hints', { type: 'checkbox', checked: this.opts.hints, onchange: (e) => { this.opts.hints = e.target.checked; saveOpts(this.opts); } });
-    c.appendChild(h('fieldset', h('legend', 'Help'), h('label', hints, ' ', 'Hints: a button shows the strongest bot’s choice for your decision (each hint used is written in the record and shown with the scores)')));
+    // A hint is a bot's choice: none in a rated game.
+    const hints = h('input#opt-hints', { type: 'checkbox', checked: this.opts.hints && !rated, disabled: rated, onchange: (e) => { this.opts.hints = e.target.checked; saveOpts(this.opts); } });
+    c.appendChild(h('fieldset', h('legend', 'Help'), h('label', { class: rated ? 'muted' : null }, hints, ' ', 'Hints: a button shows the strongest bot’s choice for your decision (each hint used is written in the record and shown with the scores)')));
     const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
     c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' ', 'Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
-    this.createBtn = h('button.primary#create-game', { onclick: () => this.create(), disabled: this.seats.length > most }, 'Create and open');
+    this.createBtn = h('button.primary#create-game', { onclick: () => this.create(), disabled: this.seats.length > most || !!problem }, 'Create and open');
     c.appendChild(h('div.form-row', this.createBtn,
       h('span.muted', { style: 'font-size:.85em' }, 'The invited players’ links are on the game’s page.')));
   }
 
   saveAndRender() { saveSeats(this.seats); this.renderCreate(); }
+
+  /** Whether the game to create is rated: asked for, and someone signed in. */
+  rated() { return !!(this.opts.rated && signedIn()); }
+
+  /** A bot seat's level as it is sent: the ladder's levels only in a rated game. */
+  levelOf(s) {
+    const level = s.level || 'easy';
+    return this.rated() && !RATED_LEVELS.has(level) ? 'easy' : level;
+  }
+
+  /** What stops these seats from making a rated game, in words, or null. */
+  ratedProblem() {
+    const here = this.seats.filter((s) => s.type === 'human').length;
+    const levels = this.seats.filter((s) => s.type === 'bot').map((s) => this.levelOf(s));
+    if (this.seats.length < 2) return t('A rated game has two seats or more.');
+    if (here !== 1) return t('A rated game has one seat played here, yours: make the other people invited players.');
+    if (new Set(levels).size < levels.length) return t('A rated game has each bot level once at most.');
+    return null;
+  }
 
   saveOptsAndRender() { saveOpts(this.opts); this.renderCreate(); }
 
@@ -143,7 +179,7 @@ export class HomePage {
     const acc = signedIn();
     const firstHere = this.seats.findIndex((s) => s.type === 'human');
     const seats = this.seats.map((s, i) => (s.type === 'bot'
-      ? { type: 'bot', level: s.level || 'easy', colour: s.colour }
+      ? { type: 'bot', level: this.levelOf(s), colour: s.colour }
       : { type: 'human', name: (s.name && s.name.trim()) || (acc && i === firstHere ? acc.name : t('Player {n}', { n: i + 1 })), colour: s.colour }));
     const expansions = ['ferries', 'inns', 'abbey', 'traders', 'river', 'abbot', 'labyrinth'].filter((x) => this.opts[x]);
     // Turns are provisional until ended: the player may take decisions back.
@@ -154,7 +190,9 @@ export class HomePage {
     };
     if (Object.keys(rules).length) body.rules = rules;
     if (this.opts.public) body.public = true;
-    if (this.opts.hints) body.hints = true;
+    // Rated: the seat played here is the account's (createAndOpen sends it as `mine`).
+    if (this.rated()) body.rated = true;
+    else if (this.opts.hints) body.hints = true;
     if (this.opts.randomFirst) body.first = 'random';
     const here = new Set(this.seats.map((s, i) => (s.type === 'human' ? i : -1)).filter((i) => i >= 0));
     this.createBtn.disabled = true;
@@ -320,11 +358,11 @@ function loadOpts() {
       return {
         ferries: o.ferries !== false, inns: o.inns === true, abbey: o.abbey === true, traders: o.traders === true, river: o.river === true,
         abbot: o.abbot === true, labyrinth: o.labyrinth === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true,
-        labyrinthBasic: o.labyrinthBasic === true, randomFirst: o.randomFirst === true, public: false,
+        labyrinthBasic: o.labyrinthBasic === true, randomFirst: o.randomFirst === true, rated: o.rated === true, public: false,
       };
     }
   } catch (_) { /* defaults */ }
-  return { ferries: true, inns: false, abbey: false, traders: false, river: false, abbot: false, labyrinth: false, edition: 'c3', tinyCity: false, labyrinthBasic: false, randomFirst: false, public: false };
+  return { ferries: true, inns: false, abbey: false, traders: false, river: false, abbot: false, labyrinth: false, edition: 'c3', tinyCity: false, labyrinthBasic: false, randomFirst: false, rated: false, public: false };
 }
 
 /** Seats the chosen rules take: six with Inns & Cathedrals, five without. */

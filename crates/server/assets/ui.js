@@ -43,6 +43,9 @@ export function isTouch() {
   try { return matchMedia('(hover: none) and (pointer: coarse)').matches; } catch (_) { return false; }
 }
 
+/** The text with its first letter upper-case (a word from the dictionary opening a line). */
+export function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
 export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
 
 /**
@@ -115,7 +118,7 @@ export function forget(game) {
   try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (_) { /* private mode */ }
 }
 
-/** Parse the URL fragment: #game=ID&token=T&token=T2, #game=ID&seat=N (the account's), #replay=ID&v=N, #record&v=N, #account */
+/** Parse the URL fragment: #game=ID&token=T&token=T2, #game=ID&seat=N (the account's), #replay=ID&v=N, #record&v=N, #account, #player=NAME, #ratings */
 export function parseHash() {
   const raw = location.hash.replace(/^#/, '');
   const p = new URLSearchParams(raw);
