@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p carcassonne-server --example load -- [--games 200] [--transport ws|http]
-//!     [--server-bot LEVEL|none] [--url http://HOST:PORT[,http://HOST:PORT...]]
+//!     [--server-bot LEVEL|none] [--url http://HOST:PORT[,http://HOST:PORT...]] [--accounts]
 //! ```
 //!
 //! Each game has a seat played by this client (a random bot choosing among
@@ -16,6 +16,10 @@
 //! several servers (sharing a PostgreSQL database, docs/deploy.md), each
 //! game is created on one and played on the next, so that every action
 //! crosses from one server to another.
+//! With `--accounts`, each game's client is a signed-in player: an account
+//! registered first (its own), the game created rated with the account's
+//! seat, its actions sent without a token over a signed-in WebSocket (the
+//! session checked before each), and the ratings moved as each game ends.
 //! Reports the latency of every client action (sent to acknowledged) and
 //! every error.
 
@@ -33,12 +37,17 @@ struct Options {
     ws: bool,
     server_bot: Option<String>,
     urls: Vec<String>,
+    accounts: bool,
 }
 
 fn options() -> Options {
-    let mut o = Options { games: 200, ws: true, server_bot: Some("easy".into()), urls: Vec::new() };
+    let mut o = Options { games: 200, ws: true, server_bot: Some("easy".into()), urls: Vec::new(), accounts: false };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        if a == "--accounts" {
+            o.accounts = true;
+            continue;
+        }
         let v = args.next().unwrap_or_default();
         match a.as_str() {
             "--games" => o.games = v.parse().expect("--games N"),
@@ -89,32 +98,71 @@ struct ViewLite {
     legal: Vec<Value>,
 }
 
-fn seats(server_bot: &Option<String>) -> Value {
-    match server_bot {
-        Some(level) => json!([{"type": "human", "name": "client"}, {"type": "bot", "level": level}]),
-        None => json!([{"type": "human"}, {"type": "human"}]),
+fn seats(server_bot: &Option<String>, signed: bool) -> Value {
+    match (server_bot, signed) {
+        (Some(level), true) => json!([{"type": "human", "mine": true}, {"type": "bot", "level": level}]),
+        (Some(level), false) => json!([{"type": "human", "name": "client"}, {"type": "bot", "level": level}]),
+        (None, _) => json!([{"type": "human"}, {"type": "human"}]),
     }
 }
 
-async fn create(http: &reqwest::Client, base: &str, o: &Options) -> Result<(String, Vec<String>), String> {
+/// Registers account `name`; its session cookie.
+async fn register(http: &reqwest::Client, base: &str, name: &str) -> Result<String, String> {
     let r = http
-        .post(format!("{base}/api/games"))
-        .json(&json!({"seats": seats(&o.server_bot), "expansions": ["ferries"]}))
+        .post(format!("{base}/api/accounts"))
+        .json(&json!({"name": name, "password": "correct horse battery staple"}))
         .send()
         .await
         .map_err(|e| e.to_string())?;
+    let cookie = r
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(str::to_string);
+    let status = r.status();
+    cookie.filter(|_| status.is_success()).ok_or(format!("register {name}: {status}"))
+}
+
+async fn create(
+    http: &reqwest::Client,
+    base: &str,
+    o: &Options,
+    cookie: Option<&str>,
+) -> Result<(String, Vec<String>), String> {
+    let signed = cookie.is_some() && o.server_bot.is_some();
+    let mut request = http
+        .post(format!("{base}/api/games"))
+        .json(&json!({"seats": seats(&o.server_bot, signed), "expansions": ["ferries"], "rated": signed}));
+    if let Some(c) = cookie {
+        request = request.header("cookie", c);
+    }
+    let r = request.send().await.map_err(|e| e.to_string())?;
     let v: Value = r.json().await.map_err(|e| e.to_string())?;
     let game = v["game"].as_str().ok_or_else(|| v.to_string())?.to_string();
     let tokens = v["seats"].as_array().unwrap().iter().map(|s| s["token"].as_str().unwrap_or("").to_string()).collect();
     Ok((game, tokens))
 }
 
-/// Plays one game over a WebSocket.
-async fn play_ws(base: String, game: String, tokens: Vec<String>, seed: u64, stats: Arc<Stats>) -> Result<(), String> {
+/// Plays one game over a WebSocket (signed in, with `cookie`: its seats
+/// act by the session, without their tokens).
+async fn play_ws(
+    base: String,
+    game: String,
+    tokens: Vec<String>,
+    seed: u64,
+    stats: Arc<Stats>,
+    cookie: Option<String>,
+) -> Result<(), String> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let url = format!("{}/api/games/{game}/ws", base.replacen("http", "ws", 1));
+    let mut request = url.into_client_request().map_err(|e| e.to_string())?;
+    if let Some(c) = &cookie {
+        request.headers_mut().insert("cookie", c.parse().map_err(|_| "cookie".to_string())?);
+    }
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(16 * 1024);
     let (mut socket, _) =
-        tokio_tungstenite::connect_async_with_config(url, Some(config), false).await.map_err(|e| e.to_string())?;
+        tokio_tungstenite::connect_async_with_config(request, Some(config), false).await.map_err(|e| e.to_string())?;
     let mut rng = Rng(seed | 1);
     let mut acted_at: u64 = 0;
     let mut pending: Option<Instant> = None;
@@ -146,7 +194,11 @@ async fn play_ws(base: String, game: String, tokens: Vec<String>, seed: u64, sta
                 }
                 let action = &view.legal[rng.below(view.legal.len().max(1))];
                 next_id += 1;
-                let msg = json!({"type": "act", "id": next_id, "seat": seat, "token": token, "version": view.version, "action": action});
+                let mut msg =
+                    json!({"type": "act", "id": next_id, "seat": seat, "version": view.version, "action": action});
+                if cookie.is_none() {
+                    msg["token"] = json!(token);
+                }
                 acted_at = view.version;
                 pending = Some(Instant::now());
                 socket.send(Message::Text(msg.to_string().into())).await.map_err(|e| e.to_string())?;
@@ -237,12 +289,33 @@ fn main() {
     };
     let client_rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     let stats = Arc::new(Stats::default());
-    let start = Instant::now();
-    client_rt.block_on(async {
+    let wall = client_rt.block_on(async {
         let http = reqwest::Client::builder().pool_max_idle_per_host(400).build().unwrap();
+        // The players' accounts, registered a few at a time (each costs
+        // the server an Argon2id hash).
+        let mut cookies: Vec<Option<String>> = vec![None; o.games];
+        if o.accounts {
+            let t = Instant::now();
+            let mut registering = futures_util::stream::iter((0..o.games).map(|g| {
+                let (http, base) = (http.clone(), bases[g % bases.len()].clone());
+                async move { (g, register(&http, &base, &format!("load player {g}")).await) }
+            }))
+            .buffer_unordered(8);
+            while let Some((g, r)) = registering.next().await {
+                match r {
+                    Ok(c) => cookies[g] = Some(c),
+                    Err(e) => {
+                        eprintln!("{e}");
+                        stats.errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            println!("accounts: {} registered in {:.1} s", o.games, t.elapsed().as_secs_f64());
+        }
+        let start = Instant::now();
         let mut tasks = Vec::new();
         for g in 0..o.games {
-            let (game, tokens) = match create(&http, &bases[g % bases.len()], &o).await {
+            let (game, tokens) = match create(&http, &bases[g % bases.len()], &o, cookies[g].as_deref()).await {
                 Ok(x) => x,
                 Err(e) => {
                     eprintln!("create: {e}");
@@ -254,7 +327,7 @@ fn main() {
             let seed = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(g as u64 + 1);
             let base = bases[(g + 1) % bases.len()].clone();
             tasks.push(if o.ws {
-                tokio::spawn(play_ws(base, game, tokens, seed, stats))
+                tokio::spawn(play_ws(base, game, tokens, seed, stats, cookies[g].clone()))
             } else {
                 tokio::spawn(play_http(http.clone(), base, game, tokens, seed, stats))
             });
@@ -272,17 +345,18 @@ fn main() {
                 }
             }
         }
+        start.elapsed()
     });
-    let wall = start.elapsed();
     let mut lat = stats.latencies.lock().unwrap().clone();
     lat.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "games: {} concurrent ({} finished), transport {}, server bot {}",
+        "games: {} concurrent ({} finished), transport {}, server bot {}{}",
         o.games,
         stats.finished.load(Ordering::Relaxed),
         if o.ws { "websocket" } else { "http" },
-        o.server_bot.as_deref().unwrap_or("none")
+        o.server_bot.as_deref().unwrap_or("none"),
+        if o.accounts { ", signed-in players, rated" } else { "" }
     );
     println!(
         "client actions: {} in {:.1} s ({:.0}/s); errors: {}",
