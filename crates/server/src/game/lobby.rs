@@ -283,7 +283,7 @@ impl Hub {
     /// waiting player's seat if one is close, or a table of its own.
     pub async fn quick_match(
         self: &Arc<Self>,
-        account: (i64, String),
+        account: i64,
         req: QuickRequest,
         owner: Owner,
     ) -> Result<Table, GameError> {
@@ -303,12 +303,12 @@ impl Hub {
         .normal();
         let stand_ins = [(-1, "Player 0".to_string()), (-2, "Player 1".to_string())];
         self.check_new(&setup.game(&stand_ins, "easy"))?;
-        if let Some(mine) = self.store.my_quick(account.0, now()).await? {
+        if let Some(mine) = self.store.my_quick(account, now()).await? {
             if mine.status == "open" || mine.status == "starting" {
                 return Ok(mine);
             }
         }
-        let rating = self.rating_of(account.0).await?;
+        let rating = self.rating_of(account).await?;
         let text = serde_json::to_string(&setup).map_err(GameError::internal)?;
         let at = now();
         let mut waiting: Vec<Table> = self
@@ -316,7 +316,7 @@ impl Hub {
             .quick_tables(&text, at)
             .await?
             .into_iter()
-            .filter(|t| t.creator != account.0)
+            .filter(|t| t.creator != account)
             .filter(|t| close_enough(rating, t.rating.unwrap_or(1500.0), at - t.created))
             .collect();
         waiting.sort_by(|a, b| {
@@ -325,13 +325,13 @@ impl Hub {
         });
         for t in waiting {
             // Another player may have taken it meanwhile: the next one.
-            if let Ok(joined) = self.join_table(&t.table, account.0, owner).await {
+            if let Ok(joined) = self.join_table(&t.table, account, owner).await {
                 tracing::info!(table = %joined.table, "quick match paired");
                 return self.table(&joined.table).await;
             }
         }
         let bot_after = req.bot_after.map(|s| at + i64::from(s));
-        self.insert_table(account.0, setup, true, Some(rating), bot_after).await
+        self.insert_table(account, setup, true, Some(rating), bot_after).await
     }
 
     /// `account`'s latest quick match, started with a bot if its wait is
@@ -339,12 +339,55 @@ impl Hub {
     pub async fn quick_status(self: &Arc<Self>, account: i64, owner: Owner) -> Result<Option<Table>, GameError> {
         let Some(mine) = self.store.my_quick(account, now()).await? else { return Ok(None) };
         let at = now();
+        if mine.status == "open" {
+            if let Some(paired) = self.pair_waiting(&mine, account, owner).await? {
+                return Ok(Some(paired));
+            }
+        }
         let due = mine.status == "open" && mine.bot_after.is_some_and(|t| t <= at);
         let stale = mine.status == "starting" && mine.updated < at - STALE_START;
         if (due || stale) && self.store.claim_start(&mine.table, at, at - STALE_START).await? {
             self.start_table(&mine.table, owner).await?;
         }
         Ok(Some(self.table(&mine.table).await?))
+    }
+
+    /// Two players who asked at the same moment each opened a table of
+    /// their own: the one who asked later, looking again, takes the
+    /// earlier one's seat (never both: only a later table moves to an
+    /// earlier one). Its own table is closed first; if the earlier seat
+    /// was taken meanwhile, it waits at a new table, as it asked.
+    async fn pair_waiting(
+        self: &Arc<Self>,
+        mine: &Table,
+        account: i64,
+        owner: Owner,
+    ) -> Result<Option<Table>, GameError> {
+        let setup: TableSetup = serde_json::from_value(mine.setup.clone())
+            .map_err(|e| GameError::Internal(format!("table {}: its setup is damaged: {e}", mine.table)))?;
+        let text = serde_json::to_string(&setup).map_err(GameError::internal)?;
+        let at = now();
+        let rating = mine.rating.unwrap_or(1500.0);
+        let earlier = self.store.quick_tables(&text, at).await?.into_iter().find(|t| {
+            t.creator != account
+                && (t.created, &t.table) < (mine.created, &mine.table)
+                && close_enough(rating, t.rating.unwrap_or(1500.0), at - t.created)
+        });
+        let Some(earlier) = earlier else { return Ok(None) };
+        if self.store.leave_table(&mine.table, account, at).await? != Left::Closed {
+            return Ok(None);
+        }
+        match self.join_table(&earlier.table, account, owner).await {
+            Ok(joined) => {
+                tracing::info!(table = %joined.table, "quick match paired");
+                Ok(Some(self.table(&joined.table).await?))
+            }
+            Err(_) => {
+                let bot_after = mine.bot_after.map(|t| (t - at).clamp(0, i64::from(MAX_BOT_AFTER)) as u32);
+                let req = QuickRequest { expansions: setup.expansions, edition: setup.edition, bot_after };
+                self.quick_match(account, req, owner).await.map(Some)
+            }
+        }
     }
 
     /// Leaves `account`'s waiting quick match; whether there was one.

@@ -106,7 +106,7 @@ async fn quick(
     let (session, cookie) = signed(&st, &headers).await?;
     let req: QuickRequest = parse(body)?;
     let account = &session.account;
-    let table = st.hub.quick_match((account.id, account.name.clone()), req, owner_of(peer)).await?;
+    let table = st.hub.quick_match(account.id, req, owner_of(peer)).await?;
     Ok(refreshed(ok_json(StatusCode::OK, &shown(&st, table, Some(account.id)).await?), cookie))
 }
 

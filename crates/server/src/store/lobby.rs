@@ -524,12 +524,13 @@ impl Store {
         self.tables_where(QUICK, setup.to_string(), 0, now).await
     }
 
-    /// The latest quick-match table `account` sits at, one not closed first.
+    /// The quick-match table `account` waits at, or else its latest.
     pub async fn my_quick(&self, account: i64, now: i64) -> Result<Option<Table>, StoreError> {
-        // A closed one only if there is nothing else (one closed and one
-        // opened in the same second).
+        // The one it waits at, if any (a player waits at one at most);
+        // else the latest started, else the latest closed (several may
+        // share a second).
         const MINE: &str = "quick AND $1 = '' AND id IN (SELECT tbl FROM table_seats WHERE account = $2)
-             ORDER BY status = 'closed', created DESC, id LIMIT 1";
+             ORDER BY status NOT IN ('open', 'starting'), status = 'closed', created DESC, id LIMIT 1";
         Ok(self.tables_where(MINE, String::new(), account, now).await?.pop())
     }
 }

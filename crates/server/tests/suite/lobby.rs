@@ -123,9 +123,34 @@ async fn quick_match_pairs_close_ratings_and_gives_a_bot_after_the_wait() {
     assert_eq!(view["rated"], true);
     assert_eq!(names(&view)[mine["table"]["seat"].as_u64().unwrap() as usize], "Ann");
 
-    // A rating far from the waiting player's is not paired at once.
+    // Two who asked at the same moment, each at a table of their own: the
+    // later one, looking again, takes the earlier one's seat.
     let conn = rusqlite::Connection::open(&db).unwrap();
-    let cy_id: i64 = conn.query_row("SELECT id FROM accounts WHERE name = 'Cy'", [], |r| r.get(0)).unwrap();
+    let early = dan.post("/api/quick-match", &json!({})).await.body;
+    let (setup, cy_id): (String, i64) = conn
+        .query_row(
+            "SELECT t.setup, (SELECT id FROM accounts WHERE name = 'Cy') FROM tables t WHERE t.id = ?1",
+            [early["table"].as_str().unwrap()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    conn.execute(
+        "INSERT INTO tables (id, created, updated, creator, setup, humans, quick, rating, status)
+         VALUES ('00000000000000cc', ?1, ?1, ?2, ?3, 2, 1, 1500, 'open')",
+        rusqlite::params![early["created"].as_i64().unwrap() + 1, cy_id, setup],
+    )
+    .unwrap();
+    conn.execute("INSERT INTO table_seats (tbl, seat, account, joined) VALUES ('00000000000000cc', 0, ?1, 0)", [cy_id])
+        .unwrap();
+    let looked = cy.get("/api/quick-match").await.body;
+    assert_eq!(
+        (looked["table"]["table"].clone(), looked["table"]["status"].clone()),
+        (early["table"].clone(), json!("started"))
+    );
+    assert_eq!(Client::new(&server).get("/api/lobby/00000000000000cc").await.body["status"], "closed");
+    assert_eq!(dan.get("/api/quick-match").await.body["table"]["game"], looked["table"]["game"]);
+
+    // A rating far from the waiting player's is not paired at once.
     conn.execute(
         "INSERT INTO ratings (entity, rating, deviation, volatility, games, updated) VALUES (?1, 2100, 60, 0.06, 40, 1)",
         [format!("account:{cy_id}")],
