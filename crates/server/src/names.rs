@@ -20,15 +20,71 @@ pub const MAX_NAME: usize = 32;
 /// Longest run of combining marks on one letter.
 const MAX_MARKS: usize = 3;
 
+/// Why a players' text (a name, a chat message) is refused.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Offence {
+    /// A character of a kind refused (the kind in words).
+    Char(&'static str, char),
+    /// More combining marks on one letter than allowed.
+    Marks(usize),
+}
+
+impl Offence {
+    /// The refusal in words, of `what` ("a seat name", "a message").
+    pub(crate) fn words(&self, what: &str) -> String {
+        match self {
+            Offence::Char(kind, c) => format!("{what} may not hold {kind} (found U+{:04X})", *c as u32),
+            Offence::Marks(most) => format!("{what} has at most {most} combining marks on a letter"),
+        }
+    }
+}
+
+/// A players' text normalized as everyone will see it: NFC, each run of
+/// characters `space` says are spaces one ASCII space, trimmed, at most
+/// `max_marks` combining marks on a letter, and no character `refused`
+/// names a kind for.
+pub(crate) fn normalize(
+    text: &str,
+    max_marks: usize,
+    space: impl Fn(char, GeneralCategory) -> bool,
+    refused: impl Fn(char, GeneralCategory) -> Option<&'static str>,
+) -> Result<String, Offence> {
+    let mut out = String::with_capacity(text.len());
+    let mut marks = 0;
+    for c in text.nfc() {
+        let category = c.general_category();
+        if space(c, category) {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            marks = 0;
+            continue;
+        }
+        if let Some(kind) = refused(c, category) {
+            return Err(Offence::Char(kind, c));
+        }
+        if c.general_category_group() == GeneralCategoryGroup::Mark {
+            marks += 1;
+            if marks > max_marks {
+                return Err(Offence::Marks(max_marks));
+            }
+        } else {
+            marks = 0;
+        }
+        out.push(c);
+    }
+    Ok(out.trim_end().to_string())
+}
+
 /// The name to show for a seat: `name` cleaned, or `default` if there is
 /// none (or only spaces).
 pub fn clean(name: Option<&str>, default: String) -> Result<String, GameError> {
     let Some(name) = name else { return Ok(default) };
-    let mut out = String::with_capacity(name.len());
-    let mut marks = 0;
-    for c in name.nfc() {
-        let category = c.general_category();
-        let refused = match category {
+    let out = normalize(
+        name,
+        MAX_MARKS,
+        |_, category| category == GeneralCategory::SpaceSeparator,
+        |_, category| match category {
             GeneralCategory::Control => Some("control characters"),
             GeneralCategory::Format => Some("invisible formatting characters (zero-width or bidirectional)"),
             GeneralCategory::PrivateUse | GeneralCategory::Surrogate | GeneralCategory::Unassigned => {
@@ -36,29 +92,9 @@ pub fn clean(name: Option<&str>, default: String) -> Result<String, GameError> {
             }
             GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => Some("line breaks"),
             _ => None,
-        };
-        if let Some(what) = refused {
-            return Err(GameError::InvalidSetup(format!("a seat name may not hold {what} (found U+{:04X})", c as u32)));
-        }
-        if c.general_category_group() == GeneralCategoryGroup::Mark {
-            marks += 1;
-            if marks > MAX_MARKS {
-                return Err(GameError::InvalidSetup(format!(
-                    "a seat name has at most {MAX_MARKS} combining marks on a letter"
-                )));
-            }
-        } else {
-            marks = 0;
-        }
-        if category == GeneralCategory::SpaceSeparator {
-            if !out.is_empty() && !out.ends_with(' ') {
-                out.push(' ');
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    let out = out.trim_end().to_string();
+        },
+    )
+    .map_err(|o| GameError::InvalidSetup(o.words("a seat name")))?;
     if out.is_empty() {
         return Ok(default);
     }

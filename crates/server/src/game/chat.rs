@@ -9,8 +9,7 @@
 //! address, [`crate::limits::Guard::chat`]); what may be said is the
 //! authority's: [`clean_text`].
 
-use unicode_normalization::UnicodeNormalization;
-use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
+use unicode_properties::GeneralCategory;
 
 use super::{now, same_secret, Hub, Slot};
 use crate::error::GameError;
@@ -136,44 +135,23 @@ fn seat_of(seats: &[crate::live::SeatRow], token: &str) -> Result<usize, GameErr
 /// say, control characters, the bidirectional controls that make text
 /// read other than it is stored, and long runs of combining marks.
 pub fn clean_text(text: &str) -> Result<String, GameError> {
-    let mut out = String::with_capacity(text.len().min(4 * MAX_TEXT));
-    let mut marks = 0;
-    for c in text.nfc() {
-        let category = c.general_category();
-        let space = c.is_whitespace()
-            || matches!(category, GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator);
-        if space {
-            if !out.is_empty() && !out.ends_with(' ') {
-                out.push(' ');
+    let out = crate::names::normalize(
+        text,
+        MAX_MARKS,
+        |c, category| {
+            c.is_whitespace() || matches!(category, GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator)
+        },
+        |c, category| {
+            if category == GeneralCategory::Control {
+                Some("control characters")
+            } else if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}') {
+                Some("bidirectional controls")
+            } else {
+                None
             }
-            marks = 0;
-            continue;
-        }
-        if category == GeneralCategory::Control {
-            return Err(GameError::BadMessage(format!(
-                "a message may not hold control characters (found U+{:04X})",
-                c as u32
-            )));
-        }
-        if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}') {
-            return Err(GameError::BadMessage(format!(
-                "a message may not hold bidirectional controls (found U+{:04X})",
-                c as u32
-            )));
-        }
-        if c.general_category_group() == GeneralCategoryGroup::Mark {
-            marks += 1;
-            if marks > MAX_MARKS {
-                return Err(GameError::BadMessage(format!(
-                    "a message has at most {MAX_MARKS} combining marks on a letter"
-                )));
-            }
-        } else {
-            marks = 0;
-        }
-        out.push(c);
-    }
-    let out = out.trim_end().to_string();
+        },
+    )
+    .map_err(|o| GameError::BadMessage(o.words("a message")))?;
     if out.is_empty() {
         return Err(GameError::BadMessage("the message is empty: say something".into()));
     }
