@@ -77,6 +77,9 @@ pub enum GameError {
     BadMessage(String),
     #[error("this game's chat holds its most messages ({0}): no more can be said")]
     ChatFull(usize),
+    /// Clocks: the seat's time ran out, and the bot plays for it.
+    #[error("seat {0}'s time ran out: the server's bot plays for it")]
+    OutOfTime(usize),
     /// The lobby: a table whose seats are no longer free.
     #[error("{0}")]
     TableClosed(String),
@@ -133,6 +136,7 @@ impl GameError {
             GameError::BadMessage(_) => "bad_message",
             GameError::ChatFull(_) => "chat_full",
             GameError::TableClosed(_) => "table_closed",
+            GameError::OutOfTime(_) => "out_of_time",
             GameError::NotSignedIn(_) => "not_signed_in",
             GameError::NotYourSeat(_) => "not_your_seat",
             GameError::BadCredentials => "bad_credentials",

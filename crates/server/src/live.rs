@@ -192,6 +192,8 @@ pub struct Live {
     /// The acting seat's provisional decisions of this turn, if any (only
     /// on the game as stored, never on a tentative one).
     pub pending: Option<Box<Pending>>,
+    /// The game's clocks, if it has a time control ([`crate::game::clock`]).
+    pub clock: Option<crate::game::clock::Clock>,
 }
 
 /// A seat's decisions of the current turn that are not final yet: kept in
@@ -238,8 +240,16 @@ impl Live {
     /// A new game with its first tile drawn.
     pub fn create(meta: Arc<Meta>, setup: Setup) -> Result<Live, GameError> {
         let game = Game::new(setup).map_err(|e| GameError::InvalidSetup(e.to_string()))?;
-        let mut live =
-            Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new(), pending: None };
+        let mut live = Live {
+            meta,
+            game,
+            version: 0,
+            log: String::new(),
+            last_placed: None,
+            actions: Vec::new(),
+            pending: None,
+            clock: None,
+        };
         live.draw_if_due()?;
         Ok(live)
     }
@@ -252,8 +262,21 @@ impl Live {
         self.game.record()
     }
 
+    /// The game is over: played to its end, or lost on time by a seat.
     pub fn is_over(&self) -> bool {
-        self.state().is_over()
+        self.state().is_over() || self.forfeit().is_some()
+    }
+
+    /// The seat that lost on time, if one did.
+    pub fn forfeit(&self) -> Option<usize> {
+        self.clock.as_ref().and_then(|c| c.forfeit)
+    }
+
+    /// Whether the server's bot plays for `seat`: a bot's seat, or a human
+    /// seat whose time ran out.
+    pub fn bot_plays(&self, seat: usize) -> bool {
+        self.meta.seats.get(seat).is_some_and(|s| s.kind == SeatKind::Bot)
+            || self.clock.as_ref().is_some_and(|c| c.is_out(seat))
     }
 
     /// The seat that must act now.
@@ -266,12 +289,17 @@ impl Live {
 
     /// The bot seat that must act now, with how it plays.
     pub fn bot_to_act(&self) -> Option<(usize, BotPlan)> {
-        let seat = self.to_act()?;
-        let s = self.meta.seats.get(seat)?;
-        if s.kind != SeatKind::Bot {
+        if self.is_over() {
             return None;
         }
-        BotPlan::parse(s.level.as_deref().unwrap_or("easy")).ok().map(|p| (seat, p))
+        let seat = self.to_act()?;
+        let s = self.meta.seats.get(seat)?;
+        let level = match s.kind {
+            SeatKind::Bot => s.level.as_deref().unwrap_or("easy"),
+            SeatKind::Human if self.bot_plays(seat) => crate::game::clock::TIMEOUT_LEVEL,
+            SeatKind::Human => return None,
+        };
+        BotPlan::parse(level).ok().map(|p| (seat, p))
     }
 
     /// A seed for the bot deciding at the current version.
@@ -369,6 +397,7 @@ impl Live {
             last_placed: self.last_placed,
             actions: Vec::new(),
             pending: None,
+            clock: self.clock.clone(),
         };
         next.play(action)?;
         next.draw_if_due()?;
@@ -385,7 +414,13 @@ impl Live {
             last_placed: self.last_placed,
             actions: self.actions.clone(),
             pending: None,
+            clock: self.clock.clone(),
         }
+    }
+
+    /// A whole copy of the game as stored, without provisional decisions.
+    pub(crate) fn fork_stored(&self) -> Live {
+        self.fork()
     }
 
     /// Plays `action` of `seat` provisionally: after the seat's earlier
@@ -491,6 +526,7 @@ impl Live {
         self.log.push_str(&n.log);
         self.actions.extend(n.actions);
         self.last_placed = n.last_placed;
+        self.clock = n.clock;
     }
 
     /// Replays a stored record up to `version` actions (the record's last
@@ -510,8 +546,16 @@ impl Live {
         let count = usize::try_from(version).map_err(|_| format!("version {version} is too large"))?;
         let actions = record.actions_upto(count).map_err(|e| e.to_string())?;
         let game = Game::new(record.setup.clone()).map_err(|e| e.to_string())?;
-        let mut live =
-            Live { meta, game, version: 0, log: String::new(), last_placed: None, actions: Vec::new(), pending: None };
+        let mut live = Live {
+            meta,
+            game,
+            version: 0,
+            log: String::new(),
+            last_placed: None,
+            actions: Vec::new(),
+            pending: None,
+            clock: None,
+        };
         for action in actions {
             live.play(action).map_err(|e| format!("action {}: {e}", live.version + 1))?;
         }

@@ -142,6 +142,8 @@ pub struct SeatResult {
     pub followers: u32,
     /// The ladder level of a bot seat.
     pub level: Option<String>,
+    /// The seat lost on time: last, whatever its score.
+    pub forfeit: bool,
 }
 
 /// A finished game, as the ratings and statistics take it.
@@ -157,14 +159,22 @@ pub struct Outcome {
 
 impl Outcome {
     /// The outcome of the finished game `record`, whose bot seats play
-    /// `levels` (`None` for a human seat).
-    pub fn of_record(record: &Record, rated: bool, levels: &[Option<String>], at: i64) -> Result<Outcome, String> {
+    /// `levels` (`None` for a human seat): played to its end, or lost on
+    /// time by seat `forfeit` (the scores then as they stood).
+    pub fn of_record(
+        record: &Record,
+        rated: bool,
+        levels: &[Option<String>],
+        forfeit: Option<usize>,
+        at: i64,
+    ) -> Result<Outcome, String> {
         let mut events: Vec<Event> = Vec::new();
         let game = Game::replay_with(record, &mut events).map_err(|e| e.to_string())?;
-        if !game.state().is_over() {
-            return Err("the game is not over".into());
-        }
-        let scores = game.state().final_scores();
+        let scores = match forfeit {
+            Some(_) => game.state().scores().to_vec(),
+            None if game.state().is_over() => game.state().final_scores(),
+            None => return Err("the game is not over".into()),
+        };
         let n = scores.len();
         let mut points = vec![Points::default(); n];
         let mut followers = vec![0u32; n];
@@ -194,13 +204,16 @@ impl Outcome {
                 let p = &mut points[i];
                 p.other = scores[i].saturating_sub(p.road + p.city + p.field + p.monastery);
                 let best_other = (0..n).filter(|&j| j != i).map(|j| scores[j]).max().unwrap_or(scores[i]);
+                let lost = forfeit == Some(i);
+                let above = (0..n).filter(|&j| forfeit != Some(j) && scores[j] > scores[i]).count();
                 SeatResult {
                     score: scores[i],
-                    place: 1 + scores.iter().filter(|&&s| s > scores[i]).count() as u32,
+                    place: if lost { n as u32 } else { 1 + above as u32 },
                     margin: scores[i] as i32 - best_other as i32,
                     points: *p,
                     followers: followers[i],
                     level: levels.get(i).cloned().flatten(),
+                    forfeit: lost,
                 }
             })
             .collect();
@@ -233,8 +246,9 @@ impl Outcome {
 }
 
 /// The ratings after a game, in seat order, from the ratings before it
-/// (each as it stands at the game's end) and the final scores.
-pub fn rate(before: &[Rating], scores: &[u32], at: i64) -> Vec<Rating> {
+/// (each as it stands at the game's end) and the seats' standings (the
+/// final scores; below every score, -1, for a seat that lost on time).
+pub fn rate(before: &[Rating], scores: &[i64], at: i64) -> Vec<Rating> {
     let config = Glicko2Config::new();
     let now: Vec<Rating> = before.iter().map(|r| r.at(at)).collect();
     (0..now.len())
@@ -293,7 +307,7 @@ pub fn settle(outcome: &Outcome, entities: &[Option<Entity>], before: &[Option<R
             .zip(before)
             .map(|(e, r)| r.unwrap_or_else(|| e.as_ref().map_or(Entity::Account(0).start(), Entity::start)))
             .collect();
-        let scores: Vec<u32> = outcome.seats.iter().map(|s| s.score).collect();
+        let scores: Vec<i64> = outcome.seats.iter().map(|s| if s.forfeit { -1 } else { i64::from(s.score) }).collect();
         entities.iter().flatten().cloned().zip(rate(&start, &scores, outcome.at)).collect()
     } else {
         Vec::new()
@@ -334,6 +348,7 @@ mod tests {
             points: Points::default(),
             followers: 0,
             level: level.map(str::to_string),
+            forfeit: false,
         }
     }
 
@@ -365,7 +380,7 @@ mod tests {
         use carcassonne_engine::Expansion;
         for seed in 0..6 {
             let record = random_game(&[], seed);
-            let o = Outcome::of_record(&record, true, &[None, Some("easy".into()), None], 7).unwrap();
+            let o = Outcome::of_record(&record, true, &[None, Some("easy".into()), None], None, 7).unwrap();
             let scores = Game::replay(&record).unwrap().state().final_scores();
             for (s, &score) in o.seats.iter().zip(&scores) {
                 let p = s.points;
@@ -385,7 +400,7 @@ mod tests {
         let mut goods = 0;
         for seed in 0..6 {
             let record = random_game(&[Expansion::Traders], seed);
-            let o = Outcome::of_record(&record, false, &[None, None, None], 7).unwrap();
+            let o = Outcome::of_record(&record, false, &[None, None, None], None, 7).unwrap();
             for s in &o.seats {
                 let p = s.points;
                 assert_eq!(p.road + p.city + p.field + p.monastery + p.other, s.score);
@@ -397,7 +412,15 @@ mod tests {
         unfinished
             .play(carcassonne_engine::Action::Draw(unfinished.state().bag().sample(&mut rand::rng()).unwrap()))
             .ok();
-        assert!(Outcome::of_record(unfinished.record(), true, &[], 1).is_err());
+        assert!(Outcome::of_record(unfinished.record(), true, &[], None, 1).is_err());
+        // Lost on time: the scores as they stood, the seat last.
+        let record = random_game(&[], 2);
+        let half = carcassonne_engine::record::Record { turns: record.turns[..30].to_vec(), ..record.clone() };
+        let o = Outcome::of_record(&half, true, &[None, None, None], Some(0), 1).unwrap();
+        let scores = Game::replay(&half).unwrap().state().scores().to_vec();
+        assert_eq!(o.seats.iter().map(|s| s.score).collect::<Vec<_>>(), scores);
+        assert_eq!((o.seats[0].place, o.seats[0].forfeit), (3, true));
+        assert_eq!(o.seats[1].place, if scores[1] >= scores[2] { 1 } else { 2 });
     }
 
     #[test]
@@ -423,6 +446,8 @@ mod tests {
     #[test]
     fn a_win_raises_the_winner_and_lowers_the_loser_by_the_same_amount_between_equals() {
         let after = rate(&[fresh(), fresh()], &[90, 70], 100);
+        let lost = rate(&[fresh(), fresh()], &[90, -1], 100);
+        assert!(lost[0].rating > 1500.0 && lost[1].rating < 1500.0, "lost on time with more points");
         assert!(after[0].rating > 1500.0 && after[1].rating < 1500.0);
         assert!((after[0].rating - 1500.0 + (after[1].rating - 1500.0)).abs() < 1e-9);
         assert!(after[0].deviation < NEW_DEVIATION && after[0].games == 1 && after[0].updated == 100);

@@ -117,13 +117,13 @@ impl Live {
             .collect();
         let legal = if confirming.is_some() {
             vec![ActionOut::end_turn()]
-        } else if with_legal && self.to_act().is_some() {
+        } else if with_legal && self.to_act().is_some() && !self.is_over() {
             s.legal_action_list().into_iter().map(|a| ActionOut::legal(s, a)).collect()
         } else {
             Vec::new()
         };
         // What the player to act may point at and not choose, and why.
-        let refused = if confirming.is_none() && with_legal && self.to_act().is_some() {
+        let refused = if confirming.is_none() && with_legal && self.to_act().is_some() && !self.is_over() {
             crate::why::refusals(s)
         } else {
             Vec::new()
@@ -139,6 +139,7 @@ impl Live {
             version: self.version,
             status: if over { "finished" } else { "active" },
             rated: self.meta.rated,
+            clock: self.clock.as_ref().map(|c| ClockOut { deadline: if over { None } else { c.deadline() }, clock: c }),
             setup: SetupOut {
                 players: &self.record().setup.players,
                 expansions: &self.record().setup.expansions,
@@ -183,6 +184,21 @@ impl Live {
     fn final_breakdown(&self) -> FinalOut {
         let s = self.state();
         let n = s.rules().players();
+        // Lost on time: the scores as they stood, no end-of-game scoring,
+        // the best of the other seats the winners.
+        if let Some(lost) = self.forfeit() {
+            let scores = s.scores().to_vec();
+            let best = (0..n).filter(|&i| i != lost).map(|i| scores[i]).max().unwrap_or(0);
+            return FinalOut {
+                goods: None,
+                winners: (0..n).filter(|&i| i != lost && scores[i] == best).collect(),
+                before_end_scoring: scores.clone(),
+                scores,
+                by_kind: vec![ByKind::default(); n],
+                scorings: Vec::new(),
+                forfeit: Some(lost),
+            };
+        }
         let mut scorings = Vec::new();
         let scores = s.final_scores_with(|sc| scorings.push(sc));
         let mut by_kind = vec![ByKind::default(); n];
@@ -214,6 +230,7 @@ impl Live {
             scores,
             by_kind,
             scorings: scorings.clone(),
+            forfeit: None,
         }
     }
 
@@ -264,6 +281,9 @@ struct View<'a> {
     /// Created as rated (absent otherwise).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     rated: bool,
+    /// The time control and the clocks (absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<ClockOut<'a>>,
     setup: SetupOut<'a>,
     seats: Vec<SeatPublic>,
     turn: u32,
@@ -311,6 +331,16 @@ struct View<'a> {
     seq: Option<u64>,
     #[serde(rename = "final")]
     final_: Option<FinalOut>,
+}
+
+/// The clocks as a view shows them: their state, and when the running one
+/// runs out (milliseconds since 1970, by the server's clock).
+#[derive(Serialize)]
+struct ClockOut<'a> {
+    #[serde(flatten)]
+    clock: &'a crate::game::clock::Clock,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline: Option<i64>,
 }
 
 #[derive(Serialize)]
@@ -396,6 +426,9 @@ struct FinalOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     goods: Option<Vec<u32>>,
     scorings: Vec<carcassonne_engine::Scoring>,
+    /// The seat that lost on time (docs/api.md, Clocks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forfeit: Option<usize>,
 }
 
 /// A view serialized once per version, in the form a WebSocket sends it

@@ -1291,7 +1291,8 @@ async fn a_session_made_on_one_server_is_honoured_by_another() {
     server_b.kill();
     pg.psql(
         "games",
-        "DROP TABLE table_seats; DROP TABLE tables; \
+        "DROP INDEX games_by_clock_due; ALTER TABLE games DROP COLUMN clock; ALTER TABLE games DROP COLUMN clock_due; \
+         DROP TABLE table_seats; DROP TABLE tables; \
          DROP TABLE results; DROP TABLE ratings; ALTER TABLE games DROP COLUMN rated; \
          DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions; DROP TABLE accounts; \
          UPDATE schema_version SET version = 4",
@@ -1300,8 +1301,8 @@ async fn a_session_made_on_one_server_is_honoured_by_another() {
     let (_server_c, c) = server_with(&url, &logs, "server-c", &more);
     assert_eq!(
         pg.psql("games", "SELECT version FROM schema_version"),
-        "8",
-        "the accounts (5), the chat (6), the ratings (7), the lobby (8)"
+        "9",
+        "the accounts (5), the chat (6), the ratings (7), the lobby (8), the clocks (9)"
     );
     assert_eq!(pg.psql("games", &format!("SELECT md5(record) FROM games WHERE id = '{id}'")), before);
     let view = client(&c).view(&id).await;
@@ -1458,4 +1459,44 @@ async fn quick_match_pairs_players_waiting_on_different_servers() {
     assert_eq!(pg.psql("games", &format!("SELECT COUNT(*) FROM table_seats WHERE tbl = '{t}'")), "2");
     let eve_id = pg.psql("games", "SELECT id FROM accounts WHERE name = 'Eve'");
     assert_eq!(pg.psql("games", &format!("SELECT COUNT(*) FROM seat_accounts WHERE account = {eve_id}")), "1");
+}
+
+/// Clocks with several servers: a seat that runs out of time is acted on
+/// once, though both servers look for clocks that ran out: the bot plays
+/// its turn, one server's log says so, and the game goes on as one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_expired_clock_is_acted_on_once_by_two_servers() {
+    let Some(pg) = TempPostgres::start_if_installed() else { return };
+    let url = pg.url();
+    let logs = pg.dir.path().to_path_buf();
+    let (server_a, a) = server_with(&url, &logs, "clock-a", &[]);
+    let (server_b, b) = server_with(&url, &logs, "clock-b", &[]);
+    let created = client(&a)
+        .create(json!({"seats": [{"type": "human"}, {"type": "human"}], "clock": {"base": 10, "on_timeout": "bot"}}))
+        .await;
+    let id = created["game"].as_str().unwrap().to_string();
+    let start = Instant::now();
+    loop {
+        let v = client(&b).view(&id).await;
+        if v["to_act"] == 1 && v["clock"]["out"] == json!([0]) {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(25),
+            "the bot did not play seat 0's turn: {}\n{}\n{}",
+            v["clock"],
+            log_of(&server_a),
+            log_of(&server_b)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Both servers' views agree (once the other has heard of the last
+    // write), and the turn was played once.
+    wait_until("both servers to agree", Duration::from_secs(5), || async {
+        let (va, vb) = (client(&a).view(&id).await, client(&b).view(&id).await);
+        va["version"] == vb["version"] && va["clock"] == vb["clock"]
+    })
+    .await;
+    let ran_out = [&server_a, &server_b].iter().map(|p| log_of(p).matches("a clock ran out").count()).sum::<usize>();
+    assert_eq!(ran_out, 1, "acted on by one server");
 }

@@ -286,6 +286,8 @@ mod tests {
             bot_due: true,
             accounts: Vec::new(),
             rated: false,
+            clock: None,
+            clock_due: None,
         };
         hub.store().insert(row).await.unwrap();
         let slot = hub.cache.insert(&id, || Slot::new(live, None, 0));

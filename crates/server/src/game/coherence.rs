@@ -101,8 +101,18 @@ fn catch_up(mut known: Live, row: GameRow) -> Result<Live, GameError> {
     if known.catch_up(&record, row.version).is_err() {
         return rebuild(row);
     }
+    // The clock may change without an action (a seat that ran out).
+    known.clock = clock_of(&row)?;
     restore_provisional(&mut known, &row);
     Ok(known)
+}
+
+/// The clocks of a stored game.
+fn clock_of(row: &GameRow) -> Result<Option<super::clock::Clock>, GameError> {
+    match &row.clock {
+        Some(text) => serde_json::from_str(text).map(Some).map_err(|e| damaged(&row.id, format!("its clock: {e}"))),
+        None => Ok(None),
+    }
 }
 
 /// The row's provisional decisions played on `live`; dropped (with a
@@ -128,6 +138,7 @@ pub(super) fn rebuild(row: GameRow) -> Result<Live, GameError> {
     let record = Record::from_json(&row.record).map_err(|e| damaged(e.to_string()))?;
     let meta = Arc::new(Meta { id: row.id.clone(), created: row.created, seed: row.seed, seats, rated: row.rated });
     let mut live = Live::rebuild(meta, &record, row.version).map_err(damaged)?;
+    live.clock = clock_of(&row)?;
     if live.record() != &record {
         return Err(damaged("the replayed record differs from the stored one".into()));
     }
@@ -184,6 +195,8 @@ mod tests {
             bot_due: false,
             accounts: Vec::new(),
             rated: false,
+            clock: None,
+            clock_due: None,
         };
         let back = rebuild(row(live.provisional())).unwrap();
         assert_eq!(back.pending.as_ref().map(|p| (p.seat, p.actions.clone())), Some((0, vec![place])));

@@ -35,6 +35,8 @@ pub struct NewGame {
     pub first: Option<FirstSeat>,
     /// Moves the ratings of its seats when it ends ([`crate::ratings`]).
     pub rated: bool,
+    /// Its time control ([`super::clock`]).
+    pub clock: Option<super::clock::ClockSetup>,
 }
 
 /// Who moves first, asked for at creation.
@@ -191,7 +193,11 @@ impl Hub {
         };
         let created = now();
         let meta = Arc::new(Meta { id: id.clone(), created, seed, seats, rated: req.rated });
-        let live = Live::create(meta.clone(), setup)?;
+        let mut live = Live::create(meta.clone(), setup)?;
+        // The first seat's clock starts now.
+        live.clock = req.clock.map(|c| super::clock::Clock::new(c, n));
+        super::clock::follow(&mut live, super::clock::now_ms());
+        let (clock, clock_due) = super::clock::columns(&live);
         let row = GameRow {
             id: id.clone(),
             created,
@@ -209,6 +215,8 @@ impl Hub {
             bot_due: live.bot_to_act().is_some(),
             accounts: asked.iter().enumerate().filter_map(|(k, &i)| accounts[i].map(|a| (k, a))).collect(),
             rated: req.rated,
+            clock,
+            clock_due,
         };
         self.store.insert(row).await.map_err(|e| storage_of(&id, e))?;
         tracing::info!(game = %id, public = req.public, seats = n, "game created");
@@ -298,6 +306,9 @@ fn check_setup(req: &NewGame) -> Result<(Vec<Expansion>, Option<Edition>), GameE
     }
     if req.rated {
         check_rated(req)?;
+    }
+    if let Some(clock) = &req.clock {
+        clock.check()?;
     }
     if let Some(n) = req.rules.tiny_city_scoring {
         Rules::base(2)

@@ -207,6 +207,7 @@ impl Hub {
         if let Some(p) = pending.as_deref_mut().filter(|p| p.seat == seat) {
             noted(&mut p.next.game)?;
         }
+        let clock_columns = super::clock::columns(&live);
         let update = Update {
             id: live.meta.id.clone(),
             rev: slot.rev.load(Ordering::Acquire),
@@ -218,6 +219,8 @@ impl Hub {
             pending: live.provisional(),
             bot_due: live.bot_to_act().is_some(),
             outcome: None,
+            clock: clock_columns.0,
+            clock_due: clock_columns.1,
         };
         let rev = match self.store.save(update).await {
             Ok(rev) => rev,

@@ -59,6 +59,9 @@ pub struct TableSetup {
     /// Provisional turns (docs/api.md), as the browser creates its games.
     #[serde(default)]
     pub undo: bool,
+    /// A time control (docs/api.md, Clocks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<super::clock::ClockSetup>,
 }
 
 impl TableSetup {
@@ -85,6 +88,7 @@ impl TableSetup {
             hints: false,
             first: Some(FirstSeat::Random),
             rated: self.rated,
+            clock: self.clock,
         }
     }
 

@@ -11,6 +11,7 @@
 
 pub mod cache;
 pub mod chat;
+pub mod clock;
 mod coherence;
 mod create;
 pub mod hint;
@@ -128,6 +129,8 @@ pub(crate) fn summary_of(live: &Live) -> String {
         turns: live.state().turns(),
         scores: live.standing(),
         rated: live.meta.rated,
+        to_act: if live.is_over() { None } else { live.to_act() },
+        deadline: if live.is_over() { None } else { live.clock.as_ref().and_then(clock::Clock::deadline) },
     };
     serde_json::to_string(&summary).unwrap_or_else(|_| "{}".into())
 }
@@ -135,10 +138,10 @@ pub(crate) fn summary_of(live: &Live) -> String {
 /// The results of a game that has just ended, for the ratings and the
 /// players' statistics; none if its record cannot be read back (logged:
 /// the game is stored all the same).
-fn outcome_of(game: &Live, at: i64) -> Option<crate::ratings::Outcome> {
+pub(crate) fn outcome_of(game: &Live, at: i64) -> Option<crate::ratings::Outcome> {
     let levels: Vec<Option<String>> =
         game.meta.seats.iter().map(|s| if s.kind == SeatKind::Bot { s.level.clone() } else { None }).collect();
-    crate::ratings::Outcome::of_record(game.record(), game.meta.rated, &levels, at)
+    crate::ratings::Outcome::of_record(game.record(), game.meta.rated, &levels, game.forfeit(), at)
         .inspect_err(
             |e| tracing::error!(game = %game.meta.id, error = %e, "the results of a finished game cannot be read"),
         )
@@ -161,6 +164,7 @@ impl Hub {
             reviews: review::Reviews::default(),
             hints: hint::Hints::default(),
         });
+        tokio::spawn(Hub::sweep_clocks(Arc::downgrade(&hub)));
         if let Store::Postgres(pg) = &store {
             let notices = pg.listen(&[
                 crate::store::postgres::GAMES_CHANNEL,
@@ -313,9 +317,12 @@ impl Hub {
                 if !row.token.as_deref().is_some_and(|t| same_secret(t, token)) {
                     return Err(GameError::WrongToken(Some(seat)));
                 }
+                if live.bot_plays(seat) && !live.is_over() {
+                    return Err(GameError::OutOfTime(seat));
+                }
             }
             None => {
-                if row.kind != SeatKind::Bot {
+                if !live.bot_plays(seat) {
                     return Err(GameError::Internal(format!("seat {seat} is not a bot")));
                 }
             }
@@ -363,11 +370,17 @@ impl Hub {
         self: &Arc<Self>,
         slot: &Arc<Slot>,
         live: &mut Live,
-        next: Next,
+        mut next: Next,
         seat: usize,
         sent: u64,
     ) -> Result<(u64, ViewText), GameError> {
         let id = live.meta.id.clone();
+        // The turn that passed is charged to its seat's clock, and the next
+        // seat's starts.
+        match &mut next {
+            Next::Applied(applied) => clock::follow(&mut applied.next, clock::now_ms()),
+            Next::Ended(ended) => clock::follow(ended, clock::now_ms()),
+        }
         let (game, pending) = match &next {
             // A wagon moved out of turn leaves the acting seat's decisions.
             Next::Applied(applied) => (&applied.next, live.provisional()),
@@ -377,6 +390,7 @@ impl Hub {
         let finished = game.is_over();
         let updated = now();
         let outcome = if finished { outcome_of(game, updated) } else { None };
+        let (clock, clock_due) = clock::columns(game);
         let update = Update {
             id: id.clone(),
             rev: slot.rev.load(Ordering::Acquire),
@@ -388,6 +402,8 @@ impl Hub {
             pending,
             bot_due: game.bot_to_act().is_some(),
             outcome,
+            clock,
+            clock_due,
         };
         let rev = match self.store.save(update).await {
             Ok(rev) => rev,

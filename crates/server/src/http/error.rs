@@ -80,7 +80,8 @@ pub fn status(e: &GameError) -> StatusCode {
         | GameError::EndTurnFirst
         | GameError::NotFinished
         | GameError::ChatFull(_)
-        | GameError::TableClosed(_) => StatusCode::CONFLICT,
+        | GameError::TableClosed(_)
+        | GameError::OutOfTime(_) => StatusCode::CONFLICT,
         GameError::Illegal(_) | GameError::InvalidRecord(_) | GameError::BadMessage(_) => {
             StatusCode::UNPROCESSABLE_ENTITY
         }

@@ -41,6 +41,10 @@ pub struct CreateRequest {
     /// ladder levels, no hints.
     #[serde(default)]
     pub rated: bool,
+    /// A time control (docs/api.md, Clocks): `{"per_move": seconds}` or
+    /// `{"base": seconds, "increment": seconds}`, with `on_timeout`.
+    #[serde(default)]
+    pub clock: Option<crate::game::clock::ClockSetup>,
 }
 
 /// `first` as sent: a seat number or `"random"`; anything else is refused
@@ -122,6 +126,7 @@ impl From<CreateRequest> for NewGame {
             hints: r.hints,
             first: r.first.map(|f| f.0),
             rated: r.rated,
+            clock: r.clock,
         }
     }
 }

@@ -151,6 +151,10 @@ pub struct GameRow {
     pub accounts: Vec<(usize, i64)>,
     /// Created as rated ([`crate::ratings`]).
     pub rated: bool,
+    /// The clocks' state as JSON ([`crate::game::clock`]), and when the
+    /// running one runs out (milliseconds since 1970).
+    pub clock: Option<String>,
+    pub clock_due: Option<i64>,
 }
 
 /// The acting seat's provisional decisions, as stored.
@@ -179,6 +183,9 @@ pub struct Update {
     /// The game has just ended: its results and ratings, stored in the
     /// same transaction as its last action ([`ratings::settle_in`]).
     pub outcome: Option<crate::ratings::Outcome>,
+    /// The clocks after the action, and when the running one runs out.
+    pub clock: Option<String>,
+    pub clock_due: Option<i64>,
 }
 
 /// What the game list shows of a game (the `summary` column).
@@ -197,6 +204,12 @@ pub struct Summary {
     /// Created as rated; absent otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The seat to act, while the game goes on (for "your turn" lists).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<usize>,
+    /// When the seat to act runs out of time, if the game has a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
 }
 
 /// One entry of the game list.
@@ -258,6 +271,33 @@ impl Default for DbTimeouts {
 }
 
 impl Store {
+    /// The games still played whose running clock ran out by `now`
+    /// (milliseconds since 1970), the earliest first.
+    pub async fn due_clocks(&self, now: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        const DUE: &str = "SELECT id FROM games WHERE clock_due IS NOT NULL AND clock_due <= $1 AND status = 'active'
+             ORDER BY clock_due LIMIT $2";
+        match self {
+            Store::Sqlite(s) => {
+                let s = s.clone();
+                blocking(move || {
+                    s.read(|c| {
+                        let mut stmt = c.prepare_cached(&DUE.replace('$', "?"))?;
+                        let ids = stmt.query_map(rusqlite::params![now, i64::from(limit)], |r| r.get(0))?;
+                        Ok(ids.collect::<Result<Vec<String>, _>>()?)
+                    })
+                })
+                .await
+            }
+            Store::Postgres(p) => {
+                p.watch(async {
+                    let rows = p.client().await?.query(DUE, &[&now, &i64::from(limit)]).await.map_err(postgres::pg)?;
+                    Ok(rows.iter().map(|r| r.get(0)).collect())
+                })
+                .await
+            }
+        }
+    }
+
     /// Whether other processes write the same games (PostgreSQL): a game in
     /// memory is then checked against its row before each use.
     pub fn shared(&self) -> bool {

@@ -112,6 +112,11 @@ const MIGRATIONS: &[&str] = &[
     super::ratings::POSTGRES_MIGRATION,
     // 8: the lobby's tables and who sits at them (`super::lobby`)
     super::lobby::POSTGRES_MIGRATION,
+    // 9: the games' clocks (`crate::game::clock`): their state, and when
+    // the running one runs out, which the servers look for
+    "ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN clock_due BIGINT;
+    CREATE INDEX games_by_clock_due ON games (clock_due) WHERE clock_due IS NOT NULL;",
 ];
 
 /// A pool of connections to one PostgreSQL database.
@@ -409,8 +414,8 @@ impl Postgres {
             .prepare_cached(
                 "WITH g AS (
                     INSERT INTO games (id, created, updated, seed, seats, record, version, rev, pending,
-                                       status, summary, public, owner, rated)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $19)
+                                       status, summary, public, owner, rated, clock, clock_due)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $19, $20, $21)
                     RETURNING id),
                  j AS (
                     INSERT INTO bot_jobs (game, version, owner) SELECT id, $7, $14 FROM g WHERE $15),
@@ -444,6 +449,8 @@ impl Postgres {
                     &row.accounts.iter().map(|(seat, _)| *seat as i32).collect::<Vec<i32>>(),
                     &row.accounts.iter().map(|(_, account)| *account).collect::<Vec<i64>>(),
                     &row.rated,
+                    &row.clock,
+                    &row.clock_due,
                 ],
             )
             .await
@@ -459,7 +466,7 @@ impl Postgres {
             .prepare_cached(
                 "WITH g AS (
                     UPDATE games SET record = $1, version = $2, status = $3, summary = $4, updated = $5,
-                                     pending = $6, rev = rev + 1
+                                     pending = $6, clock = $12, clock_due = $13, rev = rev + 1
                     WHERE id = $7 AND rev = $8
                     RETURNING id, rev, owner),
                  d AS (DELETE FROM bot_jobs WHERE NOT $9 AND game IN (SELECT id FROM g)),
@@ -474,7 +481,7 @@ impl Postgres {
             .await
             .map_err(pg)?;
         let (version, rev, status) = (u.version as i64, u.rev as i64, status(u.finished));
-        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 11] = [
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 13] = [
             &u.record,
             &version,
             &status,
@@ -486,6 +493,8 @@ impl Postgres {
             &u.bot_due,
             &GAMES_CHANNEL,
             &BOTS_CHANNEL,
+            &u.clock,
+            &u.clock_due,
         ];
         let saved = |rows: Vec<Row>| match rows.first() {
             Some(r) => Ok(r.get::<_, i64>(0) as u64),
@@ -550,7 +559,7 @@ impl Postgres {
         let stmt = client
             .prepare_cached(
                 "SELECT id, created, updated, seed, CASE WHEN changed THEN seats END, CASE WHEN changed THEN record END,
-                        version, status, summary, public, owner, rev, pending, rated
+                        version, status, summary, public, owner, rev, pending, rated, clock, clock_due
                  FROM (SELECT *, rev IS DISTINCT FROM $2 AS changed FROM games WHERE id = $1) AS g",
             )
             .await
@@ -727,6 +736,8 @@ fn game_row(r: &Row) -> GameRow {
         bot_due: false,
         accounts: Vec::new(),
         rated: r.get(13),
+        clock: r.get(14),
+        clock_due: r.get(15),
     }
 }
 

@@ -60,6 +60,11 @@ const MIGRATIONS: &[&str] = &[
     super::ratings::SQLITE_MIGRATION,
     // 8: the lobby's tables and who sits at them (`super::lobby`)
     super::lobby::SQLITE_MIGRATION,
+    // 9: the games' clocks (`crate::game::clock`): their state, and when
+    // the running one runs out, which the servers look for
+    "ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN clock_due INTEGER;
+    CREATE INDEX games_by_clock_due ON games (clock_due) WHERE clock_due IS NOT NULL;",
 ];
 
 /// An exclusive lock on `<db>.lock`, held while the server runs. The
@@ -233,7 +238,7 @@ impl Sqlite {
             .conn()
             .query_row(
                 "SELECT id, created, updated, seed, seats, record, version, status, summary, public, owner,
-                        rev, pending, rated
+                        rev, pending, rated, clock, clock_due
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -254,6 +259,8 @@ impl Sqlite {
                         bot_due: false,
                         accounts: Vec::new(),
                         rated: r.get(13)?,
+                        clock: r.get(14)?,
+                        clock_due: r.get(15)?,
                     })
                 },
             )
@@ -373,8 +380,8 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
 fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO games (id, created, updated, seed, seats, record, version, status, summary, public, owner,
-                            rev, pending, rated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                            rev, pending, rated, clock, clock_due)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?
     .execute(params![
         row.id,
@@ -390,7 +397,9 @@ fn insert_row(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         row.owner,
         row.rev as i64,
         row.pending,
-        row.rated
+        row.rated,
+        row.clock,
+        row.clock_due
     ])?;
     for (seat, account) in &row.accounts {
         conn.prepare_cached("INSERT INTO seat_accounts (game, seat, account) VALUES (?1, ?2, ?3)")?
@@ -403,7 +412,7 @@ fn save_row(conn: &Connection, u: &Update) -> Result<u64, StoreError> {
     let n = conn
         .prepare_cached(
             "UPDATE games SET record = ?1, version = ?2, status = ?3, summary = ?4, updated = ?5, pending = ?6,
-                              rev = rev + 1
+                              clock = ?9, clock_due = ?10, rev = rev + 1
              WHERE id = ?7 AND rev = ?8",
         )?
         .execute(params![
@@ -414,7 +423,9 @@ fn save_row(conn: &Connection, u: &Update) -> Result<u64, StoreError> {
             u.updated,
             u.pending,
             u.id,
-            u.rev as i64
+            u.rev as i64,
+            u.clock,
+            u.clock_due
         ])?;
     if n != 1 {
         return Err(StoreError::Conflict(u.id.clone()));

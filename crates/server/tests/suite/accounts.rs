@@ -645,7 +645,8 @@ async fn a_database_of_the_previous_schema_migrates_and_keeps_its_games() {
     // Back to schema version 4, as the server before accounts left it.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(
-        "DROP TABLE table_seats; DROP TABLE tables;
+        "DROP INDEX games_by_clock_due; ALTER TABLE games DROP COLUMN clock; ALTER TABLE games DROP COLUMN clock_due;
+         DROP TABLE table_seats; DROP TABLE tables;
          DROP TABLE results; DROP TABLE ratings; ALTER TABLE games DROP COLUMN rated;
          DROP TABLE chat; DROP TABLE sign_in_failures; DROP TABLE seat_accounts; DROP TABLE sessions;
          DROP TABLE accounts; UPDATE schema_version SET version = 4;",
@@ -656,7 +657,7 @@ async fn a_database_of_the_previous_schema_migrates_and_keeps_its_games() {
     let server = TestServer::start(&db);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let version: i64 = conn.query_row("SELECT version FROM schema_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 8, "the accounts (5), the chat (6), the ratings (7), the lobby (8)");
+    assert_eq!(version, 9, "the accounts (5), the chat (6), the ratings (7), the lobby (8), the clocks (9)");
     let after: String = conn.query_row("SELECT record FROM games WHERE id = ?1", [&game], |r| r.get(0)).unwrap();
     assert_eq!(before, after);
     let client = Client::new(&server);

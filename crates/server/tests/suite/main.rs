@@ -10,6 +10,7 @@ mod accounts;
 mod api;
 mod bots;
 mod chat;
+mod clocks;
 mod colours;
 mod common;
 mod connections;
