@@ -758,6 +758,17 @@ async function createFromHome(p, base, seats) {
   return { gameId: hash.get('game'), tokens: hash.getAll('token') };
 }
 
+/** Registers the account `name` on the account page of `p`, by typing as a person would; signed in once it returns. */
+async function registerInUI(p, base, name, password = 'lantern ferry meeple harbour') {
+  await p.goto(`${base}/#account`);
+  await p.waitForSelector('body[data-ready="1"][data-page="account"] #register-form');
+  await p.fill('#register-name', name);
+  await p.fill('#register-password', password);
+  await p.fill('#register-again', password);
+  await p.click('#register-form-submit');
+  await p.waitForSelector('#account-link[data-signed-in="1"]', { timeout: 10000 });
+}
+
 /** The boxes of these elements (null when absent or hidden), keyed by selector. */
 async function boxesOf(p, sels) {
   return p.evaluate((sels) => Object.fromEntries(sels.map((s) => {
@@ -3069,19 +3080,12 @@ try {
 
   await check('ratings: a new account has no rating; a rated game against the beginner bot, made from the home page and played to the end by the keys, with a chat line; then its player page shows the rating after 1 game with its graph, and the ratings page lists it (1366 and 390 px; German and Polish)', async () => {
     const name = `Rated ${Date.now() % 100000}`;
-    const password = 'lantern ferry meeple harbour';
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
     await ctx.addInitScript(() => { try { if (localStorage.getItem('carcassonne.autoEnd') === null) localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
     const p = await ctx.newPage();
     watchPage(p, 'rated');
     // An account, made on the account page; it has no rating yet.
-    await p.goto(`${base}/#account`);
-    await p.waitForSelector('body[data-ready="1"][data-page="account"] #register-form');
-    await p.fill('#register-name', name);
-    await p.fill('#register-password', password);
-    await p.fill('#register-again', password);
-    await p.click('#register-form-submit');
-    await p.waitForSelector('#account-link[data-signed-in="1"]', { timeout: 10000 });
+    await registerInUI(p, base, name);
     await p.waitForSelector('#account-rating #account-player-link');
     assert((await p.textContent('#account-rating')).includes('No rating yet'), `the account page says there is no rating: "${await p.textContent('#account-rating')}"`);
     await p.click('#account-player-link');
@@ -3208,6 +3212,121 @@ try {
       await lc.close();
     }
     await ctx.close();
+  });
+
+  await check('lobby: two players paired by quick match land at their own seats of one game (the wait found again after a reload); a table opened in the lobby is listed with its player, joined, and both land in its game (1366 and 390 px; German and Polish)', async () => {
+    const stamp = Date.now() % 100000;
+    const names = [`Ann ${stamp}`, `Bob ${stamp}`];
+    const actx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const bctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const a = await actx.newPage();
+    const b = await bctx.newPage();
+    watchPage(a, 'lobby-a');
+    watchPage(b, 'lobby-b');
+    await registerInUI(a, base, names[0]);
+    await registerInUI(b, base, names[1]);
+    const home = async (p) => {
+      await p.goto(`${base}/`);
+      await p.waitForSelector('body[data-ready="1"][data-page="home"] #lobby #quick-match');
+    };
+    const inGame = async (p) => {
+      await p.waitForSelector('body[data-page="game"][data-status="active"]', { timeout: 20000 });
+      const hash = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1));
+      assert(hash.getAll('token').length === 0 && hash.getAll('seat').length === 1, `the game opened at the account's seat: #${hash}`);
+      return { game: hash.get('game'), seat: Number(hash.get('seat')) };
+    };
+    /** Both pages in game `game`, each at its own seat, marked as its player's. */
+    const bothSeated = async (ga, gb, what) => {
+      assert(ga.game && ga.game === gb.game, `${what}: one game for both (${ga.game}, ${gb.game})`);
+      assert(ga.seat !== gb.seat, `${what}: each at its own seat (${ga.seat}, ${gb.seat})`);
+      const view = await api(base, `/api/games/${ga.game}`);
+      assert(view.seats.length === 2 && view.seats[ga.seat].name === names[0] && view.seats[gb.seat].name === names[1], `${what}: the seats are the accounts' (${view.seats.map((x) => x.name)})`);
+      for (const [p, name] of [[a, names[0]], [b, names[1]]]) {
+        await p.waitForSelector('.scores .tag.you');
+        const mine = await p.$$eval('.scores .tag.you', (es) => es.map((e) => e.closest('tr').textContent));
+        assert(mine.length === 1 && mine[0].includes(name), `${what}: the page plays its player's seat (${mine})`);
+      }
+      return view;
+    };
+
+    // Quick match: A waits for a person (no bot); the wait is found again after a reload.
+    await home(a);
+    const exps = await a.$$eval('#quick-match-box input[type=checkbox]', (es) => es.filter((e) => e.checked).map((e) => e.value));
+    assert(exps.join() === 'ferries', `The Ferries ticked by default, nothing else (${exps})`);
+    await a.selectOption('#quick-bot-after', '');
+    const [qreq] = await Promise.all([a.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/quick-match'), a.click('#quick-match')]);
+    const qsent = qreq.postDataJSON();
+    assert(qsent.expansions.join() === 'ferries' && !('bot_after' in qsent), `quick match asked with The Ferries, no bot: ${JSON.stringify(qsent)}`);
+    await a.waitForSelector('#quick-waiting #quick-status');
+    await a.reload();
+    await a.waitForSelector('body[data-ready="1"] #quick-waiting #quick-status');
+    await a.waitForFunction(() => /Waiting for another player: \d+:\d\d\./.test(document.getElementById('quick-status').textContent));
+    assert(await a.locator('#quick-match').count() === 0 && await a.locator('#quick-cancel').count() === 1, 'while waiting: the time waited and Cancel, no second Quick match');
+    await pointShot(a, 'lobby-quick-waiting');
+    // B asks too: paired with A at once, both in the same game.
+    await home(b);
+    await b.click('#quick-match');
+    const qb = await inGame(b);
+    const qa = await inGame(a);
+    const quickView = await bothSeated(qa, qb, 'quick match');
+    assert(quickView.rated === true, 'a quick match is rated');
+
+    // A table in the lobby: A opens one for two; B sees it with A's name, joins, and both land in its game.
+    await home(a);
+    await a.click('#open-table summary');
+    await a.selectOption('#table-humans', '2');
+    const [treq] = await Promise.all([a.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/lobby'), a.click('#open-table-submit')]);
+    const tsent = treq.postDataJSON();
+    assert(tsent.humans === 2 && tsent.bots.length === 0 && tsent.expansions.join() === 'ferries' && tsent.undo === true, `the table's setup: ${JSON.stringify(tsent)}`);
+    await a.waitForSelector('#lobby-tables li[data-mine="1"] button[data-close]');
+    const table = await a.getAttribute('#lobby-tables li[data-mine="1"]', 'data-table');
+    await home(b);
+    const row = b.locator(`#lobby-tables li[data-table="${table}"]`);
+    await row.waitFor();
+    const who = row.locator('.lobby-player a');
+    assert(await who.count() === 1 && (await who.textContent()) === names[0] && (await who.getAttribute('href')) === `#player=${encodeURIComponent(names[0])}`, `the table lists A, linked to A's page (${await row.textContent()})`);
+    assert(/The Ferries · Not rated · 1 seat free/.test(await row.textContent()), `its options and free seat: "${await row.textContent()}"`);
+    assert(await row.locator('button[data-join]').count() === 1, 'B may join it');
+    assert(await b.evaluate(() => document.documentElement.scrollWidth) <= 391, 'the lobby fits 390 px');
+    await b.click('#open-table summary');
+    const small = await smallTargets(b);
+    assert(small.small.length === 0, `at 390 px every control of the lobby takes a fingertip; smaller: ${small.small.join('; ')}`);
+    await b.click('#open-table summary');
+    for (const p of [a, b]) await p.evaluate(() => window.scrollTo(0, 0));
+    await pointShot(a, 'lobby');
+    await pointShot(b, 'lobby');
+    await row.locator('button[data-join]').click();
+    const tb = await inGame(b);
+    const ta = await inGame(a);
+    assert(ta.game !== qa.game, 'the table\'s game is a new one');
+    await bothSeated(ta, tb, 'the table');
+    const started = await api(base, `/api/lobby/${table}`);
+    assert(started.status === 'started' && started.game === ta.game, `the table started that game (${JSON.stringify(started).slice(0, 200)})`);
+    const state = await actx.storageState();
+    await actx.close();
+    await bctx.close();
+
+    // The lobby's words in German and Polish: a table opened and closed, a quick match waited for and cancelled.
+    for (const locale of ['de-DE', 'pl-PL']) {
+      const lc = await browser.newContext({ storageState: state, locale, viewport: { width: 1280, height: 820 } });
+      const l = await lc.newPage();
+      watchPage(l, `lobby-${locale}`);
+      await home(l);
+      await l.click('#open-table summary');
+      await l.check('#table-bot-easy');
+      await l.click('#open-table-submit');
+      await l.waitForSelector('#lobby-tables li[data-mine="1"] button[data-close]');
+      await l.click('#lobby-tables li[data-mine="1"] button[data-close]');
+      await l.waitForSelector('#lobby-tables li[data-mine="1"]', { state: 'detached' });
+      await l.click('#quick-match');
+      await l.waitForSelector('#quick-waiting #quick-status');
+      await l.click('#quick-cancel');
+      await l.waitForSelector('#quick-match');
+      assert((await api(base, '/api/lobby')).tables.length === 0, 'no table left open');
+      const missing = await l.evaluate(() => [...window.__i18n.missing]);
+      assert(missing.length === 0, `every text has its ${locale} words (missing: ${JSON.stringify(missing)})`);
+      await lc.close();
+    }
   });
 
   await check('your turn: the tab title says so, and a notification if allowed, when the tab is not in front', async () => {

@@ -98,6 +98,17 @@ export const api = {
   // Ratings (docs/api.md, Ratings): an account's or a bot level's page, and the lists.
   player: (name) => request('GET', `/api/players/${enc(name)}`),
   ratings: (limit = 100) => request('GET', `/api/ratings?limit=${limit}`),
+  // The lobby (docs/api.md, Lobby): tables waiting for their players, and quick match.
+  tables: (limit = 50) => request('GET', `/api/lobby?limit=${limit}`),
+  table: (id) => request('GET', `/api/lobby/${enc(id)}`),
+  /** setup: { humans, bots, expansions, edition?, rules?, rated, undo } */
+  openTable: (setup) => request('POST', '/api/lobby', setup),
+  joinTable: (id) => request('POST', `/api/lobby/${enc(id)}/join`, {}),
+  leaveTable: (id) => request('POST', `/api/lobby/${enc(id)}/leave`, {}),
+  /** body: { expansions?, bot_after? (seconds; absent: wait for a player however long) } */
+  quickMatch: (body) => request('POST', '/api/quick-match', body),
+  quickStatus: () => request('GET', '/api/quick-match'),
+  cancelQuick: () => request('DELETE', '/api/quick-match'),
 };
 
 function enc(s) { return encodeURIComponent(s); }
@@ -240,4 +251,5 @@ export const ERROR_HELP = {
   cross_site: 'The request came from another site’s page.',
   rate_limited: 'Too many requests: wait a moment and try again.',
   unsupported_media_type: 'The request was not sent as JSON.',
+  table_closed: 'That table has started or closed meanwhile.',
 };

@@ -697,6 +697,43 @@ const DE = {
   'a rated game: its result moves the players’ ratings': 'eine gewertete Partie: ihr Ergebnis ändert die Wertungen der Spieler',
   'Rated': 'Gewertet',
   'Your rating': 'Deine Wertung',
+  // the lobby (tables.js)
+  'Play online': 'Online spielen',
+  'Open tables': 'Offene Tische',
+  'A table’s game starts when its last seat is taken; who begins is drawn.': 'Die Partie eines Tisches beginnt, sobald sein letzter Platz besetzt ist; wer anfängt, wird ausgelost.',
+  'Sign in to join a table, open one or play a quick match.': 'Melde dich an, um dich an einen Tisch zu setzen, einen zu eröffnen oder ein Schnellspiel zu spielen.',
+  'No open table: open one, or play a quick match.': 'Kein offener Tisch: eröffne einen oder spiele ein Schnellspiel.',
+  'No open table.': 'Kein offener Tisch.',
+  'A table you sat at was closed.': 'Ein Tisch, an dem du saßt, wurde geschlossen.',
+  'no rating yet': 'noch keine Wertung',
+  'Not rated': 'Nicht gewertet',
+  'bots: {levels}': 'Bots: {levels}',
+  'Join': 'Hinsetzen',
+  'Leave': 'Aufstehen',
+  'Joining the table': 'Hinsetzen an den Tisch',
+  'Leaving the table': 'Aufstehen vom Tisch',
+  'Closing the table': 'Schließen des Tisches',
+  'Open a table': 'Einen Tisch eröffnen',
+  'Open the table': 'Tisch eröffnen',
+  'Your table is open: its game starts when its last seat is taken.': 'Dein Tisch ist offen: seine Partie beginnt, sobald sein letzter Platz besetzt ist.',
+  'Players (you included)': 'Spieler (du eingeschlossen)',
+  'Bots': 'Bots',
+  'Rated: the result moves the players’ ratings (the bots play levels of the ladder, each once)': 'Gewertet: das Ergebnis ändert die Wertungen der Spieler (die Bots spielen Stufen der Rangleiter, jede einmal)',
+  'Quick match': 'Schnellspiel',
+  'Play a bot after': 'Gegen einen Bot nach',
+  '30 s': '30 s',
+  '1 min': '1 Min.',
+  '2 min': '2 Min.',
+  '5 min': '5 Min.',
+  'never': 'nie',
+  'A rated game of two, against the waiting player of the closest rating with the same expansions, or a bot of your level after the wait chosen.': 'Eine gewertete Partie zu zweit, gegen den wartenden Spieler mit der nächsten Wertung und denselben Erweiterungen, oder nach der gewählten Wartezeit gegen einen Bot deiner Stufe.',
+  'Waiting for another player: {time}.': 'Warte auf einen anderen Spieler: {time}.',
+  'A bot takes the seat in {time}.': 'Ein Bot übernimmt den Platz in {time}.',
+  'A bot is taking the seat…': 'Ein Bot übernimmt den Platz…',
+  'Cancel': 'Abbrechen',
+  'The quick match was cancelled.': 'Das Schnellspiel wurde abgebrochen.',
+  'Cancelling the quick match': 'Abbrechen des Schnellspiels',
+  'That table has started or closed meanwhile.': 'Dieser Tisch hat inzwischen begonnen oder wurde geschlossen.',
 };
 
 const DE_PLURAL = {
@@ -729,6 +766,8 @@ const DE_PLURAL = {
   // ratings
   'after {n} rated game|after {n} rated games': ['nach {n} gewerteten Partie', 'nach {n} gewerteten Partien'],
   '{n} rated game: {first} after the first, {last} after the last; highest {max}, lowest {min}.|{n} rated games: {first} after the first, {last} after the last; highest {max}, lowest {min}.': ['{n} gewertete Partie: {first} nach der ersten, {last} nach der letzten; Höchstwert {max}, Tiefstwert {min}.', '{n} gewertete Partien: {first} nach der ersten, {last} nach der letzten; Höchstwert {max}, Tiefstwert {min}.'],
+  // the lobby
+  '{n} seat free|{n} seats free': ['{n} Platz frei', '{n} Plätze frei'],
 };
 
 const PL = {
@@ -1410,6 +1449,43 @@ const PL = {
   'a rated game: its result moves the players’ ratings': 'partia rankingowa: jej wynik zmienia rankingi graczy',
   'Rated': 'Rankingowa',
   'Your rating': 'Twój ranking',
+  // the lobby (tables.js)
+  'Play online': 'Graj online',
+  'Open tables': 'Otwarte stoły',
+  'A table’s game starts when its last seat is taken; who begins is drawn.': 'Partia przy stole zaczyna się, gdy zajęte zostanie ostatnie miejsce; kto zaczyna, rozstrzyga losowanie.',
+  'Sign in to join a table, open one or play a quick match.': 'Zaloguj się, aby dosiąść się do stołu, otworzyć własny lub zagrać szybki mecz.',
+  'No open table: open one, or play a quick match.': 'Brak otwartych stołów: otwórz własny albo zagraj szybki mecz.',
+  'No open table.': 'Brak otwartych stołów.',
+  'A table you sat at was closed.': 'Stół, przy którym było twoje miejsce, został zamknięty.',
+  'no rating yet': 'jeszcze bez rankingu',
+  'Not rated': 'Nierankingowa',
+  'bots: {levels}': 'boty: {levels}',
+  'Join': 'Dosiądź się',
+  'Leave': 'Odejdź od stołu',
+  'Joining the table': 'Dosiadanie się do stołu',
+  'Leaving the table': 'Odchodzenie od stołu',
+  'Closing the table': 'Zamykanie stołu',
+  'Open a table': 'Otwórz stół',
+  'Open the table': 'Otwórz stół',
+  'Your table is open: its game starts when its last seat is taken.': 'Twój stół jest otwarty: partia zacznie się, gdy zajęte zostanie ostatnie miejsce.',
+  'Players (you included)': 'Gracze (razem z tobą)',
+  'Bots': 'Boty',
+  'Rated: the result moves the players’ ratings (the bots play levels of the ladder, each once)': 'Rankingowa: wynik zmienia rankingi graczy (boty grają poziomami z drabinki, każdym raz)',
+  'Quick match': 'Szybki mecz',
+  'Play a bot after': 'Gra z botem po',
+  '30 s': '30 s',
+  '1 min': '1 min',
+  '2 min': '2 min',
+  '5 min': '5 min',
+  'never': 'nigdy',
+  'A rated game of two, against the waiting player of the closest rating with the same expansions, or a bot of your level after the wait chosen.': 'Partia rankingowa we dwoje, z czekającym graczem o najbliższym rankingu i tych samych dodatkach, albo po wybranym czasie z botem twojego poziomu.',
+  'Waiting for another player: {time}.': 'Czekanie na drugiego gracza: {time}.',
+  'A bot takes the seat in {time}.': 'Bot zajmie miejsce za {time}.',
+  'A bot is taking the seat…': 'Bot zajmuje miejsce…',
+  'Cancel': 'Anuluj',
+  'The quick match was cancelled.': 'Szybki mecz został anulowany.',
+  'Cancelling the quick match': 'Anulowanie szybkiego meczu',
+  'That table has started or closed meanwhile.': 'Ten stół tymczasem wystartował albo został zamknięty.',
 };
 
 const PL_PLURAL = {
@@ -1442,6 +1518,8 @@ const PL_PLURAL = {
   // ratings
   'after {n} rated game|after {n} rated games': ['po {n} partii rankingowej', 'po {n} partiach rankingowych', 'po {n} partiach rankingowych'],
   '{n} rated game: {first} after the first, {last} after the last; highest {max}, lowest {min}.|{n} rated games: {first} after the first, {last} after the last; highest {max}, lowest {min}.': ['{n} partia rankingowa: {first} po pierwszej, {last} po ostatniej; najwyżej {max}, najniżej {min}.', '{n} partie rankingowe: {first} po pierwszej, {last} po ostatniej; najwyżej {max}, najniżej {min}.', '{n} partii rankingowych: {first} po pierwszej, {last} po ostatniej; najwyżej {max}, najniżej {min}.'],
+  // the lobby
+  '{n} seat free|{n} seats free': ['{n} wolne miejsce', '{n} wolne miejsca', '{n} wolnych miejsc'],
 };
 
 const DICTS = { de: [DE, DE_PLURAL], pl: [PL, PL_PLURAL] };

@@ -1,11 +1,13 @@
-// The home page: create a game (rated or not), hand out its links, find
-// games to continue, watch or replay; the way to the ratings.
+// The home page: the lobby (tables.js: open tables, quick match), create a
+// game (rated or not), hand out its links, find games to continue, watch or
+// replay; the way to the ratings.
 import { api } from './api.js';
 import { h, clear, showError, remember, remembered, forget, fmtTime } from './ui.js';
 import { COLOUR_HEX, COLOUR_NAMES, setSeatColours } from './tiles.js';
 import { t } from './i18n.js';
-import { botName } from './words.js';
+import { botName, LADDER, expansionWords } from './words.js';
 import { signedIn, myGames, gameItems } from './account.js';
+import { LobbyCard } from './tables.js';
 
 const LEVELS = [
   ['random', 'Random'],
@@ -16,7 +18,7 @@ const LEVELS = [
   ['expert', 'Expert (2.5 s a turn)'],
 ];
 /** The bots' ladder: the levels that have a rating, the only ones a rated game may seat. */
-const RATED_LEVELS = new Set(['beginner', 'easy', 'medium', 'hard', 'expert']);
+const RATED_LEVELS = new Set(LADDER);
 
 export class HomePage {
   constructor(root, ctx) {
@@ -41,16 +43,18 @@ export class HomePage {
     this.activeCard = h('section.card#active-games');
     this.finishedCard = h('section.card#finished-games');
     this.openCard = h('section.card#open-record');
+    this.lobby = new LobbyCard();
     const ratingsCard = h('section.card#ratings-home', h('h2', 'Ratings'),
       h('p.muted', { style: 'font-size:.88em;margin:.2em 0 .6em' }, 'Signed-in players and the bot levels have a rating, moved by the rated games they play.'),
       h('a#ratings-link', { href: '#ratings' }, 'See the ratings'));
     this.root.appendChild(h('div.home',
-      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.createCard, this.accountCard, this.mineCard, this.openCard),
+      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.lobby.card, this.createCard, this.accountCard, this.mineCard, this.openCard),
       h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, ratingsCard, this.activeCard, this.finishedCard)));
     this.renderCreate();
     this.renderAccount();
     this.renderMine();
     this.renderOpen();
+    this.lobby.start();
     this.lists = [
       { status: 'active', card: this.activeCard, title: 'Games in progress', shown: LIST_PAGE, sig: null },
       { status: 'finished', card: this.finishedCard, title: 'Finished games', shown: LIST_PAGE, sig: null },
@@ -62,7 +66,7 @@ export class HomePage {
     }, LIST_POLL_MS);
   }
 
-  destroy() { clearInterval(this.poll); }
+  destroy() { clearInterval(this.poll); this.lobby.destroy(); }
 
   renderCreate() {
     const c = clear(this.createCard);
@@ -323,11 +327,7 @@ export async function createAndOpen(body, here) {
 function gameRow(g) {
   const mine = remembered()[g.game];
   const players = (g.players || []).map((p, i) => `${botName(p)}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ');
-  const exps = [...(g.expansions?.includes('ferries') ? [t('Ferries {edition}', { edition: g.edition })] : []), ...(g.expansions?.includes('inns') ? [t('Inns & Cathedrals')] : []),
-    ...(g.expansions?.includes('abbey') ? [t('Abbey & Mayor')] : []), ...(g.expansions?.includes('traders') ? [t('Traders & Builders')] : []),
-    ...(g.expansions?.includes('river') ? [t('The River')] : []), ...(g.expansions?.includes('abbot') ? [t('The Abbot')] : []),
-    ...(g.expansions?.includes('labyrinth') ? [t('The Labyrinth')] : [])];
-  const meta = [exps.length ? exps.join(' + ') : t('base game'), ...(g.rules?.['tiny-city-scoring'] === 2 ? [t('tiny cities 2')] : []),
+  const meta = [expansionWords(g.expansions, g.edition), ...(g.rules?.['tiny-city-scoring'] === 2 ? [t('tiny cities 2')] : []),
     ...(g.rules?.['labyrinth-variant'] === 'basic' ? [t('basic labyrinth')] : []), t('{n} turns', { n: g.turns ?? '?' }), fmtTime(g.updated)].join(' · ');
   const links = [];
   if (g.status === 'finished') {

@@ -189,7 +189,20 @@ export function whyWords(r) {
 
 function sentence(s) { return s ? `${s[0].toUpperCase()}${s.slice(1)}.` : s; }
 
-const LEVELS = new Set(['random', 'beginner', 'easy', 'medium', 'hard', 'expert']);
+/** The bots' ladder: the levels that have a rating, weakest first (the only ones a rated game may seat). */
+export const LADDER = ['beginner', 'easy', 'medium', 'hard', 'expert'];
+const LEVELS = new Set(['random', ...LADDER]);
+
+/** The expansions, as the server names them, and their short names (in lists of games and tables). */
+export const EXPANSIONS = [['ferries', 'The Ferries'], ['inns', 'Inns & Cathedrals'], ['abbey', 'Abbey & Mayor'], ['traders', 'Traders & Builders'],
+  ['river', 'The River'], ['abbot', 'The Abbot'], ['labyrinth', 'The Labyrinth']];
+
+/** A game's expansions in words ("Ferries c3 + The River"), or "base game"; The Ferries with their edition if known. */
+export function expansionWords(expansions, edition = null) {
+  const names = EXPANSIONS.filter(([x]) => (expansions || []).includes(x))
+    .map(([x, words]) => (x === 'ferries' && edition ? t('Ferries {edition}', { edition }) : t(words)));
+  return names.length ? names.join(' + ') : t('base game');
+}
 
 /**
  * A bot's name as the server makes it when none is given ("Bot 2 (easy)"),
