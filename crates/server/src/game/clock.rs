@@ -259,16 +259,29 @@ impl Hub {
         loop {
             tick.tick().await;
             let Some(hub) = hub.upgrade() else { return };
+            // Logged at most so often: a database that is down would
+            // otherwise say so four times a second.
             let due = match hub.store.due_clocks(now_ms(), 100).await {
                 Ok(due) => due,
                 Err(e) => {
-                    tracing::warn!(error = %e, "the clocks that ran out cannot be read");
+                    let e = GameError::from(e);
+                    crate::logging::warn_throttled(
+                        "clocks",
+                        format_args!("the clocks that ran out cannot be read: {e}"),
+                        "",
+                        e.cause(),
+                    );
                     continue;
                 }
             };
             for id in due {
                 if let Err(e) = hub.expire(&id).await {
-                    tracing::warn!(game = %id, error = %e, "a clock that ran out could not be acted on");
+                    crate::logging::warn_throttled(
+                        "clock",
+                        format_args!("a clock that ran out could not be acted on: {e}"),
+                        &id,
+                        e.cause(),
+                    );
                 }
             }
         }
