@@ -3477,6 +3477,155 @@ try {
     }
   });
 
+  await check('clocks (issue 29): the home form sends a time control; each seat\'s clock beside its score counts down by the server\'s time; a seat whose time runs out is played by the bot and the game goes on; a game lost on time says so; the account\'s "Your turn" list (1366 and 390 px; German and Polish)', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await ctx.addInitScript(() => { try { if (localStorage.getItem('carcassonne.autoEnd') === null) localStorage.setItem('carcassonne.autoEnd', '0'); } catch (_) { /* fine */ } });
+    const p = await ctx.newPage();
+    watchPage(p, 'clock');
+    const clockOf = (seat) => `.scores tr[data-seat="${seat}"] .seat-clock`;
+    const readClock = (seat) => p.textContent(clockOf(seat));
+    const players = [{ type: 'human', name: 'Clock Tester' }, { type: 'human', name: 'Late Friend' }];
+    /** A game made through the API from the page (the form's clocks are minutes long), opened at this browser's seat 0. */
+    const openMade = async (clock) => {
+      const made = await p.evaluate(async (body) => {
+        const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        return r.json();
+      }, { seats: players, expansions: [], undo: true, clock });
+      assert(made.game && made.seats[0].token, `the game is made: ${JSON.stringify(made).slice(0, 200)}`);
+      await p.goto(`${base}/#game=${made.game}&token=${made.seats[0].token}`);
+      await p.waitForSelector(`body[data-page="game"][data-game="${made.game}"] ${clockOf(0)}`);
+      return made.game;
+    };
+
+    // The home form: this browser's seat and an invited player's, Fischer 5 min + 5 s, a bot on timeout.
+    await p.goto(`${base}/`);
+    await p.waitForSelector('body[data-ready="1"][data-page="home"] #opt-clock');
+    while (await p.locator('.seat-row').count() > 2) await p.click('.seat-row:last-child button[aria-label^="remove seat"]');
+    while (await p.locator('.seat-row').count() < 2) await p.click('#add-seat');
+    await p.selectOption('select[name="seat-0-type"]', 'human');
+    await p.fill('input[name="seat-0-name"]', players[0].name);
+    await p.selectOption('select[name="seat-1-type"]', 'invite');
+    await p.fill('input[name="seat-1-name"]', players[1].name);
+    assert(await p.inputValue('#opt-clock') === '' && await p.isDisabled('#opt-timeout-lose'), 'no clock at first, and nothing to say of a timeout');
+    const offered = await p.$$eval('#opt-clock option', (os) => os.map((o) => o.textContent));
+    for (const w of ['No clock', '1 h per move', '1 day per move', '3 days per move', 'Fischer 5 min + 5 s', 'Fischer 10 min + 10 s', 'Fischer 25 min + 10 s']) {
+      assert(offered.includes(w), `the form offers "${w}" (${offered.join(', ')})`);
+    }
+    await p.selectOption('#opt-clock', 'fischer-5-5');
+    assert(!(await p.isDisabled('#opt-timeout-lose')) && await p.isChecked('#opt-timeout-bot'), 'with a clock: a bot plays on timeout, unless the seat is to lose');
+    const [req] = await Promise.all([p.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/games'), p.click('#create-game')]);
+    const sent = req.postDataJSON();
+    assert(JSON.stringify(sent.clock) === JSON.stringify({ base: 300, increment: 5, on_timeout: 'bot' }), `the form sends the clock: ${JSON.stringify(sent.clock)}`);
+    await p.waitForSelector(`body[data-page="game"][data-status="active"] ${clockOf(0)}.running`);
+    const formGame = new URLSearchParams((await p.evaluate(() => location.hash)).slice(1)).get('game');
+    const formView = await api(base, `/api/games/${formGame}`);
+    assert(formView.clock?.setup?.base === 300 && formView.clock.running?.seat === 0, `the server runs seat 1's clock: ${JSON.stringify(formView.clock)}`);
+    const words = await p.textContent('#clock-setup');
+    assert(words.includes('Fischer 5 min + 5 s, a bot plays on timeout'), `the time control is named: "${words}"`);
+    const a = await readClock(0);
+    await sleep(1100);
+    const b = await readClock(0);
+    assert(/^[45]:\d\d$/.test(a) && /^4:\d\d$/.test(b) && a !== b, `this seat's clock counts down (${a}, then ${b})`);
+    assert(await readClock(1) === '5:00' && !(await p.locator(`${clockOf(1)}.running`).count()), `the other seat's bank stands (${await readClock(1)})`);
+    assert(await p.locator('.turn-clock .seat-clock.running').count() === 1, 'the turn panel shows the time left too');
+    await pointShot(p, 'clock');
+    // On a phone: the clocks beside the scores, nothing wider than the screen.
+    const phoneCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await phoneCtx.newPage();
+    watchPage(phone, 'clock-phone');
+    await phone.goto(`${base}/#game=${formGame}`);
+    await phone.waitForSelector(`body[data-page="game"][data-status="active"] ${clockOf(0)}.running`);
+    const fit = await phone.evaluate(() => {
+      const r = document.querySelector('.scores tr[data-seat="0"] .seat-clock').getBoundingClientRect();
+      return { wide: document.documentElement.scrollWidth, right: r.right, width: r.width };
+    });
+    assert(fit.wide <= 391 && fit.right <= 390 && fit.width > 20, `the clocks fit the phone (${JSON.stringify(fit)})`);
+    await phone.locator('.scores').scrollIntoViewIfNeeded();
+    await pointShot(phone, 'clock');
+
+    // Fischer 10 s + 0 s: this seat's clock counts down in tenths, warned; the turn played, the invited seat (nobody plays it) runs out.
+    const outGame = await openMade({ base: 10, increment: 0, on_timeout: 'bot' });
+    await p.waitForSelector(`${clockOf(0)}.running.low`);
+    const t1 = await readClock(0);
+    await sleep(1000);
+    const t2 = await readClock(0);
+    assert(/^0:0\d\.\d$/.test(t1) && /^0:0\d\.\d$/.test(t2) && t1 !== t2, `under 10 s the clock shows tenths, counting down (${t1}, then ${t2})`);
+    const d = await playToEndOfTurn(p);
+    if (d.step === 'end_turn') await p.click('#end-turn');
+    await p.waitForSelector(`${clockOf(1)}.running`, { timeout: 10000 });
+    assert(!(await p.locator(`${clockOf(0)}.running`).count()), 'this seat\'s clock stops once its turn is over');
+    await p.waitForSelector(`.scores tr[data-seat="1"] .tag.out-of-time`, { timeout: 20000 });
+    assert((await p.textContent('.scores tr[data-seat="1"] .tag.out-of-time')).includes('bot plays (time ran out)'), 'the seat out of time is marked');
+    assert(await p.locator(`${clockOf(1)}.out`).count() === 1 && await readClock(1) === '0:00', `its clock shows it ran out (${await readClock(1)})`);
+    const back = await waitMyTurn(p, 20000);
+    const outView = await api(base, `/api/games/${outGame}`);
+    assert(back.status === 'active' && back.mine === '1' && outView.clock.out.includes(1) && outView.turn >= 2, `the bot played the invited seat and this seat is to act again (${JSON.stringify(outView.clock)}, turn ${outView.turn})`);
+    await pointShot(p, 'clock-out');
+
+    // Per move 10 s, the seat loses: this seat does nothing, and loses on time.
+    const lostGame = await openMade({ per_move: 10, on_timeout: 'lose' });
+    assert((await p.textContent('#clock-setup')).includes('10 s per move, the seat loses on timeout'), `named: "${await p.textContent('#clock-setup')}"`);
+    assert(await readClock(1) === '0:10', `the other seat has a turn's time (${await readClock(1)})`);
+    await p.waitForSelector('body[data-status="finished"] dialog[open] .final .forfeit', { timeout: 25000 });
+    const said = await p.textContent('dialog[open] .final');
+    assert(said.includes('Clock Tester lost on time') && said.includes('Late Friend wins'), `the end says who lost on time and who won: "${said.slice(0, 160)}"`);
+    assert((await p.textContent('.board-banner')).includes('Clock Tester lost on time'), 'the banner too');
+    const lostView = await api(base, `/api/games/${lostGame}`);
+    assert(lostView.final.forfeit === 0 && JSON.stringify(lostView.final.winners) === '[1]', `the server has it so (${JSON.stringify(lostView.final)})`);
+    await pointShot(p, 'clock-lost');
+    await p.click('#close-final');
+    await phoneCtx.close();
+
+    // Signed in: the games where it is the account's turn, most urgent first, with their time left, on the account page and the player's own page.
+    const name = `Clock ${Date.now() % 100000}`;
+    await registerInUI(p, base, name);
+    const mk = (clock) => p.evaluate(async (body) => (await (await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()).game,
+      { seats: [{ type: 'human', name, mine: true }, { type: 'bot', level: 'easy' }], expansions: [], ...(clock ? { clock } : {}) });
+    const slow = await mk(null);
+    const day = await mk({ per_move: 86400 });
+    const hour = await mk({ per_move: 3600 });
+    // The page of the account (shown since it registered) afresh.
+    await p.goto(`${base}/#account`);
+    await p.reload();
+    await p.waitForSelector(`#your-turn li[data-game="${slow}"]`, { timeout: 5000 });
+    const order = await p.$$eval('#your-turn li[data-game]', (ls) => ls.map((l) => l.dataset.game));
+    assert(JSON.stringify(order) === JSON.stringify([hour, day, slow]), `most urgent first (${order} vs ${[hour, day, slow]})`);
+    const left = await p.textContent(`#your-turn li[data-game="${hour}"] .turn-left`);
+    assert(/^(59:\d\d|1:00:00) left$/.test(left), `the time left: "${left}"`);
+    const dayLeft = await p.textContent(`#your-turn li[data-game="${day}"] .turn-left`);
+    assert(/^(23:59:\d\d|1 d 0 h) left$/.test(dayLeft), `a day's time left: "${dayLeft}"`);
+    assert(await p.getAttribute(`#your-turn li[data-game="${hour}"] a[data-play]`, 'href') === `#game=${hour}&seat=0`, 'each links to its game at the account\'s seat');
+    await pointShot(p, 'clock-your-turn');
+    await p.goto(`${base}/#player=${encodeURIComponent(name)}`);
+    await p.waitForSelector(`#your-turn li[data-game="${hour}"]`);
+    await p.click(`#your-turn li[data-game="${hour}"] a[data-play]`);
+    await p.waitForSelector(`body[data-page="game"][data-game="${hour}"][data-mine="1"] ${clockOf(0)}.running`);
+    const state = await ctx.storageState();
+    await ctx.close();
+
+    // Every text of the clocks in German and Polish: the form, a running clock, a seat out of time, a game lost on time, the account's list.
+    for (const locale of ['de-DE', 'pl-PL']) {
+      const lc = await browser.newContext({ storageState: state, locale, viewport: { width: 1280, height: 820 } });
+      const l = await lc.newPage();
+      watchPage(l, `clock-${locale}`);
+      await l.goto(`${base}/`);
+      await l.waitForSelector('body[data-ready="1"][data-page="home"] #opt-clock');
+      await l.selectOption('#opt-clock', 'move-1d');
+      await l.click('#open-table summary');
+      await l.selectOption('#table-clock', 'fischer-10-10');
+      for (const g of [formGame, outGame, lostGame]) {
+        await l.goto(`${base}/#game=${g}`);
+        await l.waitForSelector(`body[data-page="game"][data-game="${g}"] #clock-setup`);
+      }
+      await l.waitForSelector('dialog[open] .final .forfeit');
+      await l.goto(`${base}/#account`);
+      await l.waitForSelector(`#your-turn li[data-game="${day}"] .turn-left`);
+      const missing = await l.evaluate(() => [...window.__i18n.missing]);
+      assert(missing.length === 0, `every text has its ${locale} words (missing: ${JSON.stringify(missing)})`);
+      await lc.close();
+    }
+  });
+
   await check('no script errors in any page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('; '));
   });

@@ -1,11 +1,12 @@
 // Accounts, optional (docs/api.md, Accounts): the header's "Sign in" or the
 // account's name, the account page (#account: sign in or register; then
-// its rating, the account's games, a new password, signing out here or everywhere,
-// deleting the account), and who is signed in, for the other pages.
+// its rating, the games where it is the account's turn, the account's
+// games, a new password, signing out here or everywhere, deleting the
+// account), and who is signed in, for the other pages.
 // The session is an HttpOnly cookie: the page never sees it, and asks the
 // server (GET /api/me) who it is.
-import { api } from './api.js';
-import { h, clear, toast, showError, remembered, fmtTime } from './ui.js';
+import { api, serverNow } from './api.js';
+import { h, clear, toast, showError, remembered, fmtTime, clockText, notifyToggle, notifyTurn } from './ui.js';
 import { t, tn } from './i18n.js';
 import { botName } from './words.js';
 import { ratingLine } from './player.js';
@@ -74,13 +75,106 @@ export function gameLink(g) {
   return `#game=${g.game}${(g.mine || []).map((s) => `&seat=${s}`).join('')}`;
 }
 
+/** Whether the game (an entry of GET /api/me) waits for one of the account's seats. */
+function myTurn(g) { return g.status === 'active' && g.to_act != null && (g.mine || []).includes(g.to_act); }
+
 /** The account's games, as list items (the home page and the account page). */
 export function gameItems(list) {
   return list.map((g) => h('li', { dataset: { game: g.game, mine: (g.mine || []).join(',') } },
     h('span.who', (g.players || []).map((p, i) => `${botName(p)}${(g.mine || []).includes(i) ? ' ★' : ''}${g.scores ? ' ' + g.scores[i] : ''}`).join(' · ') || g.game,
+      myTurn(g) ? [' ', h('span.tag.you.my-turn', t('your turn'))] : null,
       h('div.meta', `${t(g.status)} · ${t('{n} turns', { n: g.turns ?? '?' })} · ${fmtTime(g.updated)}`)),
     h('a', { href: gameLink(g), dataset: { open: g.game } }, g.status === 'finished' ? 'Open' : 'Continue'),
     h('a', { href: `#replay=${g.game}` }, 'Replay')));
+}
+
+/** How often the "Your turn" card asks the server again while it is shown. */
+const TURNS_POLL_MS = 20000;
+
+/**
+ * The "Your turn" card (the account page, the player's own page): the
+ * account's games where one of its seats is to act, most urgent first (the
+ * nearest deadline, then those waiting longest), each with the time left
+ * if it has a clock, linked to its seats. While shown it follows the
+ * server, and a game that comes to wait for the player while the tab is
+ * behind is told in the tab's title and, if the player asked for it, by a
+ * notification. start() and stop() with the page.
+ */
+export class YourTurn {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.card = h('section.card#your-turn', { 'aria-labelledby': 'your-turn-h' });
+    this.seen = new Set(yourTurnGames(games).map((g) => g.game));
+    this.render();
+  }
+
+  start() {
+    this.tick = setInterval(() => this.showTimes(), 1000);
+    this.poll = setInterval(() => this.refresh(), TURNS_POLL_MS);
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.ctx.setAlert(null); };
+    document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  stop() {
+    clearInterval(this.tick);
+    clearInterval(this.poll);
+    if (this.onVisible) document.removeEventListener('visibilitychange', this.onVisible);
+  }
+
+  async refresh() {
+    // A moment without the server changes nothing shown; a session ended is said everywhere.
+    let me;
+    try { me = await api.me(); } catch (e) {
+      if (e.code === 'not_signed_in') { this.stop(); await whoAmI(true); }
+      return;
+    }
+    games = me.games || [];
+    const waiting = yourTurnGames(games);
+    const fresh = waiting.filter((g) => !this.seen.has(g.game));
+    this.seen = new Set(waiting.map((g) => g.game));
+    this.render();
+    if (fresh.length && document.visibilityState === 'hidden') {
+      const who = t('Your turn');
+      this.ctx.setAlert(`▶ ${who}`);
+      for (const g of fresh) notifyTurn(t('Carcassonne: {who}', { who }), playersWords(g), `turn-${g.game}`);
+    }
+  }
+
+  render() {
+    const list = yourTurnGames(games);
+    clear(this.card).append(h('h2#your-turn-h', 'Your turn'));
+    if (!list.length) this.card.appendChild(h('p.muted#your-turn-none', 'No game waits for you now.'));
+    else {
+      this.card.appendChild(h('ul.game-list#your-turn-list', list.map((g) => h('li', { dataset: { game: g.game, seat: g.to_act, deadline: g.deadline ?? '' } },
+        h('span.who', playersWords(g),
+          h('div.meta', t('Turn {n}', { n: (g.turns ?? 0) + 1 }), ' · ', g.deadline ? h('span.turn-left', { dataset: { deadline: g.deadline } }) : t('no clock'))),
+        h('a', { href: `#game=${g.game}${(g.mine || []).map((s) => `&seat=${s}`).join('')}`, dataset: { play: g.game } }, 'Play')))));
+    }
+    const toggle = notifyToggle();
+    if (toggle) this.card.appendChild(h('div.form-row', toggle));
+    this.showTimes();
+  }
+
+  /** Each game's time left, by the server's clock. */
+  showTimes() {
+    const now = serverNow();
+    for (const e of this.card.querySelectorAll('.turn-left[data-deadline]')) {
+      const left = Number(e.dataset.deadline) - now;
+      const text = left > 0 ? t('{time} left', { time: clockText(left) }) : t('time is up');
+      if (e.textContent !== text) e.textContent = text;
+      e.classList.toggle('low', left < 60000);
+    }
+  }
+}
+
+/** The account's games where one of its seats is to act, most urgent first. */
+export function yourTurnGames(list) {
+  return list.filter(myTurn).sort((a, b) => (a.deadline ?? Infinity) - (b.deadline ?? Infinity) || (a.updated || 0) - (b.updated || 0));
+}
+
+/** A game's players, the account's marked: "Ann ★ · Bot 2 (easy)". */
+function playersWords(g) {
+  return (g.players || []).map((p, i) => `${botName(p)}${(g.mine || []).includes(i) ? ' ★' : ''}`).join(' · ') || g.game;
 }
 
 /** After signing in: the server said yes, but did the browser keep the cookie? */
@@ -108,18 +202,22 @@ export class AccountPage {
     this.render();
   }
 
-  destroy() {}
+  destroy() { this.turns?.stop(); }
 
   render() {
     const c = clear(this.root);
     const wrap = h('div.home.account-page');
     c.appendChild(wrap);
+    this.turns?.stop();
+    this.turns = null;
     if (!account) {
       wrap.append(this.signInCard(), this.registerCard());
       return;
     }
+    this.turns = new YourTurn(this.ctx);
+    this.turns.start();
     wrap.append(
-      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.summaryCard(), this.gamesCard()),
+      h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.summaryCard(), this.turns.card, this.gamesCard()),
       h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, this.passwordCard(), this.deleteCard()));
   }
 

@@ -15,8 +15,29 @@ export class ApiError extends Error {
 // (at most this many times); writes are not repeated behind the user's back.
 const READ_RETRIES = 2;
 
+/**
+ * The server's clock as its answers tell it: each answer's `Date` header (to
+ * the second) bounds the difference between the server's clock and this
+ * browser's, and the bounds narrow answer by answer (a clock set anew, on
+ * either side, starts them again).
+ */
+let skew = { lo: -Infinity, hi: Infinity };
+function noteDate(res, sent) {
+  const date = Date.parse(res.headers.get('Date') || '');
+  if (!Number.isFinite(date)) return;
+  // The answer was made between `sent` and now, in the second `date` names.
+  const lo = date - Date.now(), hi = date + 1000 - sent;
+  skew = lo > skew.hi || hi < skew.lo ? { lo, hi } : { lo: Math.max(skew.lo, lo), hi: Math.min(skew.hi, hi) };
+}
+
+/** Now by the server's clock (ms since 1970), as near as its answers tell: a game's clock runs by it. */
+export function serverNow() {
+  return Date.now() + (Number.isFinite(skew.lo) && Number.isFinite(skew.hi) ? (skew.lo + skew.hi) / 2 : 0);
+}
+
 async function request(method, path, body, retries = READ_RETRIES) {
   let res;
+  const sent = Date.now();
   try {
     res = await fetch(path, {
       method,
@@ -27,6 +48,7 @@ async function request(method, path, body, retries = READ_RETRIES) {
   } catch (e) {
     throw new ApiError('network', t('cannot reach the server ({reason})', { reason: e.message }));
   }
+  noteDate(res, sent);
   let data = null;
   const text = await res.text();
   if (text) {
@@ -252,4 +274,5 @@ export const ERROR_HELP = {
   rate_limited: 'Too many requests: wait a moment and try again.',
   unsupported_media_type: 'The request was not sent as JSON.',
   table_closed: 'That table has started or closed meanwhile.',
+  out_of_time: 'This seat’s time ran out: the bot plays for it.',
 };

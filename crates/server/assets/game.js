@@ -1,13 +1,13 @@
 // The game page: a live game, played (one or several seats of this browser:
 // hot-seat) or watched read-only.
-import { api, ApiError, GameSocket, bySession } from './api.js';
+import { api, ApiError, GameSocket, bySession, serverNow } from './api.js';
 import { BoardView } from './board.js';
-import { h, clear, cap, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch } from './ui.js';
+import { h, clear, cap, toast, showError, remember, remembered, renderMissing, copyText, absoluteLink, isTouch, notifyToggle, notifyTurn, clockText } from './ui.js';
 import { createAndOpen } from './lobby.js';
 import { Inspector } from './inspector.js';
 import { t, tn } from './i18n.js';
 import { miniTile, setSeatColours } from './tiles.js';
-import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at } from './panels.js';
+import { renderScores, renderBag, renderLog, renderFinal, seatName, colour, at, seatClock, clockState, tickClocks } from './panels.js';
 import { FIGURE_WORDS, featureWords, figureCount, routeWords, stepWords, takeBackPoints, takeBackWords, wagonStepWords, whyWords } from './words.js';
 import { bestWords, placementOf } from './review.js';
 import { OddsOverlays } from './overlays.js';
@@ -155,6 +155,7 @@ export class GamePage {
 
   destroy() {
     clearTimeout(this.camTimer);
+    clearTimeout(this.clockTimer);
     this.stopCountdown();
     if (this.socket) this.socket.close();
     document.removeEventListener('keydown', this.keyHandler);
@@ -281,12 +282,10 @@ export class GamePage {
     if (was === seat || document.visibilityState !== 'hidden') return;
     const who = this.tokens.size > 1 ? t('{name}’s turn', { name: seatName(this.view, seat) }) : t('Your turn');
     this.ctx.setAlert(`▶ ${who}`);
-    if (notifyWanted() && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
-      try {
-        const n = new Notification(t('Carcassonne: {who}', { who }), { body: `${t('Game {id}', { id: this.gameId })}: ${stepWords(this.view.step)}`, tag: `turn-${this.gameId}` });
-        n.onclick = () => { window.focus(); n.close(); };
-      } catch (_) { /* notifications unavailable here */ }
-    }
+    // With a clock, the time the turn may take.
+    const st = clockState(this.view, seat, serverNow());
+    const left = st?.running ? ` · ${t('{time} left', { time: clockText(st.ms) })}` : '';
+    notifyTurn(t('Carcassonne: {who}', { who }), `${t('Game {id}', { id: this.gameId })}: ${stepWords(this.view.step)}${left}`, `turn-${this.gameId}`);
   }
 
   /** Bring what the step is about on screen: the new tile, the movable ferries. */
@@ -329,7 +328,15 @@ export class GamePage {
   mySeat() {
     const v = this.view;
     if (!v || v.status !== 'active' || v.to_act === null || v.to_act === undefined) return null;
+    // A seat whose time ran out is the bot's to play.
+    if (v.clock?.out?.includes(v.to_act)) return null;
     return this.tokens.has(v.to_act) ? v.to_act : null;
+  }
+
+  /** The seat the bot plays for, its time run out (the one to act), or null. */
+  outOfTime() {
+    const v = this.view;
+    return v?.status === 'active' && v.clock?.out?.includes(v.to_act) ? v.to_act : null;
   }
 
   legal(type) { return (this.view?.legal || []).filter((a) => a.type === type); }
@@ -478,7 +485,7 @@ export class GamePage {
       if (res && res.view) this.setView(res.view, action.type === 'undo');
     } catch (e) {
       showError(e, 'Your move was refused');
-      if (e instanceof ApiError && ['stale_version', 'not_your_turn', 'game_over', 'illegal_action'].includes(e.code)) {
+      if (e instanceof ApiError && ['stale_version', 'not_your_turn', 'game_over', 'illegal_action', 'out_of_time'].includes(e.code)) {
         await this.refresh(true);
       }
     } finally {
@@ -737,7 +744,7 @@ export class GamePage {
     this.renderBanner();
     this.renderTurn();
     const mine = new Set(this.tokens.keys());
-    this.scoreSec.replaceChild(renderScores(v, { mine }), this.scoreSec.lastChild);
+    this.scoreSec.replaceChild(renderScores(v, { mine, clocks: true }), this.scoreSec.lastChild);
     this.bagSec.replaceChild(renderBag(v, this.ctx.cat), this.bagSec.lastChild);
     this.renderLog();
     this.ratedTag.classList.toggle('hidden', !v.rated);
@@ -747,6 +754,29 @@ export class GamePage {
     this.bagSec.classList.toggle('hidden', v.status === 'finished');
     this.oddsSec.classList.toggle('hidden', v.status === 'finished');
     this.renderLinks();
+    this.runClocks();
+  }
+
+  /**
+   * The clocks shown count down (every second, every tenth under 10 s),
+   * by the server's time. A running clock past its deadline with no news
+   * from the server (the socket down) asks for the view again, once.
+   */
+  runClocks() {
+    clearTimeout(this.clockTimer);
+    const v = this.view;
+    if (!v?.clock) return;
+    const now = serverNow();
+    const next = tickClocks(this.side, v, now);
+    const c = v.clock;
+    const waiting = v.status === 'active' && c.running && c.deadline != null && this.staleDeadline !== c.deadline;
+    if (waiting && now > c.deadline + STALE_CLOCK_MS) {
+      this.staleDeadline = c.deadline;
+      this.refresh(true);
+      return;
+    }
+    const wait = next ?? (waiting ? Math.max(100, c.deadline + STALE_CLOCK_MS - now + 50) : null);
+    if (wait !== null) this.clockTimer = setTimeout(() => this.runClocks(), wait);
   }
 
   renderStatusAttrs() {
@@ -843,6 +873,8 @@ export class GamePage {
       // A solo game has no winner to name: its score is the result.
       if ((v.seats || []).length === 1) { b.append(t('Game over — {who}: {n} points', { who: seatName(v, 0), n: v.final?.scores?.[0] ?? v.scores?.[0] ?? 0 })); return; }
       b.append(w.length > 1 ? t('Game over — shared victory: {who}', { who: w.join(', ') }) : t('Game over — {who} wins', { who: w[0] || '' }));
+      // Lost on time: said with the result.
+      if (v.final?.forfeit != null) b.append(h('span.forfeit', ` · ${t('{name} lost on time', { name: seatName(v, v.final.forfeit) })}`));
       return;
     }
     const s = v.to_act;
@@ -852,6 +884,7 @@ export class GamePage {
     const bot = v.seats?.[s]?.type === 'bot';
     if (mine) b.append(this.tokens.size > 1 ? t('{name}: {step}', { name, step: stepWords(v.step) }) : t('Your turn: {step}', { step: stepWords(v.step) }));
     else if (bot) b.append(t('{name} is thinking…', { name }));
+    else if (this.outOfTime() !== null) b.append(t('{name}: the bot plays (time ran out)', { name }));
     else b.append(t(this.tokens.size ? '{name} to {step}' : '{name} to {step} · watching', { name, step: stepWords(v.step) }));
     // Traders & Builders: a second turn, given by the current player's builder.
     if (v.second_turn && v.step !== 'end_turn') b.append(h('span.second-turn#second-turn-banner', ` · ${t('second turn: {name}’s builder', { name: seatName(v, v.current) })}`));
@@ -895,8 +928,11 @@ export class GamePage {
     sec.appendChild(panel);
     if (seat === null) {
       const bot = v.seats?.[v.to_act]?.type === 'bot';
-      body.append(h('div.what', bot ? t('{name} (bot) is playing…', { name: seatName(v, v.to_act) }) : t('Waiting for {name}', { name: seatName(v, v.to_act) })),
-        h('div.hint', this.tokens.size ? 'Your seat will be asked when it is its turn.' : 'You are watching this game (read-only).'));
+      const out = this.outOfTime() !== null;
+      body.append(h('div.what', bot ? t('{name} (bot) is playing…', { name: seatName(v, v.to_act) })
+        : out ? t('{name}: the bot plays (time ran out)', { name: seatName(v, v.to_act) }) : t('Waiting for {name}', { name: seatName(v, v.to_act) })),
+      this.turnClock(v.to_act),
+      h('div.hint', this.tokens.size ? 'Your seat will be asked when it is its turn.' : 'You are watching this game (read-only).'));
       return;
     }
     const dis = this.pending;
@@ -904,6 +940,8 @@ export class GamePage {
     const touch = isTouch();
     const key = (k) => (touch ? '' : ` (${k})`);
     body.appendChild(h('div.what', { id: 'step-what' }, `${this.tokens.size > 1 ? seatName(v, seat) + ': ' : ''}${cap(stepWords(v.step))}`));
+    const clockLine = this.turnClock(seat);
+    if (clockLine) body.appendChild(clockLine);
     const actions = h('div.actions');
     if (v.undoable > 0) {
       actions.append(h('button#undo', { onclick: () => this.undo(), disabled: dis, title: 'U or Ctrl+Z' }, '↶ Undo'));
@@ -1010,6 +1048,13 @@ export class GamePage {
     body.appendChild(actions);
   }
 
+  /** The clock of `seat` while it runs, for the turn panel: "Time left: 4:32". */
+  turnClock(seat) {
+    const v = this.view;
+    if (v.clock?.running?.seat !== seat || !clockState(v, seat, serverNow())) return null;
+    return h('div.turn-clock', { dataset: { seat } }, t('Time left:'), ' ', seatClock(v, seat));
+  }
+
   /** Marks the list's button of the choice previewed on the board. */
   renderHotButton() {
     for (const b of this.turnSec.querySelectorAll('button.opt')) b.classList.toggle('hot', Number(b.dataset.n) === this.hot);
@@ -1051,17 +1096,7 @@ export class GamePage {
       h('button.small', { onclick: async () => toast((await copyText(spect)) ? t('Spectator link copied') : spect) }, 'Copy spectator link'),
       h('a', { href: api.recordUrl(v.game), download: `carcassonne-${v.game}.json` }, 'Download record'),
       h('button.small', { onclick: () => this.openHelp() }, 'Rules and keys (?)'),
-      this.tokens.size && typeof Notification !== 'undefined' ? h('button.small#notify-toggle', {
-        'aria-pressed': String(notifyWanted() && Notification.permission === 'granted'),
-        title: 'a notification when your turn comes while this tab is not in front',
-        onclick: async () => {
-          if (notifyWanted()) { setNotify(false); this.renderLinks(); return; }
-          let p = Notification.permission;
-          if (p === 'default') { try { p = await Notification.requestPermission(); } catch (_) { p = 'denied'; } }
-          if (p === 'granted') setNotify(true); else toast(t('This browser does not allow notifications for this page.'), { key: 'notify' });
-          this.renderLinks();
-        },
-      }, notifyWanted() && Notification.permission === 'granted' ? 'Turn notifications: on' : 'Notify me of my turn') : null));
+      this.tokens.size ? notifyToggle() : null));
   }
 
   openFinal() {
@@ -1102,6 +1137,8 @@ export class GamePage {
     if (remembered()[v.game]?.public) body.public = true;
     // A random first player again, if this game had one (drawn anew).
     if (remembered()[v.game]?.randomFirst) body.first = 'random';
+    // The same time control.
+    if (v.clock?.setup) body.clock = v.clock.setup;
     try {
       await createAndOpen(body, new Set(this.tokens.keys()));
     } catch (e) {
@@ -1127,9 +1164,8 @@ function setAutoEnd(on) { try { localStorage.setItem('carcassonne.autoEnd', on ?
 
 function countdownWords(ms) { return t('The turn ends by itself in {n} s…', { n: Math.max(0, Math.ceil(ms / 1000)) }); }
 
-/** Whether the player asked for a notification when its turn comes (kept in this browser). */
-function notifyWanted() { try { return localStorage.getItem('carcassonne.notify') === '1'; } catch (_) { return false; } }
-function setNotify(on) { try { localStorage.setItem('carcassonne.notify', on ? '1' : '0'); } catch (_) { /* private mode */ } }
+/** How long after a clock's deadline, with no new view, the page asks the server for one. */
+const STALE_CLOCK_MS = 3000;
 
 /** A crossing in words: the jetties it joins and the road it makes. */
 function ferryWords(a) {

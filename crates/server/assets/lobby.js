@@ -7,7 +7,7 @@ import { COLOUR_HEX, COLOUR_NAMES, setSeatColours } from './tiles.js';
 import { t } from './i18n.js';
 import { botName, LADDER, expansionWords } from './words.js';
 import { signedIn, myGames, gameItems } from './account.js';
-import { LobbyCard } from './tables.js';
+import { LobbyCard, clockFields } from './tables.js';
 
 const LEVELS = [
   ['random', 'Random'],
@@ -146,6 +146,10 @@ export class HomePage {
     // A hint is a bot's choice: none in a rated game.
     const hints = h('input#opt-hints', { type: 'checkbox', checked: this.opts.hints && !rated, disabled: rated, onchange: (e) => { this.opts.hints = e.target.checked; saveOpts(this.opts); } });
     c.appendChild(h('fieldset', h('legend', 'Help'), h('label', { class: rated ? 'muted' : null }, hints, ' ', 'Hints: a button shows the strongest bot’s choice for your decision (each hint used is written in the record and shown with the scores)')));
+    // A time control: none, per move or Fischer, and what a seat's running out of time does.
+    const clock = clockFields('opt', { clock: this.opts.clock, onTimeout: this.opts.onTimeout }, (c) => { this.opts.clock = c.clock; this.opts.onTimeout = c.onTimeout; saveOpts(this.opts); });
+    this.clockValue = clock.value;
+    c.appendChild(clock.fieldset);
     const pub = h('input#public-game', { type: 'checkbox', checked: this.opts.public, onchange: (e) => { this.opts.public = e.target.checked; } });
     c.appendChild(h('fieldset', h('legend', 'Visibility'), h('label', pub, ' ', 'Public: list it on this page, for anyone to watch and, once over, replay'),
       h('div.muted', { style: 'font-size:.85em' }, 'Otherwise only the links below find it.')));
@@ -198,6 +202,8 @@ export class HomePage {
     if (this.rated()) body.rated = true;
     else if (this.opts.hints) body.hints = true;
     if (this.opts.randomFirst) body.first = 'random';
+    const clock = this.clockValue();
+    if (clock) body.clock = clock;
     const here = new Set(this.seats.map((s, i) => (s.type === 'human' ? i : -1)).filter((i) => i >= 0));
     this.createBtn.disabled = true;
     try {
@@ -359,10 +365,11 @@ function loadOpts() {
         ferries: o.ferries !== false, inns: o.inns === true, abbey: o.abbey === true, traders: o.traders === true, river: o.river === true,
         abbot: o.abbot === true, labyrinth: o.labyrinth === true, edition: o.edition === 'c2' ? 'c2' : 'c3', tinyCity: o.tinyCity === true,
         labyrinthBasic: o.labyrinthBasic === true, randomFirst: o.randomFirst === true, rated: o.rated === true, public: false,
+        clock: typeof o.clock === 'string' ? o.clock : '', onTimeout: o.onTimeout === 'lose' ? 'lose' : 'bot',
       };
     }
   } catch (_) { /* defaults */ }
-  return { ferries: true, inns: false, abbey: false, traders: false, river: false, abbot: false, labyrinth: false, edition: 'c3', tinyCity: false, labyrinthBasic: false, randomFirst: false, rated: false, public: false };
+  return { ferries: true, inns: false, abbey: false, traders: false, river: false, abbot: false, labyrinth: false, edition: 'c3', tinyCity: false, labyrinthBasic: false, randomFirst: false, rated: false, public: false, clock: '', onTimeout: 'bot' };
 }
 
 /** Seats the chosen rules take: six with Inns & Cathedrals, five without. */

@@ -1,7 +1,8 @@
 // Side panels shared by the game page and the replay viewer.
-import { h } from './ui.js';
+import { h, clockText } from './ui.js';
+import { serverNow } from './api.js';
 import { t, tn, tr } from './i18n.js';
-import { figureCount, featureWords, placeWords, returnWords, routeWords, botName, KIND_WORD, FIGURE_WORDS } from './words.js';
+import { figureCount, featureWords, placeWords, returnWords, routeWords, botName, clockWords, KIND_WORD, FIGURE_WORDS } from './words.js';
 import { el, miniTile, goodIcon, FIGURE_PATHS, MEEPLE_PATH, EVEN_ODD, PLAYER_NAMES_OF_COLOURS, colourOf } from './tiles.js';
 
 export function colour(seat) { return colourOf(seat); }
@@ -36,8 +37,13 @@ export function goodSymbol(good, size = 14) {
 
 export function at(p) { return p ? `(${p[0]}, ${p[1]})` : ''; }
 
-/** The score board: points, projected points, followers left, whose turn. */
-export function renderScores(view, { mine = new Set(), winners = null } = {}) {
+/**
+ * The score board: points, projected points, followers left, whose turn;
+ * with `clocks` (the live game's page) each human seat's clock, for a game
+ * with a time control (set going by tickClocks).
+ */
+export function renderScores(view, { mine = new Set(), winners = null, clocks = false } = {}) {
+  const clock = clocks ? view.clock : null;
   const tbl = h('table.scores', { 'aria-label': 'scores' });
   const n = view.seats?.length || view.setup?.players?.length || 0;
   const win = new Set(winners || view.final?.winners || []);
@@ -49,6 +55,9 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
     if (win.has(s) && view.status === 'finished') tags.push(h('span.winner-badge', ' ★ winner'));
     // Hints asked for (a game with hints), for everyone to see.
     if (view.hints?.[s]) tags.push(hintTag(view.hints[s]));
+    // A time control: the seat the bot plays for, its time gone; the seat that lost on time.
+    if (clock?.out?.includes(s) && view.status !== 'finished') tags.push(h('span.tag.out-of-time', { dataset: { seat: s } }, 'bot plays (time ran out)'));
+    if (clock?.forfeit === s || view.final?.forfeit === s) tags.push(h('span.tag.lost-on-time', { dataset: { seat: s } }, 'lost on time'));
     // Every figure in play: filled icons in supply, hollow ones on the board.
     const figures = view.figures?.length ? view.figures : [{ figure: 'normal', each: 7, supply: view.supply || [] }];
     const sup = h('span.supply', { title: figures.map((f) => `${f.supply?.[s] ?? 0} / ${figureCount(f.figure, f.each)}`).join(', ') + ' ' + t('in supply') });
@@ -77,10 +86,67 @@ export function renderScores(view, { mine = new Set(), winners = null } = {}) {
       h('td', meepleIcon(s, 22)),
       h('td.name', h('div', seatName(view, s), tags), sup),
       h('td', h('div.pts', { 'data-score': s }, String(score)),
-        !view.final && proj !== undefined && proj !== score ? h('div.proj', { title: 'points if the game ended now' }, `→ ${proj}`) : null),
+        !view.final && proj !== undefined && proj !== score ? h('div.proj', { title: 'points if the game ended now' }, `→ ${proj}`) : null,
+        clock ? seatClock(view, s) : null),
     ));
   }
-  return h('div.score-board', tbl, figureLegend(view));
+  return h('div.score-board', tbl,
+    clock?.setup ? h('div.clock-setup#clock-setup', { dataset: { clock: JSON.stringify(clock.setup) } }, t('Clock: {what}', { what: clockWords(clock.setup) })) : null,
+    figureLegend(view));
+}
+
+/**
+ * What a seat's clock shows at `now` (ms since 1970, the server's clock):
+ * { ms, running, out } or null for a seat without a clock (a bot's). The
+ * seat to act has `deadline - now` left; with Fischer the others have
+ * their banks, per move the time a turn may last (nothing once over).
+ */
+export function clockState(view, s, now) {
+  const c = view.clock;
+  if (!c?.setup || view.seats?.[s]?.type === 'bot') return null;
+  const out = (c.out || []).includes(s) || c.forfeit === s;
+  const running = c.running?.seat === s && c.deadline != null && view.status === 'active';
+  if (running) return { ms: Math.max(0, c.deadline - now), running, out };
+  if (c.setup.per_move != null) return view.status === 'active' ? { ms: out ? 0 : c.setup.per_move * 1000, running, out } : null;
+  return { ms: c.banks?.[s] ?? 0, running, out };
+}
+
+/** A seat's clock on the score board (or anywhere: tickClocks finds it by its `data-clock-seat`). */
+export function seatClock(view, s, now = serverNow()) {
+  const e = h('span.seat-clock', { dataset: { clockSeat: s }, role: 'timer', 'aria-live': 'off' });
+  showClock(e, view, s, now);
+  return e;
+}
+
+/** The clocks in `root` as they stand at `now`; the ms until one of them should change, or null when none runs. */
+export function tickClocks(root, view, now) {
+  let next = null;
+  for (const e of root.querySelectorAll('[data-clock-seat]')) {
+    const st = showClock(e, view, Number(e.dataset.clockSeat), now);
+    if (st?.running && st.ms > 0) {
+      // Whole seconds are rounded up, tenths down (clockText): the moment the text changes.
+      const step = st.ms <= 10000 ? 100 : 1000;
+      const wait = st.ms <= 10000 ? (st.ms % 100) || 100 : ((st.ms - 1) % 1000) + 1;
+      next = Math.min(next ?? Infinity, Math.min(wait + 5, step));
+    }
+  }
+  return next;
+}
+
+function showClock(e, view, s, now) {
+  const st = clockState(view, s, now);
+  e.classList.toggle('hidden', !st);
+  if (!st) return null;
+  const low = st.running && st.ms < 10000;
+  const text = clockText(st.ms, low);
+  if (e.textContent !== text) e.textContent = text;
+  e.classList.toggle('running', st.running);
+  e.classList.toggle('low', low);
+  e.classList.toggle('out', st.out);
+  e.dataset.ms = String(Math.round(st.ms));
+  const words = st.out ? 'bot plays (time ran out)' : st.running ? (view.clock.setup.per_move != null ? 'time left for this turn' : 'time left') : view.clock.setup.per_move != null ? 'time for each turn' : 'time left in the bank';
+  if (e.dataset.words !== words) { e.dataset.words = words; e.title = t(words); }
+  return st;
 }
 
 /** The figures' icons on the score board, in pixels: large enough to tell apart on a phone. */
@@ -223,8 +289,10 @@ export function renderFinal(view, { compact = false } = {}) {
     : winners.length > 1 ? t('Shared victory: {who}', { who: winners.join(t(' and ')) }) : winners.length ? t('{who} wins', { who: winners[0] }) : t('Game over');
   const list = h('div.log', { style: 'max-height:30vh;margin-top:.6em' });
   for (const sc of f.scorings || []) list.appendChild(h('div.entry.scored.end', logText(view, { ...sc, type: 'scored' })));
-  return h('div.final', h('h3', { style: 'text-transform:none;font-size:1.05em;color:inherit' }, title), h('div.table-wrap', table),
-    h('div.muted', { style: 'font-size:.8em;margin-top:.3em' }, '“Game” is what each scored during play; the next columns are the end-of-game scoring of open roads, cities, monasteries and farms.'),
+  const lost = f.forfeit != null;
+  return h('div.final', h('h3', { style: 'text-transform:none;font-size:1.05em;color:inherit' }, title), forfeitLine(view), h('div.table-wrap', table),
+    h('div.muted', { style: 'font-size:.8em;margin-top:.3em' }, lost ? 'The game ended on time: the scores as they stood, without the end-of-game scoring.'
+      : '“Game” is what each scored during play; the next columns are the end-of-game scoring of open roads, cities, monasteries and farms.'),
     (f.scorings || []).length ? h('details', h('summary', t('End-of-game scorings ({n})', { n: f.scorings.length })), list) : null);
 }
 
@@ -249,7 +317,14 @@ function renderFinalCompact(view) {
       view.hints ? h('td', { dataset: { hints: view.hints[s] || 0 } }, String(view.hints[s] || 0)) : null));
   }
   table.appendChild(body);
-  return h('div.final', table);
+  return h('div.final', forfeitLine(view), table);
+}
+
+/** A game lost on time says so: "<name> lost on time". */
+function forfeitLine(view) {
+  const s = view.final?.forfeit;
+  if (s === null || s === undefined) return null;
+  return h('p.forfeit', { dataset: { seat: s } }, h('span.pdot', { style: `background:${colour(s)}` }), ' ', t('{name} lost on time', { name: seatName(view, s) }));
 }
 
 /** A seat's hints used, as a small tag. */

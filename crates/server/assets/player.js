@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { h, clear, cap, showError, fmtTime } from './ui.js';
 import { t, tn } from './i18n.js';
 import { el } from './tiles.js';
-import { signedIn } from './account.js';
+import { signedIn, YourTurn } from './account.js';
 
 /** The link to the page of a player or of a level. */
 export function playerHref(name) { return `#player=${encodeURIComponent(name)}`; }
@@ -79,7 +79,7 @@ export class PlayerPage {
     this.render(p);
   }
 
-  destroy() {}
+  destroy() { this.turns?.stop(); }
 
   render(p) {
     const me = signedIn();
@@ -96,7 +96,12 @@ export class PlayerPage {
       h('h3', 'The rating over the rated games'), historyChart(p.history || []),
       recentGames(p.history || []),
       h('div.form-row', h('a#player-ratings-link', { href: '#ratings' }, 'All the ratings'), mine ? h('a', { href: '#account' }, 'Your account') : null));
-    clear(this.root).appendChild(h('div.home.player-page', summary, statsCard(p.stats)));
+    // The player's own page: the games waiting for it too.
+    this.turns?.stop();
+    this.turns = mine ? new YourTurn(this.ctx) : null;
+    if (this.turns) { this.turns.start(); this.turns.refresh(); }
+    clear(this.root).appendChild(h('div.home.player-page',
+      this.turns ? h('div', { style: 'display:flex;flex-direction:column;gap:1em' }, summary, this.turns.card) : summary, statsCard(p.stats)));
   }
 }
 

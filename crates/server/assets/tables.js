@@ -5,11 +5,11 @@
 // for a player of a close rating, or for a bot after the wait chosen. When a
 // table the player sits at starts, its game opens at the player's seat.
 import { api } from './api.js';
-import { h, clear, cap, showError, toast } from './ui.js';
+import { h, clear, cap, showError, toast, clockText } from './ui.js';
 import { t, tn } from './i18n.js';
 import { signedIn } from './account.js';
 import { playerHref, ratingCell } from './player.js';
-import { LADDER, EXPANSIONS, expansionWords } from './words.js';
+import { LADDER, EXPANSIONS, CLOCKS, expansionWords, clockWords } from './words.js';
 
 /** The tables are listed again this often while the page is in front; a quick match asks this often while it waits. */
 const TABLES_POLL_MS = 3000;
@@ -112,6 +112,7 @@ export class LobbyCard {
         p.rating ? ratingCell(p.rating) : h('span.muted', 'no rating yet')));
     }
     const meta = [expansionWords(x.setup.expansions, x.setup.edition), t(x.setup.rated ? 'Rated' : 'Not rated'),
+      ...(x.setup.clock ? [clockWords(x.setup.clock)] : []),
       ...(bots.length ? [t('bots: {levels}', { levels: bots.map((l) => t(l)).join(', ') })] : []),
       tn(free, '{n} seat free', '{n} seats free')].join(' · ');
     let action = null;
@@ -149,6 +150,7 @@ export class LobbyCard {
     const bots = LADDER.map((l) => h('input', { type: 'checkbox', id: `table-bot-${l}`, value: l }));
     const rated = h('input#table-rated', { type: 'checkbox' });
     const exps = expansionChecks('table-exp', ['ferries']);
+    const clock = clockFields('table', {});
     const err = h('div.error#open-table-error', { role: 'alert' });
     const btn = h('button.primary#open-table-submit', { type: 'submit' }, 'Open the table');
     const box = h('details#open-table',
@@ -163,6 +165,8 @@ export class LobbyCard {
             humans: Number(humans.value), bots: bots.filter((b) => b.checked).map((b) => b.value),
             expansions: exps.chosen(), rated: rated.checked, undo: true,
           };
+          const chosen = clock.value();
+          if (chosen) setup.clock = chosen;
           try {
             const x = await api.openTable(setup);
             this.mine.add(x.table);
@@ -178,6 +182,7 @@ export class LobbyCard {
       h('div.form-row', h('label', 'Players (you included)', ' ', humans)),
       h('fieldset', h('legend', 'Bots'), h('div.lobby-checks', LADDER.map((l, i) => h('label', bots[i], ' ', cap(t(l)))))),
       exps.fieldset,
+      clock.fieldset,
       h('fieldset', h('legend', 'Rating'), h('label', rated, ' ', 'Rated: the result moves the players’ ratings (the bots play levels of the ladder, each once)')),
       h('div.form-row', btn), err));
     return box;
@@ -275,11 +280,11 @@ export class LobbyCard {
   tick() {
     if (!this.waiting || !this.status) return;
     const x = this.waiting.table;
-    const waited = clock((Date.now() - this.waiting.since) / 1000);
+    const waited = clockText(Date.now() - this.waiting.since);
     let bot = '';
     if (x.bot_after) {
       const left = x.bot_after - x.created - (Date.now() - this.waiting.tableSince) / 1000;
-      bot = left > 0 ? ` ${t('A bot takes the seat in {time}.', { time: clock(left) })}` : ` ${t('A bot is taking the seat…')}`;
+      bot = left > 0 ? ` ${t('A bot takes the seat in {time}.', { time: clockText(left * 1000) })}` : ` ${t('A bot is taking the seat…')}`;
     }
     this.status.textContent = `${t('Waiting for another player: {time}.', { time: waited })}${bot}`;
   }
@@ -300,10 +305,39 @@ function expansionChecks(prefix, chosen) {
   };
 }
 
-/** Seconds as m:ss. */
-function clock(seconds) {
-  const s = Math.max(0, Math.round(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+/**
+ * The time control of a game to create (the home page's form and the
+ * table's): none, per move or Fischer (CLOCKS), and what happens when a
+ * seat's time runs out. `chosen`: { clock, onTimeout } as last chosen;
+ * `onChange` is told each choice. { fieldset, value() }: value() is the
+ * request's `clock`, or null.
+ */
+export function clockFields(prefix, { clock = '', onTimeout = 'bot' } = {}, onChange = () => {}) {
+  const known = CLOCKS.some(([k]) => k === clock) ? clock : '';
+  const option = ([k, setup]) => h('option', { value: k, selected: k === known }, setup ? clockWords(setup, { timeout: false }) : t('No clock'));
+  const kind = h('select', { id: `${prefix}-clock`, name: `${prefix}-clock`, 'aria-label': t('clock') },
+    option(CLOCKS[0]),
+    h('optgroup', { label: t('Per move: each turn may last so long') }, CLOCKS.filter(([, c]) => c?.per_move).map(option)),
+    h('optgroup', { label: t('Fischer: a bank of time, and more after each turn') }, CLOCKS.filter(([, c]) => c?.base).map(option)));
+  const radio = (v) => h('input', { type: 'radio', name: `${prefix}-on-timeout`, id: `${prefix}-timeout-${v}`, value: v, checked: (onTimeout === 'lose' ? 'lose' : 'bot') === v });
+  const bot = radio('bot'), lose = radio('lose');
+  const timeouts = h('div.clock-timeout', h('span.muted', t('When a seat’s time runs out:')),
+    h('label', bot, ' ', t('a bot plays for it')), h('label', lose, ' ', t('the seat loses')));
+  const value = () => {
+    const c = CLOCKS.find(([k]) => k === kind.value)?.[1];
+    return c ? { ...c, on_timeout: lose.checked ? 'lose' : 'bot' } : null;
+  };
+  const changed = () => {
+    bot.disabled = lose.disabled = !kind.value;
+    timeouts.classList.toggle('muted', !kind.value);
+    onChange({ clock: kind.value, onTimeout: lose.checked ? 'lose' : 'bot' });
+  };
+  kind.addEventListener('change', changed);
+  bot.addEventListener('change', changed);
+  lose.addEventListener('change', changed);
+  bot.disabled = lose.disabled = !known;
+  timeouts.classList.toggle('muted', !known);
+  return { fieldset: h('fieldset.clock-fields', { id: `${prefix}-clock-fields` }, h('legend', 'Clock'), kind, timeouts), value };
 }
 
 /** Quick match's choices as last made here: The Ferries and a bot after a minute at first. */

@@ -126,6 +126,24 @@ export function parseHash() {
   return { params: p, game: p.get('game'), replay: p.get('replay'), record: p.has('record'), tokens: p.getAll('token').filter(Boolean), seats };
 }
 
+/**
+ * Time left on a clock, short: "2 d 3 h" (a day or more), "5:04:09" (an
+ * hour or more), "9:41", and with `tenths` under 10 s "0:09.4". Whole
+ * seconds are rounded up, so that a clock reads 0:00 only once it has run
+ * out; tenths down.
+ */
+export function clockText(ms, tenths = false) {
+  const left = Math.max(0, ms);
+  if (tenths && left < 10000) return `0:0${(Math.floor(left / 100) / 10).toFixed(1)}`;
+  const s = Math.ceil(left / 1000);
+  if (s >= 86400) {
+    const hours = Math.floor(s / 3600);
+    return t('{d} d {h} h', { d: Math.floor(hours / 24), h: hours % 24 });
+  }
+  const mmss = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, '0')}`;
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, '0')}` : mmss;
+}
+
 export function fmtTime(unix) {
   if (!unix) return '';
   const d = new Date(unix * 1000);
@@ -145,6 +163,51 @@ export async function copyText(text) {
 
 export function absoluteLink(link) {
   return new URL(link, location.origin + '/').href;
+}
+
+// ---------- the player's turn, told while the tab is behind ----------
+const NOTIFY_KEY = 'carcassonne.notify';
+
+/** Whether the player asked for a notification when its turn comes (kept in this browser) and the browser allows it. */
+export function notifyOn() {
+  let wanted = false;
+  try { wanted = localStorage.getItem(NOTIFY_KEY) === '1'; } catch (_) { /* private mode */ }
+  return wanted && typeof Notification !== 'undefined' && Notification.permission === 'granted';
+}
+function setNotify(on) { try { localStorage.setItem(NOTIFY_KEY, on ? '1' : '0'); } catch (_) { /* private mode */ } }
+
+/**
+ * The switch for those notifications (null where the browser has none): the
+ * browser's permission is asked for by its click, a gesture of the
+ * player's, never before; the choice is kept in this browser.
+ */
+export function notifyToggle() {
+  if (typeof Notification === 'undefined') return null;
+  const b = h('button.small#notify-toggle', {
+    title: 'a notification when your turn comes while this tab is not in front',
+    onclick: async () => {
+      if (notifyOn()) { setNotify(false); show(); return; }
+      let p = Notification.permission;
+      if (p === 'default') { try { p = await Notification.requestPermission(); } catch (_) { p = 'denied'; } }
+      if (p === 'granted') setNotify(true); else toast(t('This browser does not allow notifications for this page.'), { key: 'notify' });
+      show();
+    },
+  });
+  const show = () => {
+    b.setAttribute('aria-pressed', String(notifyOn()));
+    b.textContent = t(notifyOn() ? 'Turn notifications: on' : 'Notify me of my turn');
+  };
+  show();
+  return b;
+}
+
+/** A notification of the player's turn, if asked for and allowed (`tag`: one a game); a click on it brings the tab in front. */
+export function notifyTurn(title, body, tag) {
+  if (!notifyOn()) return;
+  try {
+    const n = new Notification(title, { body, tag });
+    n.onclick = () => { window.focus(); n.close(); };
+  } catch (_) { /* notifications unavailable here */ }
 }
 
 /**

@@ -205,6 +205,43 @@ export function expansionWords(expansions, edition = null) {
 }
 
 /**
+ * The time controls the forms offer (docs/api.md, Clocks), by a name of the
+ * form's: none, per move (correspondence) or Fischer (a bank of time, and
+ * an increment after each turn).
+ */
+export const CLOCKS = [
+  ['', null],
+  ['move-1h', { per_move: 3600 }], ['move-1d', { per_move: 86400 }], ['move-3d', { per_move: 3 * 86400 }],
+  ['fischer-5-5', { base: 300, increment: 5 }], ['fischer-10-10', { base: 600, increment: 10 }], ['fischer-25-10', { base: 1500, increment: 10 }],
+];
+
+/** Seconds in words: "3 days", "1 h", "10 min", "5 s", "1 min 30 s". */
+export function durationWords(seconds) {
+  let s = Math.max(0, Math.round(seconds));
+  const parts = [];
+  const d = Math.floor(s / 86400); s %= 86400;
+  const hours = Math.floor(s / 3600); s %= 3600;
+  const m = Math.floor(s / 60); s %= 60;
+  if (d) parts.push(tn(d, '{n} day', '{n} days'));
+  if (hours) parts.push(t('{n} h', { n: hours }));
+  if (m) parts.push(t('{n} min', { n: m }));
+  if (s || !parts.length) parts.push(t('{n} s', { n: s }));
+  return parts.join(' ');
+}
+
+/**
+ * A time control in words: "Fischer 10 min + 5 s", "1 day per move", and
+ * with `timeout` what happens when it runs out (", a bot plays on timeout").
+ */
+export function clockWords(setup, { timeout = true } = {}) {
+  if (!setup) return t('No clock');
+  const what = setup.per_move != null ? t('{time} per move', { time: durationWords(setup.per_move) })
+    : t('Fischer {base} + {increment}', { base: durationWords(setup.base), increment: durationWords(setup.increment || 0) });
+  if (!timeout) return what;
+  return `${what}, ${t(setup.on_timeout === 'lose' ? 'the seat loses on timeout' : 'a bot plays on timeout')}`;
+}
+
+/**
  * A bot's name as the server makes it when none is given ("Bot 2 (easy)"),
  * in the UI's language; a name someone chose stays as it is. `level` (the
  * seat's, when known) must be the one in the name.
