@@ -150,7 +150,7 @@ impl Live {
             turn: s.turns(),
             step: if confirming.is_some() { "end_turn" } else { step_name(s.step()) },
             current: s.current_player(),
-            to_act: confirming.or(self.to_act()),
+            to_act: if self.forfeit().is_some() { None } else { confirming.or(self.to_act()) },
             drawn: s.drawn().map(|k| k.id()),
             board,
             last_placed: self.last_placed,

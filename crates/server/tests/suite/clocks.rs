@@ -92,6 +92,7 @@ async fn running_out_with_lose_ends_a_rated_game_with_the_seat_last() {
     let end = client.wait_for(&game, "Bob to lose on time", |v| v["status"] == "finished").await;
     assert_eq!((end["final"]["forfeit"].clone(), end["final"]["winners"].clone()), (json!(1), json!([0])));
     assert_eq!((clock(&end)["forfeit"].clone(), end["legal"].clone()), (json!(1), json!([])));
+    assert_eq!(end["to_act"], Value::Null, "no one is to act in a game that is over");
     assert_eq!(clock(&end).get("deadline"), None);
     let r = client.act(&game, 1, &tokens[1], end["version"].as_u64().unwrap(), &json!({"type": "pass"})).await;
     assert_eq!(r.body["error"]["code"], "game_over");
