@@ -106,7 +106,8 @@ export function clockState(view, s, now) {
   if (!c?.setup || view.seats?.[s]?.type === 'bot') return null;
   const out = (c.out || []).includes(s) || c.forfeit === s;
   const running = c.running?.seat === s && c.deadline != null && view.status === 'active';
-  if (running) return { ms: Math.max(0, c.deadline - now), running, out };
+  // Never more than the turn began with (the browser's idea of the server's time is only to a second).
+  if (running) return { ms: Math.max(0, Math.min(c.deadline - now, c.deadline - c.running.since)), running, out };
   if (c.setup.per_move != null) return view.status === 'active' ? { ms: out ? 0 : c.setup.per_move * 1000, running, out } : null;
   return { ms: c.banks?.[s] ?? 0, running, out };
 }
