@@ -237,10 +237,9 @@ impl Applied {
 }
 
 impl Live {
-    /// A new game with its first tile drawn.
-    pub fn create(meta: Arc<Meta>, setup: Setup) -> Result<Live, GameError> {
-        let game = Game::new(setup).map_err(|e| GameError::InvalidSetup(e.to_string()))?;
-        let mut live = Live {
+    /// `game` before any action is played on it.
+    fn fresh(meta: Arc<Meta>, game: Game) -> Live {
+        Live {
             meta,
             game,
             version: 0,
@@ -249,7 +248,13 @@ impl Live {
             actions: Vec::new(),
             pending: None,
             clock: None,
-        };
+        }
+    }
+
+    /// A new game with its first tile drawn.
+    pub fn create(meta: Arc<Meta>, setup: Setup) -> Result<Live, GameError> {
+        let game = Game::new(setup).map_err(|e| GameError::InvalidSetup(e.to_string()))?;
+        let mut live = Live::fresh(meta, game);
         live.draw_if_due()?;
         Ok(live)
     }
@@ -404,8 +409,9 @@ impl Live {
         Ok(Applied { next })
     }
 
-    /// A whole copy to play provisional decisions on (without their pending ones).
-    fn fork(&self) -> Live {
+    /// A whole copy of the game as stored, without provisional decisions
+    /// (to play them on, or to change its clock).
+    pub(crate) fn fork(&self) -> Live {
         Live {
             meta: self.meta.clone(),
             game: self.game.clone(),
@@ -418,10 +424,6 @@ impl Live {
         }
     }
 
-    /// A whole copy of the game as stored, without provisional decisions.
-    pub(crate) fn fork_stored(&self) -> Live {
-        self.fork()
-    }
 
     /// Plays `action` of `seat` provisionally: after the seat's earlier
     /// provisional decisions of this turn, and without drawing after it.
@@ -546,16 +548,7 @@ impl Live {
         let count = usize::try_from(version).map_err(|_| format!("version {version} is too large"))?;
         let actions = record.actions_upto(count).map_err(|e| e.to_string())?;
         let game = Game::new(record.setup.clone()).map_err(|e| e.to_string())?;
-        let mut live = Live {
-            meta,
-            game,
-            version: 0,
-            log: String::new(),
-            last_placed: None,
-            actions: Vec::new(),
-            pending: None,
-            clock: None,
-        };
+        let mut live = Live::fresh(meta, game);
         for action in actions {
             live.play(action).map_err(|e| format!("action {}: {e}", live.version + 1))?;
         }

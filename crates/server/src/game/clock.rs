@@ -217,7 +217,7 @@ impl Hub {
         if live.is_over() || live.clock.as_ref().and_then(Clock::deadline).is_none_or(|d| d > now) {
             return Ok(());
         }
-        let mut next = live.fork_stored();
+        let mut next = live.fork();
         let Some(seat) = next.clock.as_mut().and_then(|c| c.run_out()) else { return Ok(()) };
         let (clock, clock_due) = columns(&next);
         let update = Update {
