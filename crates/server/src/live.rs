@@ -424,7 +424,6 @@ impl Live {
         }
     }
 
-
     /// Plays `action` of `seat` provisionally: after the seat's earlier
     /// provisional decisions of this turn, and without drawing after it.
     pub fn decide(&mut self, seat: usize, version: u64, action: Action) -> Result<(), GameError> {
