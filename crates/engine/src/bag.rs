@@ -9,7 +9,8 @@ use crate::rules::base::tiles::START_TILE;
 use crate::setup::Rules;
 use crate::tile::{TileKind, STAGES};
 
-/// Room for every kind of the catalogue.
+/// Room for every kind of the catalogue (a multiple of eight, for
+/// [`Bag::sample`]).
 const MAX_KINDS: usize = 112;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -144,11 +145,21 @@ impl Bag {
             return self.sample_stage(rng);
         }
         let mut r = rng.random_range(0..self.total);
-        for (i, c) in self.counts.iter().enumerate() {
-            if r < *c as u16 {
-                return Some(TileKind(i as u8));
+        // Eight kinds at a time: no kind has more than 31 tiles, so the
+        // bytes of a word sum without carrying into each other.
+        for (w, chunk) in self.counts.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(chunk.try_into().expect("eight counts"));
+            let sum = (word.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u16;
+            if r >= sum {
+                r -= sum;
+                continue;
             }
-            r -= *c as u16;
+            for (i, c) in chunk.iter().enumerate() {
+                if r < *c as u16 {
+                    return Some(TileKind((w * 8 + i) as u8));
+                }
+                r -= *c as u16;
+            }
         }
         None
     }
@@ -166,5 +177,46 @@ impl Bag {
             r -= c;
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expansion::{Edition, Expansion};
+    use rand::SeedableRng;
+
+    /// The word-at-a-time sum in `sample` needs every count below 32.
+    #[test]
+    fn no_kind_has_more_than_31_tiles() {
+        for k in &catalogue().kinds {
+            for edition in [Edition::C3, Edition::C2] {
+                assert!(k.count(edition) <= 31, "{}", k.def.id);
+            }
+        }
+    }
+
+    /// `sample` maps the same random number to the same kind as a walk
+    /// over the counts one by one would.
+    #[test]
+    fn sampling_by_words_picks_what_a_plain_walk_picks() {
+        let all = [Expansion::Inns, Expansion::Abbey, Expansion::Traders, Expansion::Ferries];
+        for expansions in [&[][..], &[Expansion::Ferries], &all] {
+            let rules = Rules::new(2, expansions, Edition::C3).unwrap();
+            let mut bag = Bag::for_rules(&rules);
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+            while !bag.is_empty() {
+                let mut again = rng.clone();
+                let kind = bag.sample(&mut rng).unwrap();
+                let mut r = again.random_range(0..bag.total);
+                let plain = bag.counts.iter().position(|c| {
+                    let hit = r < *c as u16;
+                    r = r.wrapping_sub(*c as u16);
+                    hit
+                });
+                assert_eq!(Some(kind.index()), plain);
+                bag.remove(kind);
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! and rotation, never a scan of the board.
 
 use crate::geometry::{Pos, Rotation, Side};
-use crate::tile::TileKind;
+use crate::tile::{KindInfo, Oriented, TileKind};
 
 /// Where and how a tile is placed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -16,13 +16,38 @@ pub struct Placement {
 }
 
 /// A tile on the board.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy)]
 pub struct PlacedTile {
     pub kind: TileKind,
     pub rot: Rotation,
     pub pos: Pos,
     /// Its first piece; its pieces are numbered on from there.
     pub(crate) first_piece: u16,
+    /// Its kind's data, and at its rotation, looked up once: joining,
+    /// scoring and listing read them for every tile placed beside it.
+    pub(crate) info: &'static KindInfo,
+    pub(crate) oriented: &'static Oriented,
+}
+
+/// Two placed tiles are equal by what they are and where: the data looked
+/// up for them follows from their kind and rotation.
+impl PartialEq for PlacedTile {
+    fn eq(&self, o: &Self) -> bool {
+        (self.kind, self.rot, self.pos, self.first_piece) == (o.kind, o.rot, o.pos, o.first_piece)
+    }
+}
+
+impl Eq for PlacedTile {}
+
+impl std::fmt::Debug for PlacedTile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlacedTile")
+            .field("kind", &self.kind)
+            .field("rot", &self.rot)
+            .field("pos", &self.pos)
+            .field("first_piece", &self.first_piece)
+            .finish()
+    }
 }
 
 impl PlacedTile {
@@ -31,7 +56,22 @@ impl PlacedTile {
     pub fn first_piece(&self) -> u16 {
         self.first_piece
     }
+
+    /// Its kind's data (as `kind.info()`).
+    #[inline]
+    pub fn info(&self) -> &'static KindInfo {
+        self.info
+    }
+
+    /// Its pieces' edges and half-edges at its rotation.
+    #[inline]
+    pub fn oriented(&self) -> &'static Oriented {
+        self.oriented
+    }
 }
+
+/// No tile on that side ([`Board::place`]'s neighbours).
+pub const NO_TILE: u16 = u16::MAX;
 
 /// An empty cell next to the board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,6 +80,8 @@ pub struct OpenCell {
     /// Required edge kinds, two bits per side, where `mask` has `0b11`.
     required: u8,
     mask: u8,
+    /// Its index in the grid (kept when the grid grows).
+    cell: u32,
 }
 
 impl OpenCell {
@@ -127,22 +169,27 @@ impl Board {
 
     #[inline]
     fn index(&self, p: Pos) -> Option<usize> {
-        // In i64, so that any coordinate a record names is merely off the grid.
-        let half = self.half as i64;
-        let (x, y) = (p.x as i64 + half, p.y as i64 + half);
-        let side = 2 * half;
-        if x < 0 || y < 0 || x >= side || y >= side {
-            return None;
-        }
-        Some((y * side + x) as usize)
+        // A coordinate far off the grid (any a record names) wraps to a
+        // value past its side: one unsigned test an axis.
+        let side = 2 * self.half as u32;
+        let x = p.x.wrapping_add(self.half) as u32;
+        let y = p.y.wrapping_add(self.half) as u32;
+        (x < side && y < side).then(|| (y * side + x) as usize)
     }
 
     /// Makes room so that `p` and its neighbours lie on the grid.
+    #[inline]
     fn make_room(&mut self, p: Pos) {
         let need = p.x.abs().max(p.y.abs()) + 2;
-        if need < self.half {
-            return;
+        if need >= self.half {
+            self.grow(need);
         }
+    }
+
+    /// Doubles the grid's side until `need` fits in its half.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, need: i32) {
         let mut half = self.half;
         while need >= half {
             half *= 2;
@@ -157,9 +204,10 @@ impl Board {
             let c = self.index(t.pos).expect("grid grew to hold every tile");
             self.cells[c] = i as u16 + 1;
         }
-        for (i, o) in self.open.iter().enumerate() {
-            let c = self.index(o.pos).expect("grid grew to hold every open cell");
+        for i in 0..self.open.len() {
+            let c = self.index(self.open[i].pos).expect("grid grew to hold every open cell");
             self.cells[c] = OPEN | i as u16;
+            self.open[i].cell = c as u32;
         }
     }
 
@@ -239,8 +287,10 @@ impl Board {
         self.open.iter().any(|c| c.fitting_rotations(sigs) != 0)
     }
 
-    /// Puts a tile down (the caller has checked it fits) and returns its index.
-    pub fn place(&mut self, kind: TileKind, p: Placement, first_piece: u16) -> usize {
+    /// Puts a tile down (the caller has checked it fits) and returns its
+    /// index, with the index of the tile on each side ([`NO_TILE`] where
+    /// there is none), found on the way.
+    pub fn place(&mut self, kind: TileKind, p: Placement, first_piece: u16) -> (usize, [u16; 4]) {
         self.make_room(p.pos);
         let idx = self.tiles.len();
         let c = self.index(p.pos).expect("room was made");
@@ -248,13 +298,15 @@ impl Board {
             let oi = (self.cells[c] & !OPEN) as usize;
             self.open.swap_remove(oi);
             if let Some(moved) = self.open.get(oi) {
-                let mc = self.index(moved.pos).expect("open cells lie on the grid");
-                self.cells[mc] = OPEN | oi as u16;
+                self.cells[moved.cell as usize] = OPEN | oi as u16;
             }
         }
         self.cells[c] = idx as u16 + 1;
-        self.tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece });
-        let sig = kind.info().oriented[p.rot.quarters() as usize].signature;
+        let info = kind.info();
+        let oriented = &info.oriented[p.rot.quarters() as usize];
+        self.tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece, info, oriented });
+        let sig = oriented.signature;
+        let mut neighbours = [NO_TILE; 4];
         // make_room keeps a margin, so the neighbours' cells are on the grid.
         let side = 2 * self.half as usize;
         let around = [c - side, c + 1, c + side, c - 1];
@@ -262,10 +314,11 @@ impl Board {
             let nc = around[s.index()];
             let cell = self.cells[nc];
             if cell != EMPTY && cell & OPEN == 0 {
+                neighbours[s.index()] = cell - 1;
                 continue;
             }
             let oi = if cell == EMPTY {
-                self.open.push(OpenCell { pos: p.pos.step(s), required: 0, mask: 0 });
+                self.open.push(OpenCell { pos: p.pos.step(s), required: 0, mask: 0, cell: nc as u32 });
                 let oi = self.open.len() - 1;
                 self.cells[nc] = OPEN | oi as u16;
                 oi
@@ -279,7 +332,7 @@ impl Board {
             o.required |= edge << facing;
             o.mask |= 3 << facing;
         }
-        idx
+        (idx, neighbours)
     }
 }
 

@@ -129,6 +129,17 @@ impl Features {
         id
     }
 
+    /// Adds the pieces `defs` of the tile at index `tile`, each on its own.
+    #[inline]
+    pub(crate) fn add_tile(&mut self, tile: u16, defs: &[FeatureDef]) {
+        let first = self.nodes.len();
+        self.nodes.extend(defs.iter().enumerate().map(|(local, f)| {
+            let id = (first + local) as PieceId;
+            let info = PieceInfo { kind: f.kind, tile, local: local as u8 };
+            Node { parent: id, next: id, link: NONE, info, totals: Totals::of_piece(f) }
+        }));
+    }
+
     #[inline]
     pub fn info(&self, p: PieceId) -> PieceInfo {
         self.nodes[p as usize].info

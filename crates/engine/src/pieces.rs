@@ -26,7 +26,7 @@ pub(crate) fn rotate_halves(mask: u8, rot: Rotation) -> u8 {
 /// half-edge in clockwise order from north, as it lies on the board.
 #[inline(always)]
 pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
-    let f = &t.kind.info().def.features[local as usize];
+    let f = &t.info().def.features[local as usize];
     match f.kind {
         FeatureKind::Road | FeatureKind::City => {
             let sides = rotate_sides(f.sides, t.rot);
@@ -37,7 +37,7 @@ pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
                 Location::City(s)
             }
         }
-        FeatureKind::Field if f.halves == 0 && local == t.kind.info().inner_field => Location::InnerField,
+        FeatureKind::Field if f.halves == 0 && local == t.info().inner_field => Location::InnerField,
         FeatureKind::Field if f.halves == 0 => Location::InnerField2,
         FeatureKind::Field => {
             Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
@@ -50,7 +50,7 @@ pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
 /// The index among its tile's pieces of the piece named `loc` on a placed
 /// tile, if it has one.
 pub(crate) fn local_piece(t: &PlacedTile, loc: Location) -> Option<u8> {
-    let k = t.kind.info();
+    let k = t.info();
     let o = &k.oriented[t.rot.quarters() as usize];
     let local = match loc {
         Location::Road(s) | Location::City(s) => o.side_piece[s.index()],
@@ -77,7 +77,7 @@ pub(crate) fn local_piece(t: &PlacedTile, loc: Location) -> Option<u8> {
 pub(crate) fn piece_sides(board: &Board, features: &Features, p: PieceId) -> u8 {
     let info = features.info(p);
     let t = board.tile(info.tile as usize);
-    rotate_sides(t.kind.info().def.features[info.local as usize].sides, t.rot)
+    rotate_sides(t.info().def.features[info.local as usize].sides, t.rot)
 }
 
 /// The piece across `side` of the tile at index `tile`, on its neighbour.
@@ -85,7 +85,7 @@ pub(crate) fn piece_sides(board: &Board, features: &Features, p: PieceId) -> u8 
 pub(crate) fn piece_across(board: &Board, tile: usize, side: Side) -> Option<PieceId> {
     let t = board.tile(tile);
     let n = board.tile(board.tile_index(t.pos.step(side))?);
-    let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[side.opposite().index()];
+    let local = n.oriented().side_piece[side.opposite().index()];
     (local != NO_PIECE).then_some(n.first_piece + local as PieceId)
 }
 
@@ -93,7 +93,7 @@ pub(crate) fn piece_across(board: &Board, tile: usize, side: Side) -> Option<Pie
 /// edges and links inside tiles, counting the followers on them again.
 pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follower], pieces: &PieceSet) {
     features.reset(pieces, |info| {
-        Totals::of_piece(&board.tile(info.tile as usize).kind.info().def.features[info.local as usize])
+        Totals::of_piece(&board.tile(info.tile as usize).info().def.features[info.local as usize])
     });
     for p in pieces.iter() {
         let tile = features.info(p).tile as usize;
@@ -105,7 +105,7 @@ pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follow
                     continue;
                 };
                 let n = board.tile(ni);
-                let local = n.kind.info().oriented[n.rot.quarters() as usize].side_piece[s.opposite().index()];
+                let local = n.oriented().side_piece[s.opposite().index()];
                 if local == NO_PIECE {
                     // A tile there without a piece across has wild edges: it ends this piece.
                     features.close_edge(p);

@@ -4,6 +4,9 @@ use rand::Rng;
 
 use crate::action::{Action, Actor, Step};
 use crate::board::Placement;
+use crate::event::NoEvents;
+use crate::features::PieceId;
+use crate::figure::FollowerKind;
 use crate::geometry::Rotation;
 use crate::state::State;
 
@@ -62,7 +65,43 @@ pub fn play_random<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
 /// As [`play_random`], with `buf` as scratch space so that a playout
 /// allocates nothing of its own (for search).
 pub fn play_random_with<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Action>) {
-    while let Some(a) = random_action(state, rng, buf) {
-        state.play_unchecked(a);
+    loop {
+        if state.step() == Step::Deploy && !state.plan.other_figures() {
+            random_deployment(state, rng);
+            continue;
+        }
+        match random_action(state, rng, buf) {
+            Some(a) => state.play_unchecked(a),
+            None => return,
+        }
     }
+}
+
+/// Plays the deploy step where the normal follower is the only figure: the
+/// same uniform pick among the same actions as [`random_action`] (each free
+/// piece of the tile in order, then passing), without listing them as
+/// actions or naming the piece to find it again.
+fn random_deployment<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
+    let t = *state.board.tile(state.placed);
+    let mut free = 0u32;
+    if state.supply[FollowerKind::Normal as usize][state.acting as usize] > 0 {
+        let mut pieces = t.info().follower_pieces as u32;
+        while pieces != 0 {
+            let local = pieces.trailing_zeros();
+            pieces &= pieces - 1;
+            if state.may_deploy_on(t.first_piece + local as PieceId) {
+                free |= 1 << local;
+            }
+        }
+    }
+    let n = free.count_ones() as usize + 1;
+    let mut pick = rng.random_range(0..n);
+    if pick + 1 < n {
+        while pick > 0 {
+            free &= free - 1;
+            pick -= 1;
+        }
+        state.deploy(FollowerKind::Normal, t.first_piece + free.trailing_zeros() as PieceId);
+    }
+    state.next_step(Step::Deploy, &mut NoEvents);
 }

@@ -407,7 +407,7 @@ pub(crate) fn after_scoring<E: EventSink>(state: &mut State, events: &mut E) -> 
 #[inline]
 pub(crate) fn touched_any(state: &State) -> bool {
     ferries::touched_any(&state.ext.ferries)
-        || (state.rules.has(Expansion::Abbey) && state.board.tile(state.placed).kind.info().wild_edges)
+        || (state.rules.has(Expansion::Abbey) && state.board.tile(state.placed).info().wild_edges)
 }
 
 pub(crate) fn touched(state: &State, out: &mut Touched) {

@@ -1,8 +1,8 @@
 //! Tiles joining the board's features, and figures deployed on them.
 
 use crate::action::Location;
-use crate::board::Placement;
-use crate::features::{Joint, PieceId, PieceInfo, Totals};
+use crate::board::{Placement, NO_TILE};
+use crate::features::{Joint, PieceId};
 use crate::figure::{Follower, FollowerKind};
 use crate::geometry::Side;
 use crate::pieces::{location_of, piece_across};
@@ -15,30 +15,32 @@ impl State {
     /// Puts a tile on the board and joins its pieces to its neighbours'.
     pub(crate) fn put_tile(&mut self, kind: TileKind, p: Placement) -> usize {
         let first = self.features.len() as PieceId;
-        let idx = self.board.place(kind, p, first);
+        let (idx, around) = self.board.place(kind, p, first);
         let info = kind.info();
-        for (local, f) in info.def.features.iter().enumerate() {
-            let piece = PieceInfo { kind: f.kind, tile: idx as u16, local: local as u8 };
-            self.features.add(piece, Totals::of_piece(f));
-        }
+        self.features.add_tile(idx as u16, info.def.features);
         let o = &info.oriented[p.rot.quarters() as usize];
         for s in Side::ALL {
-            let Some(ni) = self.board.tile_index(p.pos.step(s)) else {
+            let ni = around[s.index()];
+            if ni == NO_TILE {
                 continue;
-            };
-            let n = *self.board.tile(ni);
-            let no = &n.kind.info().oriented[n.rot.quarters() as usize];
+            }
+            let n = self.board.tile(ni as usize);
+            let (no, theirs_first) = (n.oriented(), n.first_piece);
             let mine = o.side_piece[s.index()];
             if mine != NO_PIECE {
                 let theirs = no.side_piece[s.opposite().index()];
-                self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, Joint::Edge);
+                self.features.join(first + mine as PieceId, theirs_first + theirs as PieceId, Joint::Edge);
             }
-            for h in s.halves() {
-                let mine = o.half_piece[h.index()];
-                if mine != NO_PIECE {
-                    let theirs = no.half_piece[h.facing().index()];
-                    self.features.join(first + mine as PieceId, n.first_piece + theirs as PieceId, Joint::Edge);
-                }
+            let [h0, h1] = s.halves();
+            let (mine0, mine1) = (o.half_piece[h0.index()], o.half_piece[h1.index()]);
+            let (theirs0, theirs1) = (no.half_piece[h0.facing().index()], no.half_piece[h1.facing().index()]);
+            if mine0 != NO_PIECE {
+                self.features.join(first + mine0 as PieceId, theirs_first + theirs0 as PieceId, Joint::Edge);
+            }
+            // One field on both halves of each side (most edges) is joined
+            // once: fields have no open edges to close.
+            if mine1 != NO_PIECE && (mine1, theirs1) != (mine0, theirs0) {
+                self.features.join(first + mine1 as PieceId, theirs_first + theirs1 as PieceId, Joint::Edge);
             }
         }
         if info.wild_edges {
@@ -83,7 +85,7 @@ impl State {
     /// Calls `f` with each legal location for a follower on the tile just placed.
     pub(crate) fn for_each_deployment(&self, mut f: impl FnMut(Location)) {
         let t = self.board.tile(self.placed);
-        let k = t.kind.info();
+        let k = t.info();
         for local in 0..k.pieces() {
             let p = t.first_piece + local as PieceId;
             if k.follower_pieces & (1 << local) != 0 && self.may_deploy_on(p) {

@@ -350,7 +350,7 @@ impl State {
         for m in self.features.members(root) {
             let info = self.features.info(m);
             let t = self.board.tile(info.tile as usize);
-            let mut borders = t.kind.info().def.features[info.local as usize].borders;
+            let mut borders = t.info().def.features[info.local as usize].borders;
             while borders != 0 {
                 let local = borders.trailing_zeros() as PieceId;
                 borders &= borders - 1;

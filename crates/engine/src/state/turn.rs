@@ -286,7 +286,7 @@ impl State {
     /// expansion has a decision to ask first).
     fn end_turn<E: EventSink>(&mut self, events: &mut E) {
         let t = *self.board.tile(self.placed);
-        let n = t.kind.info().pieces() as PieceId;
+        let n = t.info().pieces() as PieceId;
         rules::before_scoring(self, events);
         for p in t.first_piece..t.first_piece + n {
             if matches!(self.features.info(p).kind, FeatureKind::Road | FeatureKind::City) {

@@ -94,7 +94,7 @@ pub(crate) fn barn_corner(board: &Board, tile: usize, corner: Corner) -> Option<
     let mut piece = None;
     for (pos, c) in corner.cells(t.pos) {
         let n = board.tile(board.tile_index(pos)?);
-        let o = &n.kind.info().oriented[n.rot.quarters() as usize];
+        let o = &n.oriented();
         let [a, b] = c.halves();
         let local = o.half_piece[a.index()];
         if local == NO_PIECE || local != o.half_piece[b.index()] {
@@ -117,7 +117,7 @@ pub(crate) fn has_barn(features: &Features, followers: &[Follower], p: PieceId) 
 /// that completes them.
 pub(crate) fn touched(view: View, out: &mut Touched) {
     let t = view.board.tile(view.placed);
-    if !t.kind.info().wild_edges {
+    if !t.info().wild_edges {
         return;
     }
     for s in Side::ALL {
@@ -157,7 +157,7 @@ pub(crate) fn wagon_targets(state: &State, from: usize, mut f: impl FnMut(Pos, L
     for pos in std::iter::once(at).chain(at.surrounding()) {
         let Some(i) = board.tile_index(pos) else { continue };
         let t = board.tile(i);
-        for local in 0..t.kind.info().pieces() {
+        for local in 0..t.info().pieces() {
             let p = t.first_piece + local as PieceId;
             if wagon_may_go(state, pos, p) {
                 f(pos, crate::pieces::location_of(t, local as u8), p);
@@ -183,14 +183,14 @@ pub(crate) fn linked_wagon_targets(state: &State, scored: PieceId, mut f: impl F
         }
     };
     for (i, t) in board.tiles().iter().enumerate() {
-        for group in t.kind.info().def.links {
+        for group in t.info().def.links {
             if group.iter().any(|&l| features.find(t.first_piece + l as PieceId) == root) {
                 for &l in group.iter() {
                     offer(t.pos, t, l, &mut f);
                 }
             }
         }
-        if t.kind.info().wild_edges
+        if t.info().wild_edges
             && Side::ALL
                 .into_iter()
                 .any(|s| crate::pieces::piece_across(board, i, s).is_some_and(|p| features.find(p) == root))
@@ -374,8 +374,12 @@ pub(crate) fn apply<E: EventSink>(action: Action, state: &mut State, events: &mu
 /// features scored are asked where they go; true when one is (the wagons'
 /// step then ends the turn).
 pub(crate) fn after_scoring<E: EventSink>(state: &mut State, events: &mut E) -> bool {
-    score_barns(state, events);
-    super::interactions::after_barn_scoring(state, events);
+    // Only a farm that scored now sends farmers back: only then may a
+    // figure be left without its owner's follower (every turn's check cost
+    // games with barns a tenth of their time).
+    if score_barns(state, events) {
+        super::interactions::after_barn_scoring(state, events);
+    }
     if state.ext.abbey.waiting.is_empty() {
         return false;
     }
@@ -492,30 +496,33 @@ pub(crate) fn last_round(state: &mut State) -> bool {
 
 /// A barn placed this turn scores its farm's farmers at once; farmers the
 /// new tile joined to a farm with a barn score too. Either way they go back.
-fn score_barns<E: EventSink>(state: &mut State, events: &mut E) {
+fn score_barns<E: EventSink>(state: &mut State, events: &mut E) -> bool {
+    let mut scored = false;
     if let Some(p) = state.ext.abbey.new_barn.take() {
         let root = state.features.find_mut(p);
-        score_farm_now(state, root, BARN_PLACED_FARM_POINTS, events);
+        scored |= score_farm_now(state, root, BARN_PLACED_FARM_POINTS, events);
     }
     if state.ext.abbey.barns.is_empty() {
-        return;
+        return scored;
     }
     let t = *state.board.tile(state.placed);
-    let n = t.kind.info().pieces() as PieceId;
+    let n = t.info().pieces() as PieceId;
     for p in t.first_piece..t.first_piece + n {
         if state.features.info(p).kind == FeatureKind::Field && has_barn(&state.features, &state.followers, p) {
             let root = state.features.find_mut(p);
-            score_farm_now(state, root, BARN_JOINED_FARM_POINTS, events);
+            scored |= score_farm_now(state, root, BARN_JOINED_FARM_POINTS, events);
         }
     }
+    scored
 }
 
 /// Scores the farm of `root` now, at `per_city` a completed city, to
 /// its farmers' majority, if it holds any figure but barns; they go back.
-fn score_farm_now<E: EventSink>(state: &mut State, root: PieceId, per_city: u32, events: &mut E) {
+/// True if it scored.
+fn score_farm_now<E: EventSink>(state: &mut State, root: PieceId, per_city: u32, events: &mut E) -> bool {
     let farmers = state.followers.iter().any(|f| f.kind != FollowerKind::Barn && state.features.find(f.piece) == root);
     if !farmers {
-        return;
+        return false;
     }
     let cities = state.completed_cities_bordered(root);
     let won = super::interactions::farm_now(state, root, cities, per_city);
@@ -533,6 +540,7 @@ fn score_farm_now<E: EventSink>(state: &mut State, root: PieceId, per_city: u32,
         }));
     }
     state.return_figures(root, events);
+    true
 }
 
 /// What a farm scores at the end with Abbey & Mayor in play: as in the

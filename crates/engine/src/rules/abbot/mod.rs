@@ -52,7 +52,7 @@ pub(crate) fn on_garden(kind: FollowerKind) -> Result<(), &'static str> {
 /// garden, when free.
 pub(crate) fn deployments(state: &State, out: &mut Vec<Action>) {
     let t = state.board.tile(state.placed);
-    let k = t.kind.info();
+    let k = t.info();
     for (local, loc) in [(k.monastery, Location::Monastery), (k.garden, Location::Garden)] {
         if local != NO_PIECE && state.features.totals(t.first_piece + local as u16).followers == 0 {
             out.push(Action::Deploy(FollowerKind::Abbot, loc));

@@ -50,7 +50,7 @@ impl State {
 /// Jetty sides of a lake tile as it lies on the board.
 fn jetty_sides(board: &Board, tile: usize) -> u8 {
     let t = board.tile(tile);
-    rotate_sides(t.kind.info().jetties, t.rot)
+    rotate_sides(t.info().jetties, t.rot)
 }
 
 /// Every pair of jetties among `sides`.
@@ -60,7 +60,7 @@ fn pairs(sides: u8) -> impl Iterator<Item = JettyPair> {
 
 fn jetty_piece(board: &Board, tile: usize, side: Side) -> PieceId {
     let t = board.tile(tile);
-    let local = t.kind.info().oriented[t.rot.quarters() as usize].side_piece[side.index()];
+    let local = t.oriented().side_piece[side.index()];
     t.first_piece + local as PieceId
 }
 
@@ -68,7 +68,7 @@ fn jetty_piece(board: &Board, tile: usize, side: Side) -> PieceId {
 /// ferry may move (F6), and the set is fixed now (F7).
 pub(crate) fn enter(step: Step, ferries: &mut Ferries, view: View) -> bool {
     if step == Step::PlaceFerry {
-        return view.board.tile(view.placed).kind.info().lake;
+        return view.board.tile(view.placed).info().lake;
     }
     ferries.moved = 0;
     ferries.movable = if ferries.ferries.is_empty() { 0 } else { reachable_ferries(ferries, view) };
@@ -83,7 +83,7 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
     let t = board.tile(new);
     // A ferry the new tile's roads reach lies on one of their roads: skip
     // the walk when those roads hold no ferry but the one just placed.
-    let n = t.kind.info().pieces() as PieceId;
+    let n = t.info().pieces() as PieceId;
     let mut roots = [NONE; 4];
     let mut k = 0;
     let mut links = 0;
@@ -133,7 +133,7 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
         }
         let tile = features.info(p).tile as usize;
         let sides = piece_sides(board, features, p);
-        let info = board.tile(tile).kind.info();
+        let info = board.tile(tile).info();
         if info.def.features[features.info(p).local as usize].jetty {
             if let Some(i) = ferries.index_on(tile) {
                 if ferries.ferries[i].jetties.mask() & sides != 0 {

@@ -40,7 +40,7 @@ pub(crate) fn parts_roads(variant: LabyrinthVariant) -> bool {
 /// Whether piece `p` lies on the labyrinth's tile.
 fn in_labyrinth(state: &State, p: PieceId) -> bool {
     let tile = state.board.tile(state.features.info(p).tile as usize);
-    tile.kind.info().expansion == Some(Expansion::Labyrinth)
+    tile.info().expansion == Some(Expansion::Labyrinth)
 }
 
 /// Whether a figure may join piece `p`, whose feature others already

@@ -166,7 +166,7 @@ pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'sta
 /// follower.
 pub(crate) fn deployments(kind: FollowerKind, state: &State, out: &mut Vec<Action>) {
     let t = state.board.tile(state.placed);
-    for local in 0..t.kind.info().pieces() {
+    for local in 0..t.info().pieces() {
         let p = t.first_piece + local as PieceId;
         let fits = stands_on(kind, state.features.info(p).kind).is_ok();
         if fits && state.features.totals(p).followers > 0 && may_join(kind, p, state).is_ok() {
@@ -230,7 +230,7 @@ pub(crate) fn tile_placed(state: &mut State) {
             continue;
         }
         let root = state.features.find(f.piece);
-        for local in 0..t.kind.info().pieces() {
+        for local in 0..t.info().pieces() {
             if state.features.find(t.first_piece + local as PieceId) == root {
                 state.ext.traders.second_turn = SecondTurn::Earned;
                 return;
@@ -259,7 +259,7 @@ pub(crate) fn second_turn<E: EventSink>(state: &mut State, over: bool, events: &
 pub(crate) fn before_scoring<E: EventSink>(state: &mut State, others: Option<&Touched>, events: &mut E) {
     // Most turns complete no city: look closer only when one does.
     let t = *state.board.tile(state.placed);
-    let pieces = t.first_piece..t.first_piece + t.kind.info().pieces() as PieceId;
+    let pieces = t.first_piece..t.first_piece + t.info().pieces() as PieceId;
     let mut completed =
         pieces.clone().any(|p| state.features.info(p).kind == FeatureKind::City && state.features.totals(p).open == 0);
     if !completed && others.is_none() {
@@ -301,7 +301,7 @@ fn take_goods<E: EventSink>(state: &mut State, pieces: &Touched, events: &mut E)
         }
         let goods = goods_of(&state.features, root, |m| {
             let info = state.features.info(m);
-            state.board.tile(info.tile as usize).kind.info().def.features[info.local as usize].good
+            state.board.tile(info.tile as usize).info().def.features[info.local as usize].good
         });
         if goods == [0; 3] {
             continue;
