@@ -9,7 +9,8 @@ use crate::tile::FeatureKind;
 
 /// Checks that every figure is in supply, on the board (once) or waiting
 /// to move on (a wagon after its feature scored), that each
-/// feature counts exactly the figures standing on it, and that every ferry
+/// feature counts exactly the figures standing on it, as the state counts
+/// those on monasteries, and that every ferry
 /// joins two jetties of its own lake. Says what is broken.
 pub fn check(state: &State) -> Result<(), String> {
     let players = state.rules().players();
@@ -45,6 +46,10 @@ pub fn check(state: &State) -> Result<(), String> {
         if counted != n {
             return Err(format!("the feature of piece {root} counts {counted} figures, {n} stand on it"));
         }
+    }
+    let monks = state.followers().iter().filter(|f| features.info(f.piece).kind.scores_as_monastery()).count();
+    if monks != state.monks as usize {
+        return Err(format!("{monks} figures stand on monasteries, the state counts {}", state.monks));
     }
     for ferry in state.ferries().all() {
         let t = state.board().tile(ferry.tile as usize);

@@ -89,6 +89,10 @@ struct Node {
     next: PieceId,
     /// A piece joined to this one inside its tile (a ferry), or [`NONE`].
     link: PieceId,
+    /// For a field: the city pieces of its tile it borders (a bit per
+    /// piece index), kept here so that a farm's cities are found without
+    /// looking at the tiles.
+    borders: u16,
     info: PieceInfo,
     totals: Totals,
 }
@@ -125,7 +129,7 @@ impl Features {
     #[inline]
     pub fn add(&mut self, info: PieceInfo, totals: Totals) -> PieceId {
         let id = self.nodes.len() as PieceId;
-        self.nodes.push(Node { parent: id, next: id, link: NONE, info, totals });
+        self.nodes.push(Node { parent: id, next: id, link: NONE, borders: 0, info, totals });
         id
     }
 
@@ -136,7 +140,7 @@ impl Features {
         self.nodes.extend(defs.iter().enumerate().map(|(local, f)| {
             let id = (first + local) as PieceId;
             let info = PieceInfo { kind: f.kind, tile, local: local as u8 };
-            Node { parent: id, next: id, link: NONE, info, totals: Totals::of_piece(f) }
+            Node { parent: id, next: id, link: NONE, borders: f.borders, info, totals: Totals::of_piece(f) }
         }));
     }
 
@@ -177,7 +181,7 @@ impl Features {
     }
 
     /// Joins the features of `a` and `b`, which meet at `joint`.
-    #[inline]
+    #[inline(always)]
     pub fn join(&mut self, a: PieceId, b: PieceId, joint: Joint) {
         let ra = self.find_mut(a);
         let rb = self.find_mut(b);
@@ -231,6 +235,22 @@ impl Features {
     /// The pieces of `p`'s feature, `p` first.
     pub fn members(&self, p: PieceId) -> Members<'_> {
         Members { features: self, start: p, cur: Some(p) }
+    }
+
+    /// The city pieces a field piece `p` borders on its own tile, by
+    /// their ids.
+    #[inline]
+    pub fn bordered_cities(&self, p: PieceId) -> impl Iterator<Item = PieceId> {
+        let n = &self.nodes[p as usize];
+        let first = p - n.info.local as PieceId;
+        let mut borders = n.borders;
+        std::iter::from_fn(move || {
+            (borders != 0).then(|| {
+                let local = borders.trailing_zeros() as PieceId;
+                borders &= borders - 1;
+                first + local
+            })
+        })
     }
 
     pub fn link(&self, p: PieceId) -> PieceId {

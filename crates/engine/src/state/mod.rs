@@ -44,6 +44,9 @@ pub struct State {
     /// Figures in supply, by kind and then seat.
     pub(crate) supply: [[u8; MAX_PLAYERS]; FollowerKind::COUNT],
     pub(crate) followers: Vec<Follower>,
+    /// How many of them stand on monasteries (or what scores as one): a
+    /// turn looks for surrounded ones only while there are some.
+    pub(crate) monks: u16,
     /// The seat whose turn it is.
     pub(crate) current: u8,
     /// The seat to decide now: the current one, unless a rule lets another
@@ -69,6 +72,7 @@ impl Clone for State {
             scores: self.scores,
             supply: self.supply,
             followers: self.followers.clone(),
+            monks: self.monks,
             current: self.current,
             acting: self.acting,
             step: self.step,
@@ -92,6 +96,7 @@ impl Clone for State {
         self.scores = source.scores;
         self.supply = source.supply;
         self.followers.clone_from(&source.followers);
+        self.monks = source.monks;
         self.current = source.current;
         self.acting = source.acting;
         self.step = source.step;

@@ -64,8 +64,24 @@ impl State {
     pub(crate) fn deploy(&mut self, kind: FollowerKind, p: PieceId) {
         let player = self.acting;
         self.supply[kind as usize][player as usize] -= 1;
-        self.followers.push(Follower { player, kind, piece: p });
-        self.features.add_follower(p);
+        self.stand(Follower { player, kind, piece: p });
+    }
+
+    /// Puts figure `f` on the board, on its piece.
+    #[inline]
+    pub(crate) fn stand(&mut self, f: Follower) {
+        self.followers.push(f);
+        self.features.add_follower(f.piece);
+        self.monks += u16::from(self.features.info(f.piece).kind.scores_as_monastery());
+    }
+
+    /// Takes the `i`-th figure on the board off it.
+    #[inline]
+    pub(crate) fn lift(&mut self, i: usize) -> Follower {
+        let f = self.followers.swap_remove(i);
+        self.features.remove_follower(f.piece);
+        self.monks -= u16::from(self.features.info(f.piece).kind.scores_as_monastery());
+        f
     }
 
     /// Whether a follower may go on piece `p` of the tile just placed for

@@ -3,7 +3,7 @@
 //! come from the rules in play ([`crate::rules`]).
 
 use crate::event::{Event, EventSink, Scoring};
-use crate::features::{PieceId, PieceSet, NONE};
+use crate::features::{PieceId, PieceSet};
 use crate::geometry::Pos;
 use crate::rules::{self, AfterScoring, Feature};
 use crate::setup::MAX_PLAYERS;
@@ -53,6 +53,9 @@ impl State {
     /// Scores monasteries (and what scores as one) with a figure on or
     /// around `at` that are now surrounded.
     pub(super) fn score_monasteries_around<E: EventSink>(&mut self, at: Pos, events: &mut E) {
+        if self.monks == 0 {
+            return;
+        }
         let mut i = 0;
         while i < self.followers.len() {
             let p = self.followers[i].piece;
@@ -159,8 +162,7 @@ impl State {
                 AfterScoring::Returns => self.send_back(i, events),
                 AfterScoring::Stays => i += 1,
                 AfterScoring::MovesOn => {
-                    self.followers.swap_remove(i);
-                    self.features.remove_follower(f.piece);
+                    self.lift(i);
                     rules::waits_to_move(f, self);
                 }
             }
@@ -169,8 +171,7 @@ impl State {
 
     /// Takes the `i`-th figure on the board back to its owner's supply.
     pub(crate) fn send_back<E: EventSink>(&mut self, i: usize, events: &mut E) {
-        let f = self.followers.swap_remove(i);
-        self.features.remove_follower(f.piece);
+        let f = self.lift(i);
         self.supply[f.kind as usize][f.player as usize] += 1;
         if E::ENABLED {
             let (at, location) = self.piece_location(f.piece);
@@ -277,16 +278,11 @@ impl State {
 
     fn end_scoring(&self, mut report: Option<&mut dyn FnMut(Scoring)>) -> [u32; MAX_PLAYERS] {
         let mut scores = self.scores;
-        let mut seen = [NONE; 96];
-        let mut n = 0;
+        let mut seen = PieceSet::default();
         for f in &self.followers {
             let root = self.features.find(f.piece);
-            if seen[..n].contains(&root) {
+            if !seen.insert(root) {
                 continue;
-            }
-            if n < seen.len() {
-                seen[n] = root;
-                n += 1;
             }
             let kind = self.features.info(root).kind;
             let t = self.features.totals(root);
@@ -348,13 +344,8 @@ impl State {
     pub fn cities_bordered(&self, root: PieceId, mut visit: impl FnMut(PieceId)) {
         let mut cities = PieceSet::default();
         for m in self.features.members(root) {
-            let info = self.features.info(m);
-            let t = self.board.tile(info.tile as usize);
-            let mut borders = t.info().def.features[info.local as usize].borders;
-            while borders != 0 {
-                let local = borders.trailing_zeros() as PieceId;
-                borders &= borders - 1;
-                let city = self.features.find(t.first_piece + local);
+            for piece in self.features.bordered_cities(m) {
+                let city = self.features.find(piece);
                 if cities.insert(city) {
                     visit(city);
                 }
@@ -391,6 +382,44 @@ fn winners(strength: [u8; MAX_PLAYERS]) -> [bool; MAX_PLAYERS] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Placement;
+    use crate::geometry::Rotation;
+    use crate::setup::{Edition, Rules};
+    use crate::tile::TileKind;
+
+    /// Each feature scores once at the end, however many features hold
+    /// figures (six players with twenty followers each can hold more than
+    /// a hundred): here 110 monasteries, the last with two followers of
+    /// two players, who share it.
+    #[test]
+    fn every_feature_scores_once_at_the_end_however_many_hold_figures() {
+        let inns = [crate::expansion::Expansion::Inns];
+        let rules = Rules::new(6, &inns, Edition::C3).unwrap().with_figures(FollowerKind::Normal, 20).unwrap();
+        let mut state = State::new(rules);
+        let b = TileKind::parse("B").unwrap();
+        let mut placed = Vec::new();
+        // Away from the start tile, so that only monasteries' fields meet.
+        for y in 0..11 {
+            for x in 10..20 {
+                let pos = Pos::new(x, y);
+                let idx = state.put_tile(b, Placement { pos, rot: Rotation::R0 });
+                placed.push((pos, state.board.tile(idx).first_piece + b.info().monastery as PieceId));
+            }
+        }
+        let mut expected = [0u32; MAX_PLAYERS];
+        for (i, (pos, monastery)) in placed.iter().enumerate() {
+            state.acting = (i % 6) as u8;
+            state.deploy(FollowerKind::Normal, *monastery);
+            let around = pos.surrounding().filter(|p| placed.iter().any(|(q, _)| q == p)).count() as u32;
+            expected[i % 6] += 1 + around;
+        }
+        let (last_pos, last) = *placed.last().unwrap();
+        state.acting = 5;
+        state.deploy(FollowerKind::Normal, last);
+        expected[5] += 1 + last_pos.surrounding().filter(|p| placed.iter().any(|(q, _)| q == p)).count() as u32;
+        assert!(state.followers.len() > 100);
+        assert_eq!(state.final_score_array(), expected);
+    }
 
     #[test]
     fn ties_all_win_and_no_strength_wins_nothing() {

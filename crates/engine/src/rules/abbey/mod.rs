@@ -343,8 +343,7 @@ pub(crate) fn apply<E: EventSink>(action: Action, state: &mut State, events: &mu
             let w = state.ext.abbey.waiting.remove(0);
             let tile = state.board.tile_index(at).expect("the move was checked");
             let p = state.resolve(tile, to).expect("the move was checked");
-            state.followers.push(Follower { player: w.player, kind: FollowerKind::Wagon, piece: p });
-            state.features.add_follower(p);
+            state.stand(Follower { player: w.player, kind: FollowerKind::Wagon, piece: p });
             if E::ENABLED {
                 let from = state.board.tile(w.tile as usize).pos;
                 events.push(Event::WagonMoved {

@@ -66,6 +66,7 @@ fn jetty_piece(board: &Board, tile: usize, side: Side) -> PieceId {
 
 /// Step 3 applies when the tile just placed has a lake; step 4 when some
 /// ferry may move (F6), and the set is fixed now (F7).
+#[inline]
 pub(crate) fn enter(step: Step, ferries: &mut Ferries, view: View) -> bool {
     if step == Step::PlaceFerry {
         return view.board.tile(view.placed).info().lake;
@@ -77,7 +78,9 @@ pub(crate) fn enter(step: Step, ferries: &mut Ferries, view: View) -> bool {
 
 /// F6: follow every road of the new tile away from it, across edges, and
 /// collect the first ferry met on each branch. A jetty ends the walk: with a
-/// ferry it is that ferry; without one, the road ends there.
+/// ferry it is that ferry; without one, the road ends there. Out of line:
+/// entering the steps is asked twice a turn and is a flag test most times.
+#[inline(never)]
 fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
     let View { board, features, placed: new } = view;
     let t = board.tile(new);
