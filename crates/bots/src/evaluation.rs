@@ -265,7 +265,7 @@ pub struct Evaluator {
     cities: Vec<(PieceId, f32)>,
     /// The kinds in the bag this call, as their four rotations' edge
     /// signatures and their count; filled when a cell is first looked at.
-    kinds: Vec<([u8; 4], u16)>,
+    kinds: Vec<(u32, u16)>,
     /// Tiles at the start, per rules seen (the phase's denominator).
     start: Option<(carcassonne_engine::Rules, u16)>,
 }
@@ -603,12 +603,12 @@ impl Evaluator {
         if let Some((_, n)) = self.cells.iter().find(|(p, _)| *p == pos) {
             return Some(*n);
         }
-        let cell: &OpenCell = state.board().open_cells().iter().find(|c| c.pos == pos)?;
+        let cell: &OpenCell = state.board().open_cell(pos)?;
         if self.kinds.is_empty() {
             let bag = state.bag();
             for kind in bag.kinds() {
                 let o = &kind.info().oriented;
-                let sigs = [o[0].signature, o[1].signature, o[2].signature, o[3].signature];
+                let sigs = u32::from_le_bytes([o[0].signature, o[1].signature, o[2].signature, o[3].signature]);
                 // Kinds with the same edges fit the same cells: one entry for them.
                 match self.kinds.iter_mut().find(|(s, _)| *s == sigs) {
                     Some((_, n)) => *n += bag.count(kind) as u16,
@@ -618,7 +618,7 @@ impl Evaluator {
         }
         let mut n = 0u16;
         for (sigs, count) in &self.kinds {
-            if sigs.iter().any(|s| cell.accepts(*s)) {
+            if cell.accepts_any(*sigs) {
                 n += count;
             }
         }
@@ -692,8 +692,8 @@ pub fn open_cells_of(state: &State, root: PieceId, mut f: impl FnMut(Pos)) {
     let mut n = 0;
     for m in features.members(root) {
         let info = features.info(m);
-        let tile = *state.board().tile(info.tile as usize);
-        let sides = &tile.kind.info().oriented[tile.rot.quarters() as usize].side_piece;
+        let tile = state.board().tile(info.tile as usize);
+        let sides = &tile.oriented().side_piece;
         for (s, piece) in sides.iter().enumerate() {
             if *piece != info.local {
                 continue;

@@ -97,6 +97,14 @@ impl OpenCell {
         (signature ^ self.required) & self.mask == 0
     }
 
+    /// Whether a tile fits here in some rotation, given its four rotations'
+    /// edge signatures packed a byte each (rotation `r` in byte `r`, as
+    /// [`Oriented::signature`]): the four tested at once.
+    #[inline]
+    pub fn accepts_any(&self, signatures: u32) -> bool {
+        self.fitting_rotations(signatures) != 0
+    }
+
     /// The rotations (as the high bit of byte `r`) whose packed signature
     /// fits here: all four compared at once, one byte each.
     #[inline]
@@ -241,7 +249,9 @@ impl Board {
         &self.open
     }
 
-    fn open_cell(&self, p: Pos) -> Option<&OpenCell> {
+    /// The open cell at `p`, if `p` is one (looked up on the grid).
+    #[inline]
+    pub fn open_cell(&self, p: Pos) -> Option<&OpenCell> {
         let c = *self.cells.get(self.index(p)?)?;
         if c & OPEN != 0 {
             Some(&self.open[(c & !OPEN) as usize])
