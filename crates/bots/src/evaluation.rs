@@ -259,6 +259,8 @@ pub struct Evaluator {
     by_rules: bool,
     /// Feature roots already counted this call.
     roots: Vec<PieceId>,
+    /// The feature root of each figure on the board, this call (found once).
+    figure_roots: Vec<PieceId>,
     /// Open cells looked at this call, with how many tiles left fit each.
     cells: Vec<(Pos, u16)>,
     /// Completion chance of cities looked at this call (for fields).
@@ -312,6 +314,7 @@ impl Evaluator {
             model,
             by_rules: false,
             roots: Vec::with_capacity(64),
+            figure_roots: Vec::with_capacity(64),
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
             kinds: Vec::with_capacity(96),
@@ -433,8 +436,10 @@ impl Evaluator {
 
         let features = state.features();
         let left = state.bag().total();
+        self.figure_roots.clear();
+        self.figure_roots.extend(state.followers().iter().map(|f| features.find(f.piece)));
         for i in 0..state.followers().len() {
-            let root = features.find(state.followers()[i].piece);
+            let root = self.figure_roots[i];
             if self.roots.contains(&root) {
                 continue;
             }
@@ -445,14 +450,12 @@ impl Evaluator {
             let mut strong = [0u8; MAX_PLAYERS];
             let mut figures = [0u8; MAX_PLAYERS];
             let mut builders = [0u8; MAX_PLAYERS];
-            for g in state.followers() {
-                if features.find(g.piece) == root {
-                    strong[g.player as usize] += strength(g.kind, &t);
-                    match g.kind {
-                        FollowerKind::Builder => builders[g.player as usize] += 1,
-                        FollowerKind::Pig | FollowerKind::Barn => {}
-                        _ => figures[g.player as usize] += 1,
-                    }
+            for (g, _) in state.followers().iter().zip(&self.figure_roots).filter(|(_, r)| **r == root) {
+                strong[g.player as usize] += strength(g.kind, &t);
+                match g.kind {
+                    FollowerKind::Builder => builders[g.player as usize] += 1,
+                    FollowerKind::Pig | FollowerKind::Barn => {}
+                    _ => figures[g.player as usize] += 1,
                 }
             }
             let best = strong.iter().copied().max().unwrap_or(0);

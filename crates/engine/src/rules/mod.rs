@@ -507,17 +507,23 @@ pub(crate) fn end_of_game(state: &State, scores: &mut [u32; MAX_PLAYERS]) {
     }
 }
 
-/// What the farm of `root`, bordering `cities` completed cities, scores at
-/// the end if it stays as it is: in all (to its farmers' majority), and to
-/// each player. Each module in play adds its part (barns, pigs), and every
-/// farm scoring goes through here or [`interactions::farm_now`].
+/// What the farm of `root`, bordering `cities` completed cities, its
+/// farmers' strengths by player `strength`, scores at the end if it stays
+/// as it is: in all (to its farmers' majority), and to each player. Each
+/// module in play adds its part (barns, pigs), and every farm scoring goes
+/// through here or [`interactions::farm_now`].
 #[inline]
-pub(crate) fn farm_at_end(state: &State, root: PieceId, cities: u32) -> (u32, [u32; MAX_PLAYERS]) {
+pub(crate) fn farm_at_end(
+    state: &State,
+    root: PieceId,
+    cities: u32,
+    strength: [u8; MAX_PLAYERS],
+) -> (u32, [u32; MAX_PLAYERS]) {
     let (value, mut won) = match state.rules.has(Expansion::Abbey) {
-        true => abbey::farm_at_end(state, root, cities),
+        true => abbey::farm_at_end(state, root, cities, strength),
         false => {
             let value = base::FARM_POINTS * cities;
-            (value, state.won(root, FeatureKind::Field, value))
+            (value, state.won_by(strength, FeatureKind::Field, value))
         }
     };
     if state.rules.has(Expansion::Traders) {

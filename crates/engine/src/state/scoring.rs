@@ -4,12 +4,17 @@
 
 use crate::event::{Event, EventSink, Scoring};
 use crate::features::{PieceId, PieceSet};
+use crate::figure::Follower;
 use crate::geometry::Pos;
 use crate::rules::{self, AfterScoring, Feature};
-use crate::setup::MAX_PLAYERS;
+use crate::setup::{MAX_FIGURES, MAX_FOLLOWERS, MAX_PLAYERS};
 use crate::tile::FeatureKind;
 
 use super::{FollowerKind, State};
+
+/// The most figures the board can hold: six players with the most
+/// followers a setup allows and the most of every other figure.
+const MAX_ON_BOARD: usize = MAX_PLAYERS * (MAX_FOLLOWERS as usize + (FollowerKind::COUNT - 1) * MAX_FIGURES as usize);
 
 /// Tiles spanned by a feature, each once.
 #[derive(Default)]
@@ -93,17 +98,21 @@ impl State {
 
     /// Per-player strength on the feature of `root`: each figure counts as
     /// strong as the rules make its kind there.
-    fn majority(&self, root: PieceId) -> [u8; MAX_PLAYERS] {
+    pub(crate) fn majority(&self, root: PieceId) -> [u8; MAX_PLAYERS] {
+        self.strength_of(root, self.followers.iter().filter(|f| self.features.find(f.piece) == root))
+    }
+
+    /// Per-player strength of the figures `on` the feature of `root`.
+    #[inline]
+    fn strength_of<'a>(&self, root: PieceId, on: impl Iterator<Item = &'a Follower>) -> [u8; MAX_PLAYERS] {
         let mut counts = [0u8; MAX_PLAYERS];
-        for f in &self.followers {
-            if self.features.find(f.piece) == root {
-                // The normal follower is by far the most common figure:
-                // its strength needs no look at the feature.
-                counts[f.player as usize] += match f.kind {
-                    super::FollowerKind::Normal => rules::NORMAL_STRENGTH,
-                    kind => rules::strength(kind, &self.features.totals(root)),
-                };
-            }
+        for f in on {
+            // The normal follower is by far the most common figure: its
+            // strength needs no look at the feature.
+            counts[f.player as usize] += match f.kind {
+                super::FollowerKind::Normal => rules::NORMAL_STRENGTH,
+                kind => rules::strength(kind, &self.features.totals(root)),
+            };
         }
         counts
     }
@@ -112,8 +121,14 @@ impl State {
     /// with the greatest strength (at least one), each as the rules give it.
     #[inline]
     pub(crate) fn won(&self, root: PieceId, kind: FeatureKind, points: u32) -> [u32; MAX_PLAYERS] {
+        self.won_by(self.majority(root), kind, points)
+    }
+
+    /// As [`won`](Self::won), with the players' strengths on the feature.
+    #[inline]
+    pub(crate) fn won_by(&self, strength: [u8; MAX_PLAYERS], kind: FeatureKind, points: u32) -> [u32; MAX_PLAYERS] {
         let mut won = [0; MAX_PLAYERS];
-        for (seat, w) in winners(self.majority(root)).into_iter().zip(&mut won) {
+        for (seat, w) in winners(strength).into_iter().zip(&mut won) {
             if seat {
                 *w = points;
             }
@@ -249,7 +264,7 @@ impl State {
             .then(|| rules::completed_points(&self.rules, &done) + rules::completed_bonus(self, root, &done));
         let if_completed = value_complete.map(|v| self.won(root, kind, v)[..players].to_vec());
         let (value_end, at_end) = if kind == FeatureKind::Field {
-            rules::farm_at_end(self, root, feature.cities)
+            rules::farm_at_end(self, root, feature.cities, self.majority(root))
         } else {
             let value = rules::open_points(&self.rules, &feature);
             (value, self.won(root, kind, value))
@@ -279,11 +294,24 @@ impl State {
     fn end_scoring(&self, mut report: Option<&mut dyn FnMut(Scoring)>) -> [u32; MAX_PLAYERS] {
         let mut scores = self.scores;
         let mut seen = PieceSet::default();
-        for f in &self.followers {
-            let root = self.features.find(f.piece);
+        // Each figure's feature, found once: the majorities below compare
+        // them instead of finding them again for every feature.
+        let mut roots = [0 as PieceId; MAX_ON_BOARD];
+        let n = self.followers.len().min(MAX_ON_BOARD);
+        for (r, f) in roots.iter_mut().zip(&self.followers) {
+            *r = self.features.find(f.piece);
+        }
+        for (i, f) in self.followers.iter().enumerate() {
+            let root = if i < n { roots[i] } else { self.features.find(f.piece) };
             if !seen.insert(root) {
                 continue;
             }
+            let strength = if n == self.followers.len() {
+                let on = self.followers.iter().zip(&roots[..n]).filter(|(_, r)| **r == root).map(|(f, _)| f);
+                self.strength_of(root, on)
+            } else {
+                self.majority(root)
+            };
             let kind = self.features.info(root).kind;
             let t = self.features.totals(root);
             let mut feature = Feature { kind, tiles: 0, totals: t, neighbours: 0, cities: 0 };
@@ -308,9 +336,9 @@ impl State {
                 }
             };
             let won = if kind == FeatureKind::Field {
-                rules::farm_at_end(self, root, feature.cities).1
+                rules::farm_at_end(self, root, feature.cities, strength).1
             } else {
-                self.won(root, kind, rules::open_points(&self.rules, &feature))
+                self.won_by(strength, kind, rules::open_points(&self.rules, &feature))
             };
             for (s, w) in scores.iter_mut().zip(won) {
                 *s += w;

@@ -546,11 +546,16 @@ fn score_farm_now<E: EventSink>(state: &mut State, root: PieceId, per_city: u32,
 /// base game without a barn; with one, its farmers' majority scores at the
 /// joined rate and each player with a barn there scores once (however many
 /// barns they have there).
-pub(crate) fn farm_at_end(state: &State, root: PieceId, cities: u32) -> (u32, [u32; MAX_PLAYERS]) {
+pub(crate) fn farm_at_end(
+    state: &State,
+    root: PieceId,
+    cities: u32,
+    strength: [u8; MAX_PLAYERS],
+) -> (u32, [u32; MAX_PLAYERS]) {
     let owners = state.owners_of(FollowerKind::Barn, root);
     let barns = owners.contains(&true);
     let per_city = if barns { BARN_JOINED_FARM_POINTS } else { FARM_POINTS };
-    let mut won = state.won(root, FeatureKind::Field, per_city * cities);
+    let mut won = state.won_by(strength, FeatureKind::Field, per_city * cities);
     if barns {
         for (w, owner) in won.iter_mut().zip(owners) {
             if owner {
