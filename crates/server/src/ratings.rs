@@ -37,10 +37,9 @@ pub const NEW_VOLATILITY: f64 = 0.06;
 /// A rating period of time away (seconds).
 pub const IDLE_PERIOD: i64 = 30 * 86_400;
 /// Where the ladder's levels start: `medium` at 1500, the others by the
-/// Elo gaps of their matches (docs/bots.md; `expert` by the usual gap,
-/// its match not finished yet).
+/// Elo gaps of their matches (docs/bots.md).
 pub const LEVEL_STARTS: [(&str, f64); 5] =
-    [("beginner", 1092.0), ("easy", 1311.0), ("medium", 1500.0), ("hard", 1708.0), ("expert", 1908.0)];
+    [("beginner", 1092.0), ("easy", 1311.0), ("medium", 1500.0), ("hard", 1708.0), ("expert", 1859.0)];
 /// The deviation the levels start with.
 pub const LEVEL_DEVIATION: f64 = 100.0;
 /// A rating with a deviation above this is shown as provisional.

@@ -173,7 +173,7 @@ async fn quick_match_pairs_close_ratings_and_gives_a_bot_after_the_wait() {
     let mut seated = names(&view);
     seated.sort();
     assert!(seated[0].ends_with("(medium)") && seated[1] == "Dan", "{seated:?}");
-    // Cy, at 2100, meets expert (1908), the level nearest to him.
+    // Cy, at 2100, meets expert (1859), the level nearest to him.
     cy.post("/api/quick-match", &json!({"bot_after": 0})).await;
     let c = cy.get("/api/quick-match").await.body;
     let view = Client::new(&server).view(c["table"]["game"].as_str().unwrap()).await;
