@@ -32,7 +32,7 @@ use carcassonne_engine::board::OpenCell;
 use carcassonne_engine::features::PieceId;
 use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Pos, Side, State};
+use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Pos, Side, State, TileKind};
 
 /// Points (or probabilities) per player; entries past the player count are 0.
 pub type Values = [f32; MAX_PLAYERS];
@@ -251,6 +251,45 @@ impl Model {
     }
 }
 
+/// A cell not counted yet (no bag holds this many tiles).
+const UNSEEN: u16 = u16::MAX;
+
+/// The kinds of a rule set's bag grouped by their four rotations' edges:
+/// kinds in one group fit the same cells.
+#[derive(Clone, Debug)]
+struct EdgeGroups {
+    rules: carcassonne_engine::Rules,
+    /// Each kind the rules' bag starts with, and its group.
+    kinds: Vec<(TileKind, u16)>,
+    /// Each group's edges (as [`packed_signatures`]).
+    sigs: Vec<u32>,
+}
+
+impl EdgeGroups {
+    fn of(rules: carcassonne_engine::Rules) -> EdgeGroups {
+        let mut groups = EdgeGroups { rules, kinds: Vec::new(), sigs: Vec::new() };
+        for kind in Bag::for_rules(&rules).kinds() {
+            let sigs = packed_signatures(kind);
+            let g = match groups.sigs.iter().position(|s| *s == sigs) {
+                Some(g) => g,
+                None => {
+                    groups.sigs.push(sigs);
+                    groups.sigs.len() - 1
+                }
+            };
+            groups.kinds.push((kind, g as u16));
+        }
+        groups
+    }
+}
+
+/// A kind's four rotations' edge signatures, a byte each (rotation `r` in
+/// byte `r`).
+fn packed_signatures(kind: TileKind) -> u32 {
+    let o = &kind.info().oriented;
+    u32::from_le_bytes([o[0].signature, o[1].signature, o[2].signature, o[3].signature])
+}
+
 /// Computes features and values, keeping scratch space between calls.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -261,13 +300,22 @@ pub struct Evaluator {
     roots: Vec<PieceId>,
     /// The feature root of each figure on the board, this call (found once).
     figure_roots: Vec<PieceId>,
-    /// Open cells looked at this call, with how many tiles left fit each.
-    cells: Vec<(Pos, u16)>,
+    /// How many tiles left fit each open cell (by its index on the board)
+    /// looked at this call; [`UNSEEN`] for the others.
+    cells: Vec<u16>,
     /// Completion chance of cities looked at this call (for fields).
     cities: Vec<(PieceId, f32)>,
     /// The kinds in the bag this call, as their four rotations' edge
     /// signatures and their count; filled when a cell is first looked at.
     kinds: Vec<(u32, u16)>,
+    /// Demands of open cells tested this call, with how many tiles left
+    /// fit each (cells asking the same edges are counted once).
+    demands: Vec<(u16, u16)>,
+    /// The kinds grouped by their edges, for each rule set seen (a search
+    /// keeps to one; kept so that changing rules allocates nothing twice),
+    /// and each group's count this call.
+    groups: Vec<EdgeGroups>,
+    group_counts: Vec<u16>,
     /// Tiles at the start, per rules seen (the phase's denominator).
     start: Option<(carcassonne_engine::Rules, u16)>,
 }
@@ -318,6 +366,9 @@ impl Evaluator {
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
             kinds: Vec::with_capacity(96),
+            demands: Vec::with_capacity(32),
+            groups: Vec::new(),
+            group_counts: Vec::with_capacity(96),
             start: None,
         }
     }
@@ -402,10 +453,9 @@ impl Evaluator {
         *out = [[0.0; NF]; MAX_PLAYERS];
         let players = state.rules().players();
         let phase = self.phase(state);
-        self.cells.clear();
+        self.forget_cells();
         self.cities.clear();
         self.roots.clear();
-        self.kinds.clear();
 
         let end = state.final_score_array();
         let scores = state.scores();
@@ -549,8 +599,7 @@ impl Evaluator {
     /// (any rotation), and a cell no tile left fits makes it dead. `None`
     /// for a field, or a feature complete already.
     pub fn prospects(&mut self, state: &State, pieces: &[PieceId]) -> Vec<Option<Prospect>> {
-        self.cells.clear();
-        self.kinds.clear();
+        self.forget_cells();
         let features = state.features();
         pieces
             .iter()
@@ -595,38 +644,76 @@ impl Evaluator {
     /// How many tiles left in the bag fit the open cell at `pos` (any
     /// rotation); `None` if it is not an open cell.
     pub fn tiles_fitting(&mut self, state: &State, pos: Pos) -> Option<u16> {
-        self.cells.clear();
-        self.kinds.clear();
+        self.forget_cells();
         self.fits(state, pos)
     }
 
+    /// Forgets the cells, demands and kinds of the last position.
+    fn forget_cells(&mut self) {
+        // Filled up to the board's open cells when first asked.
+        self.cells.clear();
+        self.demands.clear();
+        self.kinds.clear();
+    }
+
     /// As [`tiles_fitting`](Self::tiles_fitting), remembered for the rest
-    /// of this evaluation.
+    /// of this evaluation, by cell and by demand.
     fn fits(&mut self, state: &State, pos: Pos) -> Option<u16> {
-        if let Some((_, n)) = self.cells.iter().find(|(p, _)| *p == pos) {
-            return Some(*n);
+        let board = state.board();
+        let i = board.open_cell_index(pos)?;
+        if self.cells.is_empty() {
+            self.cells.resize(board.open_cells().len(), UNSEEN);
         }
-        let cell: &OpenCell = state.board().open_cell(pos)?;
-        if self.kinds.is_empty() {
-            let bag = state.bag();
-            for kind in bag.kinds() {
-                let o = &kind.info().oriented;
-                let sigs = u32::from_le_bytes([o[0].signature, o[1].signature, o[2].signature, o[3].signature]);
-                // Kinds with the same edges fit the same cells: one entry for them.
-                match self.kinds.iter_mut().find(|(s, _)| *s == sigs) {
-                    Some((_, n)) => *n += bag.count(kind) as u16,
-                    None => self.kinds.push((sigs, bag.count(kind) as u16)),
+        if self.cells[i] != UNSEEN {
+            return Some(self.cells[i]);
+        }
+        let cell: &OpenCell = &board.open_cells()[i];
+        let demand = cell.demand();
+        let n = match self.demands.iter().find(|(d, _)| *d == demand) {
+            Some((_, n)) => *n,
+            None => {
+                if self.kinds.is_empty() {
+                    self.gather_kinds(state);
                 }
+                let n = self.kinds.iter().filter(|(sigs, _)| cell.accepts_any(*sigs)).map(|(_, n)| n).sum();
+                self.demands.push((demand, n));
+                n
             }
-        }
-        let mut n = 0u16;
-        for (sigs, count) in &self.kinds {
-            if cell.accepts_any(*sigs) {
-                n += count;
-            }
-        }
-        self.cells.push((pos, n));
+        };
+        self.cells[i] = n;
         Some(n)
+    }
+
+    /// Fills `kinds` with the bag's tiles by their edges, from the
+    /// rules' groups (made once for each rule set).
+    fn gather_kinds(&mut self, state: &State) {
+        let rules = *state.rules();
+        let at = match self.groups.iter().position(|g| g.rules == rules) {
+            Some(at) => at,
+            None => {
+                self.groups.push(EdgeGroups::of(rules));
+                self.groups.len() - 1
+            }
+        };
+        let (bag, groups) = (state.bag(), &self.groups[at]);
+        self.group_counts.clear();
+        self.group_counts.resize(groups.sigs.len(), 0);
+        for &(kind, g) in &groups.kinds {
+            self.group_counts[g as usize] += u16::from(bag.count(kind));
+        }
+        if self.group_counts.iter().sum::<u16>() == bag.total() {
+            let counted = groups.sigs.iter().zip(&self.group_counts).filter(|(_, n)| **n > 0);
+            self.kinds.extend(counted.map(|(sigs, n)| (*sigs, *n)));
+            return;
+        }
+        // A bag with tiles its rules do not start with: each kind looked at.
+        for kind in bag.kinds() {
+            let sigs = packed_signatures(kind);
+            match self.kinds.iter_mut().find(|(s, _)| *s == sigs) {
+                Some((_, n)) => *n += u16::from(bag.count(kind)),
+                None => self.kinds.push((sigs, u16::from(bag.count(kind)))),
+            }
+        }
     }
 
     /// The chance that the road or city `root` is completed: every open

@@ -105,6 +105,14 @@ impl OpenCell {
         self.fitting_rotations(signatures) != 0
     }
 
+    /// What the cell asks of a tile, as one number: cells with the same
+    /// demand accept the same tiles (the edges its neighbours show, and on
+    /// which sides).
+    #[inline]
+    pub fn demand(&self) -> u16 {
+        u16::from(self.mask) << 8 | u16::from(self.required)
+    }
+
     /// The rotations (as the high bit of byte `r`) whose packed signature
     /// fits here: all four compared at once, one byte each.
     #[inline]
@@ -252,12 +260,15 @@ impl Board {
     /// The open cell at `p`, if `p` is one (looked up on the grid).
     #[inline]
     pub fn open_cell(&self, p: Pos) -> Option<&OpenCell> {
+        self.open_cell_index(p).map(|i| &self.open[i])
+    }
+
+    /// The index in [`open_cells`](Self::open_cells) of the open cell at
+    /// `p`, if `p` is one (looked up on the grid).
+    #[inline]
+    pub fn open_cell_index(&self, p: Pos) -> Option<usize> {
         let c = *self.cells.get(self.index(p)?)?;
-        if c & OPEN != 0 {
-            Some(&self.open[(c & !OPEN) as usize])
-        } else {
-            None
-        }
+        (c & OPEN != 0).then_some((c & !OPEN) as usize)
     }
 
     /// Whether `kind` turned by `rot` may go at `pos`.
