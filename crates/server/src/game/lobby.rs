@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 
-use carcassonne_engine::RuleOptions;
+use carcassonne_engine::{Edition, RuleOptions};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -96,6 +96,10 @@ impl TableSetup {
     fn normal(mut self) -> TableSetup {
         self.expansions.sort();
         self.expansions.dedup();
+        // The default edition named is the same game as none named.
+        if self.edition.as_deref() == Some(Edition::default().name()) {
+            self.edition = None;
+        }
         self
     }
 }

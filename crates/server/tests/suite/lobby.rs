@@ -113,7 +113,8 @@ async fn quick_match_pairs_close_ratings_and_gives_a_bot_after_the_wait() {
     let other = bob.post("/api/quick-match", &json!({})).await;
     assert_eq!(other.body["status"], "open");
     assert_eq!(bob.send("DELETE", "/api/quick-match", None, &[]).await.body["cancelled"], true);
-    let paired = bob.post("/api/quick-match", &json!({"expansions": ["ferries"]})).await;
+    // The same options: the default edition named is the same as none named.
+    let paired = bob.post("/api/quick-match", &json!({"expansions": ["ferries"], "edition": "c3"})).await;
     assert_eq!(paired.body["table"], waiting.body["table"], "{}", paired.body);
     assert_eq!(paired.body["status"], "started");
     let game = paired.body["game"].as_str().unwrap().to_string();
