@@ -65,15 +65,31 @@ pub fn play_random<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
 /// As [`play_random`], with `buf` as scratch space so that a playout
 /// allocates nothing of its own (for search).
 pub fn play_random_with<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Action>) {
-    loop {
-        if state.step() == Step::Deploy && !state.plan.other_figures() {
-            random_deployment(state, rng);
-            continue;
+    while play_one(state, rng, buf) {}
+}
+
+/// As [`play_random_with`], for `turns` turns at most (fewer if the game
+/// ends first): a search's playout cut short, to be scored by an
+/// evaluation. The same actions as [`random_action`] picks.
+pub fn play_random_turns<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Action>, turns: u32) {
+    let until = state.turns().saturating_add(turns);
+    while state.turns() < until && play_one(state, rng, buf) {}
+}
+
+/// Plays one random action, as [`random_action`] picks it; false when
+/// there is none (the game is over).
+#[inline(always)]
+fn play_one<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Action>) -> bool {
+    if state.step() == Step::Deploy && !state.plan.other_figures() {
+        random_deployment(state, rng);
+        return true;
+    }
+    match random_action(state, rng, buf) {
+        Some(a) => {
+            state.play_unchecked(a);
+            true
         }
-        match random_action(state, rng, buf) {
-            Some(a) => state.play_unchecked(a),
-            None => return,
-        }
+        None => false,
     }
 }
 

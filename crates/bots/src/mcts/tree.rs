@@ -253,13 +253,7 @@ impl Tree {
             crate::random::play_out(state, &mut self.rng, &mut self.actions);
             return self.back_up(state, config);
         };
-        let until = state.turns() + turns as u32;
-        while state.turns() < until {
-            match carcassonne_engine::playout::random_action(state, &mut self.rng, &mut self.actions) {
-                Some(a) => state.play_unchecked(a),
-                None => break,
-            }
-        }
+        carcassonne_engine::playout::play_random_turns(state, &mut self.rng, &mut self.actions, u32::from(turns));
         if state.is_over() {
             return self.back_up(state, config);
         }

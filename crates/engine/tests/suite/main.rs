@@ -14,6 +14,7 @@ mod feature_worth;
 mod golden;
 mod hints;
 mod no_panic;
+mod playout;
 mod records;
 mod reference_games;
 mod river;
