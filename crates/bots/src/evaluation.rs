@@ -659,13 +659,18 @@ impl Evaluator {
     /// As [`tiles_fitting`](Self::tiles_fitting), remembered for the rest
     /// of this evaluation, by cell and by demand.
     fn fits(&mut self, state: &State, pos: Pos) -> Option<u16> {
+        let i = state.board().open_cell_index(pos)?;
+        Some(self.fits_cell(state, i))
+    }
+
+    /// As [`fits`](Self::fits), for the `i`-th of the board's open cells.
+    fn fits_cell(&mut self, state: &State, i: usize) -> u16 {
         let board = state.board();
-        let i = board.open_cell_index(pos)?;
         if self.cells.is_empty() {
             self.cells.resize(board.open_cells().len(), UNSEEN);
         }
         if self.cells[i] != UNSEEN {
-            return Some(self.cells[i]);
+            return self.cells[i];
         }
         let cell: &OpenCell = &board.open_cells()[i];
         let demand = cell.demand();
@@ -681,7 +686,7 @@ impl Evaluator {
             }
         };
         self.cells[i] = n;
-        Some(n)
+        n
     }
 
     /// Fills `kinds` with the bag's tiles by their edges, from the
@@ -722,10 +727,9 @@ impl Evaluator {
     fn prospect(&mut self, state: &State, root: PieceId, _left: u16) -> Prospect {
         let mut chance = 1.0f32;
         let mut dead = false;
-        open_cells_of(state, root, |at| match self.fits(state, at) {
-            Some(0) => dead = true,
-            Some(k) => chance *= k as f32 / (k as f32 + 2.0),
-            None => {}
+        open_cell_indices_of(state, root, |i| match self.fits_cell(state, i) {
+            0 => dead = true,
+            k => chance *= k as f32 / (k as f32 + 2.0),
         });
         if dead {
             chance = 0.0;
@@ -776,27 +780,34 @@ impl Evaluator {
 /// Each empty cell that the road or city `root` runs into, once: the cells
 /// it needs filled to be completed.
 pub fn open_cells_of(state: &State, root: PieceId, mut f: impl FnMut(Pos)) {
-    let features = state.features();
+    let cells = state.board().open_cells();
+    open_cell_indices_of(state, root, |i| f(cells[i].pos));
+}
+
+/// As [`open_cells_of`], each cell by its index among the board's open
+/// cells (an empty cell beside a tile is always one).
+fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) {
+    let (features, board) = (state.features(), state.board());
     // Distinct cells of this feature; a feature rarely reaches more.
-    let mut seen = [Pos::ORIGIN; 24];
+    let mut seen = [0u16; 24];
     let mut n = 0;
     for m in features.members(root) {
         let info = features.info(m);
-        let tile = state.board().tile(info.tile as usize);
+        let tile = board.tile(info.tile as usize);
         let sides = &tile.oriented().side_piece;
         for (s, piece) in sides.iter().enumerate() {
             if *piece != info.local {
                 continue;
             }
-            let at = tile.pos.step(Side::from_index(s));
-            if state.board().tile_index(at).is_some() || seen[..n].contains(&at) {
+            let Some(i) = board.open_cell_index(tile.pos.step(Side::from_index(s))) else { continue };
+            if seen[..n].contains(&(i as u16)) {
                 continue;
             }
             if n < seen.len() {
-                seen[n] = at;
+                seen[n] = i as u16;
                 n += 1;
             }
-            f(at);
+            f(i);
         }
     }
 }
