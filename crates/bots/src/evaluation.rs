@@ -29,7 +29,7 @@
 use std::sync::OnceLock;
 
 use carcassonne_engine::board::OpenCell;
-use carcassonne_engine::features::PieceId;
+use carcassonne_engine::features::{PieceId, PieceSet};
 use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
 use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Pos, Side, State, TileKind};
@@ -296,8 +296,6 @@ pub struct Evaluator {
     model: &'static Model,
     /// The model follows the rules of the position ([`Weights::ByRules`]).
     by_rules: bool,
-    /// Feature roots already counted this call.
-    roots: Vec<PieceId>,
     /// The feature root of each figure on the board, this call (found once).
     figure_roots: Vec<PieceId>,
     /// How many tiles left fit each open cell (by its index on the board)
@@ -361,7 +359,6 @@ impl Evaluator {
         Evaluator {
             model,
             by_rules: false,
-            roots: Vec::with_capacity(64),
             figure_roots: Vec::with_capacity(64),
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
@@ -455,7 +452,6 @@ impl Evaluator {
         let phase = self.phase(state);
         self.forget_cells();
         self.cities.clear();
-        self.roots.clear();
 
         let end = state.final_score_array();
         let scores = state.scores();
@@ -488,12 +484,13 @@ impl Evaluator {
         let left = state.bag().total();
         self.figure_roots.clear();
         self.figure_roots.extend(state.followers().iter().map(|f| features.find(f.piece)));
+        // Features already counted.
+        let mut counted = PieceSet::default();
         for i in 0..state.followers().len() {
             let root = self.figure_roots[i];
-            if self.roots.contains(&root) {
+            if !counted.insert(root) {
                 continue;
             }
-            self.roots.push(root);
             let kind = features.info(root).kind;
             let t = features.totals(root);
             // Majority strength and figures of each player on this feature.
