@@ -306,9 +306,6 @@ pub struct Evaluator {
     /// The kinds in the bag this call, as their four rotations' edge
     /// signatures and their count; filled when a cell is first looked at.
     kinds: Vec<(u32, u16)>,
-    /// Demands of open cells tested this call, with how many tiles left
-    /// fit each (cells asking the same edges are counted once).
-    demands: Vec<(u16, u16)>,
     /// The kinds grouped by their edges, for each rule set seen (a search
     /// keeps to one; kept so that changing rules allocates nothing twice),
     /// and each group's count this call.
@@ -363,7 +360,6 @@ impl Evaluator {
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
             kinds: Vec::with_capacity(96),
-            demands: Vec::with_capacity(32),
             groups: Vec::new(),
             group_counts: Vec::with_capacity(96),
             start: None,
@@ -645,16 +641,15 @@ impl Evaluator {
         self.fits(state, pos)
     }
 
-    /// Forgets the cells, demands and kinds of the last position.
+    /// Forgets the cells and kinds of the last position.
     fn forget_cells(&mut self) {
         // Filled up to the board's open cells when first asked.
         self.cells.clear();
-        self.demands.clear();
         self.kinds.clear();
     }
 
     /// As [`tiles_fitting`](Self::tiles_fitting), remembered for the rest
-    /// of this evaluation, by cell and by demand.
+    /// of this evaluation.
     fn fits(&mut self, state: &State, pos: Pos) -> Option<u16> {
         let i = state.board().open_cell_index(pos)?;
         Some(self.fits_cell(state, i))
@@ -670,18 +665,10 @@ impl Evaluator {
             return self.cells[i];
         }
         let cell: &OpenCell = &board.open_cells()[i];
-        let demand = cell.demand();
-        let n = match self.demands.iter().find(|(d, _)| *d == demand) {
-            Some((_, n)) => *n,
-            None => {
-                if self.kinds.is_empty() {
-                    self.gather_kinds(state);
-                }
-                let n = self.kinds.iter().filter(|(sigs, _)| cell.accepts_any(*sigs)).map(|(_, n)| n).sum();
-                self.demands.push((demand, n));
-                n
-            }
-        };
+        if self.kinds.is_empty() {
+            self.gather_kinds(state);
+        }
+        let n = self.kinds.iter().filter(|(sigs, _)| cell.accepts_any(*sigs)).map(|(_, n)| n).sum();
         self.cells[i] = n;
         n
     }

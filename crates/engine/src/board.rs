@@ -105,14 +105,6 @@ impl OpenCell {
         self.fitting_rotations(signatures) != 0
     }
 
-    /// What the cell asks of a tile, as one number: cells with the same
-    /// demand accept the same tiles (the edges its neighbours show, and on
-    /// which sides).
-    #[inline]
-    pub fn demand(&self) -> u16 {
-        u16::from(self.mask) << 8 | u16::from(self.required)
-    }
-
     /// The rotations (as the high bit of byte `r`) whose packed signature
     /// fits here: all four compared at once, one byte each.
     #[inline]
