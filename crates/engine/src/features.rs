@@ -277,8 +277,8 @@ impl Features {
     /// Takes `pieces` apart, each into a feature of its own with the totals
     /// `alone` gives for it, to be joined again by the caller. The pieces
     /// must make up whole features.
-    pub fn reset(&mut self, pieces: &PieceSet, alone: impl Fn(PieceInfo) -> Totals) {
-        for p in pieces.iter() {
+    pub fn reset(&mut self, pieces: &[PieceId], alone: impl Fn(PieceInfo) -> Totals) {
+        for &p in pieces {
             let n = &mut self.nodes[p as usize];
             n.parent = p;
             n.next = p;
@@ -396,10 +396,7 @@ mod tests {
         f.join(a, b, Joint::Link);
         assert_eq!(f.totals(a).followers, 1);
         assert_eq!(f.totals(a).links, 1);
-        let mut both = PieceSet::default();
-        both.insert(a);
-        both.insert(b);
-        f.reset(&both, |_| Totals { open: 1, pieces: 1, ..Totals::default() });
+        f.reset(&[a, b], |_| Totals { open: 1, pieces: 1, ..Totals::default() });
         f.add_follower(b);
         assert_ne!(f.find(a), f.find(b));
         assert_eq!(f.totals(a).followers, 0);

@@ -89,13 +89,20 @@ pub(crate) fn piece_across(board: &Board, tile: usize, side: Side) -> Option<Pie
     (local != NO_PIECE).then_some(n.first_piece + local as PieceId)
 }
 
-/// Joins `pieces` (whole features just taken apart) again across tile
-/// edges and links inside tiles, counting the followers on them again.
-pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follower], pieces: &PieceSet) {
+/// Takes apart the whole features of `pieces` (each piece once, in `set`
+/// too) and joins them again across tile edges and links inside tiles,
+/// counting the followers on them again.
+pub(crate) fn rejoin(
+    board: &Board,
+    features: &mut Features,
+    followers: &[Follower],
+    set: &PieceSet,
+    pieces: &[PieceId],
+) {
     features.reset(pieces, |info| {
         Totals::of_piece(&board.tile(info.tile as usize).info().def.features[info.local as usize])
     });
-    for p in pieces.iter() {
+    for &p in pieces {
         let tile = features.info(p).tile as usize;
         let at = board.tile(tile).pos;
         let sides = piece_sides(board, features, p);
@@ -120,7 +127,7 @@ pub(crate) fn rejoin(board: &Board, features: &mut Features, followers: &[Follow
         }
     }
     for f in followers {
-        if pieces.contains(f.piece) {
+        if set.contains(f.piece) {
             features.add_follower(f.piece);
         }
     }

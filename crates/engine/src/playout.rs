@@ -24,11 +24,16 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R, buf: &mut Vec<
                     return Some(Action::Place(p));
                 }
             }
-            buf.clear();
-            state.legal_actions(buf);
-            (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
+            pick_listed(state, rng, buf)
         }
     }
+}
+
+/// A uniformly random action among those listed.
+fn pick_listed<R: Rng + ?Sized>(state: &State, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
+    buf.clear();
+    state.legal_actions(buf);
+    (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
 }
 
 /// Rejection sampling: a uniformly random (open cell, rotation) pair, kept
@@ -80,9 +85,32 @@ pub fn play_random_turns<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &
 /// there is none (the game is over).
 #[inline(always)]
 fn play_one<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Action>) -> bool {
-    if state.step() == Step::Deploy && !state.plan.other_figures() {
-        random_deployment(state, rng);
-        return true;
+    // The steps of every turn, played without an action in between: the
+    // same picks as random_action's.
+    match state.step {
+        Step::Draw => {
+            if let Some(kind) = state.bag.sample(rng) {
+                state.draw(kind, &mut NoEvents);
+                return true;
+            }
+        }
+        Step::Place => {
+            if let Some(p) = random_placement(state, rng) {
+                state.place(p, &mut NoEvents);
+                return true;
+            }
+            // Nothing found by rejection: the actions listed, as random_action does.
+            if let Some(a) = pick_listed(state, rng, buf) {
+                state.play_unchecked(a);
+                return true;
+            }
+            return false;
+        }
+        Step::Deploy if !state.plan.other_figures() => {
+            random_deployment(state, rng);
+            return true;
+        }
+        _ => {}
     }
     match random_action(state, rng, buf) {
         Some(a) => {

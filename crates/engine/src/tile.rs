@@ -259,6 +259,10 @@ pub struct KindInfo {
     /// The pieces a follower may stand on (a bit per piece): all but a
     /// garden, which holds only an abbot.
     pub follower_pieces: u16,
+    /// The road pieces (a bit per piece).
+    pub road_pieces: u16,
+    /// The road and city pieces: those a turn checks for completion.
+    pub edge_pieces: u16,
     /// Piece index of a field touching no edge (`field:inner`), or [`NO_PIECE`].
     pub inner_field: u8,
     /// Piece index of a second such field (`field:inner2`), or [`NO_PIECE`].
@@ -364,6 +368,12 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
     if garden != NO_PIECE {
         follower_pieces &= !(1 << garden);
     }
+    let mut road_pieces = 0u16;
+    let mut edge_pieces = 0u16;
+    for (i, f) in def.features.iter().enumerate() {
+        road_pieces |= u16::from(f.kind == FeatureKind::Road) << i;
+        edge_pieces |= u16::from(matches!(f.kind, FeatureKind::Road | FeatureKind::City)) << i;
+    }
     KindInfo {
         def,
         expansion,
@@ -373,6 +383,8 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         monastery,
         garden,
         follower_pieces,
+        road_pieces,
+        edge_pieces,
         inner_field,
         inner_field2,
         wild_edges,

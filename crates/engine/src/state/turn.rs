@@ -199,30 +199,8 @@ impl State {
 
     fn apply<E: EventSink>(&mut self, action: Action, events: &mut E) {
         match action {
-            Action::Draw(kind) => {
-                self.bag.remove(kind);
-                self.drawn = Some(kind);
-                self.step = Step::Place;
-                if E::ENABLED {
-                    events.push(Event::TileDrawn { tile: kind });
-                }
-            }
-            Action::Place(p) => {
-                let kind = self.drawn.expect("a tile is drawn at the Place step");
-                self.placed = self.put_tile(kind, p);
-                if E::ENABLED {
-                    events.push(Event::TilePlaced { player: self.current as usize, tile: kind, placement: p });
-                }
-                rules::tile_placed(self);
-                if self.plan.deploy_follows_place() {
-                    // Deploying always has a choice (passing): the step
-                    // after placing in every plan the rules make, set
-                    // without walking the plan.
-                    self.step = Step::Deploy;
-                } else {
-                    self.next_step(Step::Place, events);
-                }
-            }
+            Action::Draw(kind) => self.draw(kind, events),
+            Action::Place(p) => self.place(p, events),
             Action::Discard => {
                 let kind = self.drawn.take().expect("a tile is drawn at the Place step");
                 self.turns += 1;
@@ -254,6 +232,36 @@ impl State {
             }
             Action::Pass if self.step == Step::Deploy => self.next_step(Step::Deploy, events),
             _ => rules::apply(action, self, events),
+        }
+    }
+
+    /// Chance's draw of `kind` (known to be drawable).
+    #[inline]
+    pub(crate) fn draw<E: EventSink>(&mut self, kind: TileKind, events: &mut E) {
+        self.bag.remove(kind);
+        self.drawn = Some(kind);
+        self.step = Step::Place;
+        if E::ENABLED {
+            events.push(Event::TileDrawn { tile: kind });
+        }
+    }
+
+    /// Places the drawn tile (known to fit there).
+    #[inline]
+    pub(crate) fn place<E: EventSink>(&mut self, p: Placement, events: &mut E) {
+        let kind = self.drawn.expect("a tile is drawn at the Place step");
+        self.placed = self.put_tile(kind, p);
+        if E::ENABLED {
+            events.push(Event::TilePlaced { player: self.current as usize, tile: kind, placement: p });
+        }
+        rules::tile_placed(self);
+        if self.plan.deploy_follows_place() {
+            // Deploying always has a choice (passing): the step
+            // after placing in every plan the rules make, set
+            // without walking the plan.
+            self.step = Step::Deploy;
+        } else {
+            self.next_step(Step::Place, events);
         }
     }
 

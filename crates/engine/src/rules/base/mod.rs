@@ -58,7 +58,13 @@ pub(crate) const FOLLOWER_STRENGTH: u8 = 1;
 /// Seats take turns in order.
 #[inline]
 pub(crate) fn next_player(rules: &Rules, current: u8) -> u8 {
-    (current + 1) % rules.players() as u8
+    // A compare, not a division: asked every turn.
+    let next = current + 1;
+    if next as usize == rules.players() {
+        0
+    } else {
+        next
+    }
 }
 
 /// The game ends after the turn in which the bag runs empty.

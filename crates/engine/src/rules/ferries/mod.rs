@@ -17,7 +17,6 @@ use crate::geometry::Pos;
 use crate::geometry::Side::{self};
 use crate::pieces::{piece_across, piece_sides, rejoin, rotate_sides};
 use crate::state::State;
-use crate::tile::FeatureKind;
 
 use super::context::{Table, Touched, View};
 
@@ -86,18 +85,21 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
     let t = board.tile(new);
     // A ferry the new tile's roads reach lies on one of their roads: skip
     // the walk when those roads hold no ferry but the one just placed.
-    let n = t.info().pieces() as PieceId;
+    let mut roads = t.info().road_pieces;
+    if roads == 0 {
+        return 0;
+    }
     let mut roots = [NONE; 4];
     let mut k = 0;
     let mut links = 0;
-    for p in t.first_piece..t.first_piece + n {
-        if features.info(p).kind == FeatureKind::Road {
-            let r = features.find(p);
-            if !roots[..k].contains(&r) && k < roots.len() {
-                roots[k] = r;
-                k += 1;
-                links += features.totals(r).links;
-            }
+    while roads != 0 {
+        let p = t.first_piece + roads.trailing_zeros() as PieceId;
+        roads &= roads - 1;
+        let r = features.find(p);
+        if k < roots.len() && roots.iter().all(|&q| q != r) {
+            roots[k] = r;
+            k += 1;
+            links += features.totals(r).links;
         }
     }
     let own = ferries.index_on(new).is_some() as u8;
@@ -110,17 +112,27 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
         for (i, f) in ferries.ferries.iter().enumerate() {
             if f.tile as usize != new {
                 let r = features.find(jetty_piece(board, f.tile as usize, f.jetties.sides()[0]));
-                if roots[..k].contains(&r) {
+                if roots.contains(&r) {
                     return 1 << i;
                 }
             }
         }
     }
+    walk_to_ferries(ferries, view)
+}
+
+/// The walk of [`reachable_ferries`], when two or more other ferries lie
+/// on the new tile's roads.
+#[cold]
+#[inline(never)]
+fn walk_to_ferries(ferries: &Ferries, view: View) -> u32 {
+    let View { board, features, placed: new } = view;
+    let t = board.tile(new);
     let mut stack: Vec<PieceId> = Vec::new();
-    for p in t.first_piece..t.first_piece + n {
-        if features.info(p).kind != FeatureKind::Road {
-            continue;
-        }
+    let mut roads = t.info().road_pieces;
+    while roads != 0 {
+        let p = t.first_piece + roads.trailing_zeros() as PieceId;
+        roads &= roads - 1;
         let sides = piece_sides(board, features, p);
         for s in Side::ALL {
             if sides & s.bit() != 0 {
@@ -239,13 +251,16 @@ pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: 
             let i = ferries.index_on(tile).expect("move was checked");
             let from = ferries.ferries[i].jetties;
             // Take apart every road through this lake, relink, join again (F9).
-            let mut pieces = PieceSet::default();
+            let mut set = PieceSet::default();
+            let mut pieces = Vec::with_capacity(32);
+            let sides = jetty_sides(board, tile);
             for s in Side::ALL {
-                if jetty_sides(board, tile) & s.bit() != 0 {
+                if sides & s.bit() != 0 {
                     let jetty = jetty_piece(board, tile, s);
-                    if !pieces.contains(jetty) {
+                    if !set.contains(jetty) {
                         for m in features.members(jetty) {
-                            pieces.insert(m);
+                            set.insert(m);
+                            pieces.push(m);
                         }
                     }
                 }
@@ -254,7 +269,7 @@ pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: 
             features.set_link(a, NONE);
             let [a, b] = ferry.sides().map(|s| jetty_piece(board, tile, s));
             features.set_link(a, b);
-            rejoin(board, features, followers, &pieces);
+            rejoin(board, features, followers, &set, &pieces);
             ferries.ferries[i].jetties = ferry;
             ferries.moved |= 1 << i;
             if E::ENABLED {
