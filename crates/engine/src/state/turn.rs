@@ -9,7 +9,7 @@ use crate::error::PlayError;
 use crate::event::{Event, EventSink, NoEvents};
 use crate::features::PieceId;
 use crate::rules;
-use crate::tile::{FeatureKind, TileKind};
+use crate::tile::TileKind;
 
 use super::{FollowerKind, State};
 
@@ -293,13 +293,14 @@ impl State {
     /// then passes the turn to whoever the rules say plays next (unless an
     /// expansion has a decision to ask first).
     fn end_turn<E: EventSink>(&mut self, events: &mut E) {
-        let t = *self.board.tile(self.placed);
-        let n = t.info().pieces() as PieceId;
+        let t = self.board.tile(self.placed);
+        let (first, at, mut pieces) = (t.first_piece, t.pos, t.info().edge_pieces);
         rules::before_scoring(self, events);
-        for p in t.first_piece..t.first_piece + n {
-            if matches!(self.features.info(p).kind, FeatureKind::Road | FeatureKind::City) {
-                self.score_if_complete(p, events);
-            }
+        // Its roads and cities: what a tile can complete on its own.
+        while pieces != 0 {
+            let p = first + pieces.trailing_zeros() as PieceId;
+            pieces &= pieces - 1;
+            self.score_if_complete(p, events);
         }
         if rules::touched_any(self) {
             let mut touched = rules::Touched::default();
@@ -308,7 +309,7 @@ impl State {
                 self.score_if_complete(p, events);
             }
         }
-        self.score_monasteries_around(t.pos, events);
+        self.score_monasteries_around(at, events);
         if rules::after_scoring(self, events) {
             return;
         }
