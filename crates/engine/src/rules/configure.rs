@@ -108,10 +108,11 @@ impl State {
             }
             figures += count as usize;
         });
+        let board = Board::for_tiles(bag.total() as usize + 1);
         let mut state = State {
             rules,
             plan: TurnPlan::of(&rules),
-            board: Board::new(),
+            board,
             features: Features::with_capacity(pieces),
             bag,
             scores: [0; MAX_PLAYERS],
