@@ -16,8 +16,10 @@ pub type PieceId = u16;
 /// No piece.
 pub const NONE: PieceId = u16::MAX;
 
-/// Totals of a feature, valid at its root piece.
+/// Totals of a feature, valid at its root piece. Laid out as eight bytes
+/// in this order, so that two are added as one word ([`Totals::absorb`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[repr(C)]
 pub struct Totals {
     /// Road or city edges not yet matched by a neighbouring tile.
     pub open: u16,
@@ -52,13 +54,36 @@ impl Totals {
     /// are; the caller closes the edges where the two meet).
     #[inline]
     fn absorb(&mut self, o: Totals) {
-        let Totals { open, pennants, followers, pieces, links, marks } = o;
-        self.marks += marks;
-        self.open += open;
-        self.pennants += pennants;
-        self.followers += followers;
-        self.pieces += pieces;
-        self.links += links;
+        // No field of a feature's totals comes near its type's limit (a
+        // game has fewer than 2^16 pieces and 2^8 of every other thing),
+        // so adding the words adds each field without a carry between them.
+        let sum = Totals::from_word(self.word() + o.word());
+        debug_assert_eq!(sum.pieces, self.pieces + o.pieces, "a carry between the totals' fields");
+        debug_assert_eq!(sum.marks as u16, self.marks as u16 + o.marks as u16, "a carry out of the totals");
+        *self = sum;
+    }
+
+    #[inline(always)]
+    fn word(self) -> u64 {
+        let Totals { open, pennants, followers, pieces, links, marks } = self;
+        open as u64
+            | (pennants as u64) << 16
+            | (followers as u64) << 24
+            | (pieces as u64) << 32
+            | (links as u64) << 48
+            | (marks as u64) << 56
+    }
+
+    #[inline(always)]
+    fn from_word(w: u64) -> Totals {
+        Totals {
+            open: w as u16,
+            pennants: (w >> 16) as u8,
+            followers: (w >> 24) as u8,
+            pieces: (w >> 32) as u16,
+            links: (w >> 48) as u8,
+            marks: (w >> 56) as u8,
+        }
     }
 }
 
