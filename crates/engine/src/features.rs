@@ -58,8 +58,18 @@ impl Totals {
         // game has fewer than 2^16 pieces and 2^8 of every other thing),
         // so adding the words adds each field without a carry between them.
         let sum = Totals::from_word(self.word() + o.word());
-        debug_assert_eq!(sum.pieces, self.pieces + o.pieces, "a carry between the totals' fields");
-        debug_assert_eq!(sum.marks as u16, self.marks as u16 + o.marks as u16, "a carry out of the totals");
+        debug_assert_eq!(
+            sum,
+            Totals {
+                open: self.open + o.open,
+                pennants: self.pennants + o.pennants,
+                followers: self.followers + o.followers,
+                pieces: self.pieces + o.pieces,
+                links: self.links + o.links,
+                marks: self.marks + o.marks,
+            },
+            "a carry between the totals' fields"
+        );
         *self = sum;
     }
 
