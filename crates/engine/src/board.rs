@@ -314,6 +314,18 @@ impl Board {
     /// index, with the index of the tile on each side ([`NO_TILE`] where
     /// there is none), found on the way.
     pub fn place(&mut self, kind: TileKind, p: Placement, first_piece: u16) -> (usize, [u16; 4]) {
+        self.place_kind(kind, kind.info(), p, first_piece)
+    }
+
+    /// As [`place`](Self::place), with the kind's data looked up already.
+    #[inline]
+    pub(crate) fn place_kind(
+        &mut self,
+        kind: TileKind,
+        info: &'static KindInfo,
+        p: Placement,
+        first_piece: u16,
+    ) -> (usize, [u16; 4]) {
         self.make_room(p.pos);
         let idx = self.tiles.len();
         let c = self.index(p.pos).expect("room was made");
@@ -325,7 +337,6 @@ impl Board {
             }
         }
         self.cells[c] = idx as u16 + 1;
-        let info = kind.info();
         let oriented = &info.oriented[p.rot.quarters() as usize];
         self.tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece, info, oriented });
         let sig = oriented.signature;

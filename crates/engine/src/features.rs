@@ -8,7 +8,10 @@
 //! (a ferry moves), the affected features are taken apart and joined again
 //! from their pieces, which is local and cheap ([`Features::reset`]).
 
-use crate::tile::{FeatureDef, FeatureKind};
+use std::sync::LazyLock;
+
+use crate::catalogue::catalogue;
+use crate::tile::{FeatureDef, FeatureKind, TileKind};
 
 /// A feature piece on the board: index into the piece arrays.
 pub type PieceId = u16;
@@ -132,6 +135,39 @@ struct Node {
     totals: Totals,
 }
 
+/// Every kind's pieces as the nodes of a tile whose first piece is 0:
+/// placing a tile copies them, which is cheaper than making each again
+/// from its definition.
+struct Templates {
+    nodes: Vec<Node>,
+    /// Where each kind's nodes begin, by kind index, and where the last ends.
+    starts: Vec<u16>,
+}
+
+static TEMPLATES: LazyLock<Templates> = LazyLock::new(|| {
+    let mut nodes = Vec::new();
+    let mut starts = Vec::new();
+    for kind in &catalogue().kinds {
+        starts.push(nodes.len() as u16);
+        nodes.extend(kind.def.features.iter().enumerate().map(|(local, f)| {
+            let id = local as PieceId;
+            let info = PieceInfo { kind: f.kind, tile: 0, local: local as u8 };
+            Node { parent: id, next: id, link: NONE, borders: f.borders, info, totals: Totals::of_piece(f) }
+        }));
+    }
+    starts.push(nodes.len() as u16);
+    Templates { nodes, starts }
+});
+
+impl Templates {
+    #[inline]
+    fn of(kind: TileKind) -> &'static [Node] {
+        let t = &*TEMPLATES;
+        let i = kind.index();
+        &t.nodes[t.starts[i] as usize..t.starts[i + 1] as usize]
+    }
+}
+
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Features {
     nodes: Vec<Node>,
@@ -168,14 +204,16 @@ impl Features {
         id
     }
 
-    /// Adds the pieces `defs` of the tile at index `tile`, each on its own.
+    /// Adds the pieces of a tile of `kind`, at index `tile`, each on its own:
+    /// its kind's nodes, made once, numbered on from the last piece.
     #[inline]
-    pub(crate) fn add_tile(&mut self, tile: u16, defs: &[FeatureDef]) {
-        let first = self.nodes.len();
-        self.nodes.extend(defs.iter().enumerate().map(|(local, f)| {
-            let id = (first + local) as PieceId;
-            let info = PieceInfo { kind: f.kind, tile, local: local as u8 };
-            Node { parent: id, next: id, link: NONE, borders: f.borders, info, totals: Totals::of_piece(f) }
+    pub(crate) fn add_tile(&mut self, tile: u16, kind: TileKind) {
+        let first = self.nodes.len() as PieceId;
+        self.nodes.extend(Templates::of(kind).iter().map(|n| Node {
+            parent: n.parent + first,
+            next: n.next + first,
+            info: PieceInfo { tile, ..n.info },
+            ..*n
         }));
     }
 

@@ -15,9 +15,9 @@ impl State {
     /// Puts a tile on the board and joins its pieces to its neighbours'.
     pub(crate) fn put_tile(&mut self, kind: TileKind, p: Placement) -> usize {
         let first = self.features.len() as PieceId;
-        let (idx, around) = self.board.place(kind, p, first);
         let info = kind.info();
-        self.features.add_tile(idx as u16, info.def.features);
+        let (idx, around) = self.board.place_kind(kind, info, p, first);
+        self.features.add_tile(idx as u16, kind);
         let o = &info.oriented[p.rot.quarters() as usize];
         for s in Side::ALL {
             let ni = around[s.index()];
