@@ -54,7 +54,7 @@ use crate::features::{PieceId, Totals};
 use crate::figure::{Follower, FollowerKind};
 pub(crate) use crate::plan::TurnPlan;
 use crate::setup::{Expansion, Rules, MAX_PLAYERS};
-use crate::state::State;
+use crate::state::{Spots, State};
 use crate::tile::{FeatureKind, KindInfo, TileKind};
 
 impl TurnPlan {
@@ -228,11 +228,11 @@ pub(crate) fn tiles_held(rules: &Rules) -> usize {
 /// The deployments of the figures besides the normal follower, on the tile
 /// just placed.
 #[inline(never)]
-pub(crate) fn other_deployments(state: &State, out: &mut Vec<Action>) {
+pub(crate) fn other_deployments(state: &State, spots: &Spots<'_>, out: &mut Vec<Action>) {
     let seat = state.acting as usize;
     for &kind in followers_alike(&state.rules) {
         if state.supply[kind as usize][seat] > 0 {
-            state.for_each_deployment(|l| out.push(Action::Deploy(kind, l)));
+            out.extend(spots.names().map(|l| Action::Deploy(kind, l)));
         }
     }
     for &kind in figures_apart(&state.rules) {
@@ -240,7 +240,7 @@ pub(crate) fn other_deployments(state: &State, out: &mut Vec<Action>) {
             continue;
         }
         match expansion_of(kind) {
-            Some(Expansion::Abbey) => abbey::deployments(kind, state, out),
+            Some(Expansion::Abbey) => abbey::deployments(kind, state, spots, out),
             Some(Expansion::Traders) => traders::deployments(kind, state, out),
             Some(Expansion::Abbot) => abbot::deployments(state, out),
             _ => {}

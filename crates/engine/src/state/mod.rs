@@ -210,6 +210,27 @@ impl State {
     }
 }
 
+/// Where a follower may go on the tile just placed ([`State::spots`]).
+pub(crate) struct Spots<'a> {
+    pub(super) tile: &'a PlacedTile,
+    /// The free pieces, a bit per piece of the tile.
+    pub(super) free: u16,
+}
+
+impl Spots<'_> {
+    /// The names of the free pieces, in the order of the tile's pieces.
+    pub(crate) fn names(&self) -> impl Iterator<Item = Location> + '_ {
+        let mut free = self.free;
+        std::iter::from_fn(move || {
+            (free != 0).then(|| {
+                let local = free.trailing_zeros();
+                free &= free - 1;
+                location_of(self.tile, local as u8)
+            })
+        })
+    }
+}
+
 /// The state with exactly these tiles left in the bag, for tests of the
 /// end of a game.
 #[cfg(test)]

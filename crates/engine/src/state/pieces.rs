@@ -1,11 +1,10 @@
 //! Tiles joining the board's features, and figures deployed on them.
 
-use crate::action::Location;
 use crate::board::{Placement, NO_TILE};
 use crate::features::{Joint, PieceId};
 use crate::figure::{Follower, FollowerKind};
 use crate::geometry::Side;
-use crate::pieces::{location_of, piece_across};
+use crate::pieces::piece_across;
 use crate::rules;
 use crate::tile::{TileKind, NO_PIECE};
 
@@ -98,15 +97,20 @@ impl State {
         self.plan.shared_features() && rules::may_join(self, p, false)
     }
 
-    /// Calls `f` with each legal location for a follower on the tile just placed.
-    pub(crate) fn for_each_deployment(&self, mut f: impl FnMut(Location)) {
+    /// The pieces of the tile just placed where a follower may go: found
+    /// once for a deploy step's list, which names them for every figure
+    /// that deploys as a follower.
+    pub(crate) fn spots(&self) -> super::Spots<'_> {
         let t = self.board.tile(self.placed);
-        let k = t.info();
-        for local in 0..k.pieces() {
-            let p = t.first_piece + local as PieceId;
-            if k.follower_pieces & (1 << local) != 0 && self.may_deploy_on(p) {
-                f(location_of(t, local as u8));
+        let mut free = 0;
+        let mut pieces = t.info().follower_pieces;
+        while pieces != 0 {
+            let local = pieces.trailing_zeros();
+            pieces &= pieces - 1;
+            if self.may_deploy_on(t.first_piece + local as PieceId) {
+                free |= 1 << local;
             }
         }
+        super::Spots { tile: t, free }
     }
 }

@@ -29,11 +29,12 @@ impl State {
             }
             Step::Deploy => {
                 let seat = self.acting as usize;
+                let spots = self.spots();
                 if self.supply[FollowerKind::Normal as usize][seat] > 0 {
-                    self.for_each_deployment(|l| out.push(Action::Deploy(FollowerKind::Normal, l)));
+                    out.extend(spots.names().map(|l| Action::Deploy(FollowerKind::Normal, l)));
                 }
                 if self.plan.other_figures() {
-                    rules::other_deployments(self, out);
+                    rules::other_deployments(self, &spots, out);
                 }
                 out.push(Action::Pass);
             }

@@ -14,14 +14,14 @@
 //! round of abbeys after the last tile ([`AbbeyMayor`]).
 
 use crate::action::{Action, Location, Step};
-use crate::board::{Board, Placement};
+use crate::board::{Board, PlacedTile, Placement};
 use crate::error::PlayError;
 use crate::event::{Event, EventSink, Scoring};
 use crate::features::{Features, PieceId};
 use crate::figure::{Follower, FollowerKind};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::setup::{WagonMove, MAX_PLAYERS};
-use crate::state::State;
+use crate::state::{Spots, State};
 use crate::tile::{FeatureKind, TileKind, NO_PIECE};
 
 use super::context::{Touched, View};
@@ -90,21 +90,20 @@ pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'sta
 /// tiles around that corner are placed and each has one field holding both
 /// its halves there.
 pub(crate) fn barn_corner(board: &Board, tile: usize, corner: Corner) -> Option<PieceId> {
-    let t = board.tile(tile);
-    let mut piece = None;
-    for (pos, c) in corner.cells(t.pos) {
-        let n = board.tile(board.tile_index(pos)?);
-        let o = &n.oriented();
+    // One field holding both halves of corner `c` of tile `n`.
+    let field = |n: &PlacedTile, c: Corner| {
+        let o = n.oriented();
         let [a, b] = c.halves();
         let local = o.half_piece[a.index()];
-        if local == NO_PIECE || local != o.half_piece[b.index()] {
-            return None;
-        }
-        if pos == t.pos {
-            piece = Some(n.first_piece + local as PieceId);
-        }
+        (local != NO_PIECE && local == o.half_piece[b.index()]).then_some(local)
+    };
+    // The tile itself first: most corners fail there, before a look at the grid.
+    let t = board.tile(tile);
+    let local = field(t, corner)?;
+    for (pos, c) in corner.cells(t.pos).into_iter().skip(1) {
+        field(board.tile_at(pos)?, c)?;
     }
-    piece
+    Some(t.first_piece + local as PieceId)
 }
 
 /// Whether the farm of `p` holds a barn.
@@ -223,19 +222,17 @@ impl State {
 // ----- the figures: where the mayor, the wagon and the barn go ------------
 
 /// The deployments of a figure of `kind` on the tile just placed.
-pub(crate) fn deployments(kind: FollowerKind, state: &State, out: &mut Vec<Action>) {
+pub(crate) fn deployments(kind: FollowerKind, state: &State, spots: &Spots<'_>, out: &mut Vec<Action>) {
     if kind == FollowerKind::Barn {
         for c in Corner::ALL {
-            if barn_check(state, Location::Corner(c)).is_ok() {
+            let free = barn_corner(&state.board, state.placed, c)
+                .is_some_and(|p| !has_barn(&state.features, &state.followers, p));
+            if free {
                 out.push(Action::Deploy(kind, Location::Corner(c)));
             }
         }
     } else {
-        state.for_each_deployment(|l| {
-            if stands_on(kind, l.kind()).is_ok() {
-                out.push(Action::Deploy(kind, l));
-            }
-        });
+        out.extend(spots.names().filter(|l| stands_on(kind, l.kind()).is_ok()).map(|l| Action::Deploy(kind, l)));
     }
 }
 
