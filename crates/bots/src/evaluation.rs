@@ -32,7 +32,7 @@ use carcassonne_engine::board::OpenCell;
 use carcassonne_engine::features::{PieceId, PieceSet};
 use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Pos, Side, State, TileKind};
+use carcassonne_engine::{Bag, Expansion, FeatureKind, FollowerKind, Pos, Side, State, TileKind};
 
 /// Points (or probabilities) per player; entries past the player count are 0.
 pub type Values = [f32; MAX_PLAYERS];
@@ -156,7 +156,6 @@ impl Model {
     /// figure the features do not count); The Ferries alone, its own;
     /// otherwise the one learned from the mix.
     pub fn for_rules(rules: &carcassonne_engine::Rules) -> &'static Model {
-        use carcassonne_engine::Expansion;
         let ferries = rules.has(Expansion::Ferries);
         let others = [Expansion::Inns, Expansion::Abbey, Expansion::Traders].iter().any(|e| rules.has(*e));
         match (ferries, others) {
@@ -248,6 +247,31 @@ impl Model {
     pub fn sigma_at(&self, phase: f32) -> f32 {
         let h = Model::knot_weights(phase);
         h.iter().zip(&self.sigma).map(|(a, b)| a * b).sum::<f32>().max(1.0)
+    }
+}
+
+// Points a farm scores at the end for each completed city it borders, as
+// the rules give them, for the evaluation's own end count (a test holds it
+// to `State::final_score_array`): the base game's; with a barn on it, its
+// farmers' (Abbey & Mayor) and each barn owner's; each farmer's with a pig
+// there (Traders & Builders).
+const FARM_POINTS: u32 = 3;
+const BARN_JOINED_FARM_POINTS: u32 = 1;
+const BARN_END_POINTS: u32 = 4;
+const PIG_POINTS_PER_CITY: u32 = 1;
+
+/// The tiles a road or city spans, each once, kept as the engine's end
+/// count keeps them (its `FeatureTiles`).
+#[derive(Default)]
+struct TileSet([u64; 4]);
+
+impl TileSet {
+    fn insert(&mut self, tile: u16) {
+        self.0[tile as usize / 64 % 4] |= 1u64 << (tile % 64);
+    }
+
+    fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
     }
 }
 
@@ -449,13 +473,7 @@ impl Evaluator {
         self.forget_cells();
         self.cities.clear();
 
-        let end = state.final_score_array();
-        let scores = state.scores();
-        for p in 0..players {
-            let f = &mut out[p];
-            let open = end[p] as f32 - scores[p] as f32;
-            f[0] = open;
-            f[1] = open * phase;
+        for (p, f) in out.iter_mut().enumerate().take(players) {
             let supply = state.supply()[p] as f32;
             f[11] = supply;
             f[12] = supply * phase;
@@ -478,6 +496,13 @@ impl Evaluator {
 
         let features = state.features();
         let left = state.bag().total();
+        // The end-of-game count of the open features (as
+        // `State::final_score_array` makes it), made here as the loop below
+        // walks them anyway.
+        let rules = state.rules();
+        let (inns, abbey, traders) =
+            (rules.has(Expansion::Inns), rules.has(Expansion::Abbey), rules.has(Expansion::Traders));
+        let mut end_points = [0u32; MAX_PLAYERS];
         self.figure_roots.clear();
         self.figure_roots.extend(state.followers().iter().map(|f| features.find(f.piece)));
         // Features already counted.
@@ -493,11 +518,13 @@ impl Evaluator {
             let mut strong = [0u8; MAX_PLAYERS];
             let mut figures = [0u8; MAX_PLAYERS];
             let mut builders = [0u8; MAX_PLAYERS];
+            let (mut pigs, mut barns) = ([false; MAX_PLAYERS], [false; MAX_PLAYERS]);
             for (g, _) in state.followers().iter().zip(&self.figure_roots).filter(|(_, r)| **r == root) {
                 strong[g.player as usize] += strength(g.kind, &t);
                 match g.kind {
                     FollowerKind::Builder => builders[g.player as usize] += 1,
-                    FollowerKind::Pig | FollowerKind::Barn => {}
+                    FollowerKind::Pig => pigs[g.player as usize] = true,
+                    FollowerKind::Barn => barns[g.player as usize] = true,
                     _ => figures[g.player as usize] += 1,
                 }
             }
@@ -512,9 +539,18 @@ impl Evaluator {
                 FeatureKind::City => worth,
                 _ => 0.0,
             };
-            match kind {
+            // What it scores at the end as it is (an inn's road or a
+            // cathedral's city: nothing), from the tiles it spans.
+            let open_points = |tiles: u32| match kind {
+                _ if marked && inns => 0,
+                FeatureKind::City => tiles + u32::from(t.pennants),
+                _ => tiles,
+            };
+            // What each player with the greatest strength (at least one)
+            // scores for it at the end.
+            let points = match kind {
                 FeatureKind::Road | FeatureKind::City if t.open > 0 => {
-                    let pr = self.prospect(state, root, left);
+                    let (pr, tiles) = self.prospect_spanning(state, root);
                     for p in 0..players {
                         let f = &mut out[p];
                         if builders[p] > 0 {
@@ -545,6 +581,7 @@ impl Evaluator {
                             f[17] += worth;
                         }
                     }
+                    open_points(tiles)
                 }
                 FeatureKind::Monastery | FeatureKind::Garden => {
                     let (missing, dead) = self.monastery(state, root, left);
@@ -565,9 +602,11 @@ impl Evaluator {
                             f[9] += missing as f32 * phase;
                         }
                     }
+                    // The monastery and each neighbour.
+                    1 + 8 - missing
                 }
                 FeatureKind::Field => {
-                    let potential = self.field_potential(state, root, left);
+                    let (potential, completed) = self.field_potential(state, root, left);
                     for p in 0..players {
                         let f = &mut out[p];
                         f[14] += figures[p] as f32;
@@ -578,10 +617,59 @@ impl Evaluator {
                             f[17] += 3.0 * potential;
                         }
                     }
+                    let barned = abbey && barns.contains(&true);
+                    let per_city = if barned { BARN_JOINED_FARM_POINTS } else { FARM_POINTS };
+                    for p in 0..players {
+                        let mut won = if strong[p] == best && best > 0 { per_city * completed } else { 0 };
+                        if barned && barns[p] {
+                            won += BARN_END_POINTS * completed;
+                        }
+                        if traders && pigs[p] && won > 0 {
+                            won += PIG_POINTS_PER_CITY * completed;
+                        }
+                        end_points[p] += won;
+                    }
+                    0
                 }
                 // Completed roads and cities whose figures stay (a builder's, a wagon's).
-                _ => {}
+                _ if best > 0 => {
+                    let mut tiles = TileSet::default();
+                    for m in features.members(root) {
+                        tiles.insert(features.info(m).tile);
+                    }
+                    open_points(tiles.len())
+                }
+                _ => 0,
+            };
+            if best > 0 {
+                for (won, s) in end_points.iter_mut().zip(strong) {
+                    if s == best {
+                        *won += points;
+                    }
+                }
             }
+        }
+        if traders {
+            // Each good's majority.
+            let goods = state.goods();
+            for g in 0..3 {
+                let best = goods.iter().map(|t| t[g]).max().unwrap_or(0);
+                if best == 0 {
+                    continue;
+                }
+                for (won, t) in end_points.iter_mut().zip(goods) {
+                    if t[g] == best {
+                        *won += carcassonne_engine::rules::traders::GOOD_MAJORITY_POINTS;
+                    }
+                }
+            }
+        }
+        let scores = state.scores();
+        for p in 0..players {
+            // As the final scores less the scores, in the same float steps.
+            let open = (scores[p] + end_points[p]) as f32 - scores[p] as f32;
+            out[p][0] = open;
+            out[p][1] = open * phase;
         }
     }
 
@@ -709,16 +797,22 @@ impl Evaluator {
     /// cell it reaches must be filled by a fitting tile, each the likelier
     /// the more tiles left fit it.
     fn prospect(&mut self, state: &State, root: PieceId, _left: u16) -> Prospect {
+        self.prospect_spanning(state, root).0
+    }
+
+    /// As [`prospect`](Self::prospect), with the number of tiles the
+    /// feature spans (found on the same walk).
+    fn prospect_spanning(&mut self, state: &State, root: PieceId) -> (Prospect, u32) {
         let mut chance = 1.0f32;
         let mut dead = false;
-        open_cell_indices_of(state, root, |i| match self.fits_cell(state, i) {
+        let tiles = open_cell_indices_of(state, root, |i| match self.fits_cell(state, i) {
             0 => dead = true,
             k => chance *= k as f32 / (k as f32 + 2.0),
         });
         if dead {
             chance = 0.0;
         }
-        Prospect { chance, dead }
+        (Prospect { chance, dead }, tiles)
     }
 
     /// A monastery's missing neighbours, and whether one of them is a hole
@@ -739,12 +833,14 @@ impl Evaluator {
     }
 
     /// Open cities bordered by the field of `root`, each weighted by its
-    /// chance of completion (completed ones are in the end count already).
-    fn field_potential(&mut self, state: &State, root: PieceId, left: u16) -> f32 {
+    /// chance of completion (completed ones are in the end count already),
+    /// and how many completed ones it borders.
+    fn field_potential(&mut self, state: &State, root: PieceId, left: u16) -> (f32, u32) {
         let features = state.features();
-        let mut sum = 0.0;
+        let (mut sum, mut completed) = (0.0, 0);
         state.cities_bordered(root, |city| {
             if features.totals(city).open == 0 {
+                completed += 1;
                 return;
             }
             let chance = match self.cities.iter().find(|(c, _)| *c == city) {
@@ -757,7 +853,7 @@ impl Evaluator {
             };
             sum += chance;
         });
-        sum
+        (sum, completed)
     }
 }
 
@@ -769,14 +865,17 @@ pub fn open_cells_of(state: &State, root: PieceId, mut f: impl FnMut(Pos)) {
 }
 
 /// As [`open_cells_of`], each cell by its index among the board's open
-/// cells (an empty cell beside a tile is always one).
-fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) {
+/// cells (an empty cell beside a tile is always one); returns how many
+/// tiles the feature spans.
+fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) -> u32 {
     let (features, board) = (state.features(), state.board());
     // Distinct cells of this feature; a feature rarely reaches more.
     let mut seen = [0u16; 24];
     let mut n = 0;
+    let mut tiles = TileSet::default();
     for m in features.members(root) {
         let info = features.info(m);
+        tiles.insert(info.tile);
         let tile = board.tile(info.tile as usize);
         let sides = &tile.oriented().side_piece;
         for (s, piece) in sides.iter().enumerate() {
@@ -794,6 +893,7 @@ fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) 
             f(i);
         }
     }
+    tiles.len()
 }
 
 /// The value of `v` to `player`: their points less the best other player's,
