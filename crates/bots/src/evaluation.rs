@@ -261,17 +261,20 @@ const BARN_END_POINTS: u32 = 4;
 const PIG_POINTS_PER_CITY: u32 = 1;
 
 /// The tiles a road or city spans, each once, kept as the engine's end
-/// count keeps them (its `FeatureTiles`).
+/// count keeps them (its `FeatureTiles`), and counted as they come (a
+/// population count of the words costs more without a popcnt target).
 #[derive(Default)]
-struct TileSet([u64; 4]);
+struct TileSet {
+    bits: [u64; 4],
+    len: u32,
+}
 
 impl TileSet {
+    #[inline]
     fn insert(&mut self, tile: u16) {
-        self.0[tile as usize / 64 % 4] |= 1u64 << (tile % 64);
-    }
-
-    fn len(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        let (w, b) = (&mut self.bits[tile as usize / 64 % 4], 1u64 << (tile % 64));
+        self.len += u32::from(*w & b == 0);
+        *w |= b;
     }
 }
 
@@ -325,8 +328,9 @@ pub struct Evaluator {
     /// How many tiles left fit each open cell (by its index on the board)
     /// looked at this call; [`UNSEEN`] for the others.
     cells: Vec<u16>,
-    /// Completion chance of cities looked at this call (for fields).
-    cities: Vec<(PieceId, f32)>,
+    /// The prospects of the open cities looked at this call, and the
+    /// tiles each spans: a city with figures often borders a farm too.
+    cities: Vec<(PieceId, Prospect, u32)>,
     /// The kinds in the bag this call, as their four rotations' edge
     /// signatures and their count; filled when a cell is first looked at.
     kinds: Vec<(u32, u16)>,
@@ -470,7 +474,7 @@ impl Evaluator {
         *out = [[0.0; NF]; MAX_PLAYERS];
         let players = state.rules().players();
         let phase = self.phase(state);
-        self.forget_cells();
+        self.forget_cells(state);
         self.cities.clear();
 
         for (p, f) in out.iter_mut().enumerate().take(players) {
@@ -529,7 +533,6 @@ impl Evaluator {
                 }
             }
             let best = strong.iter().copied().max().unwrap_or(0);
-            let leaders = strong.iter().filter(|s| **s == best && best > 0).count();
             let worth = (t.pieces + u16::from(t.pennants)) as f32;
             let marked = t.marks > 0;
             let open_now = match kind {
@@ -550,7 +553,11 @@ impl Evaluator {
             // scores for it at the end.
             let points = match kind {
                 FeatureKind::Road | FeatureKind::City if t.open > 0 => {
-                    let (pr, tiles) = self.prospect_spanning(state, root);
+                    let (pr, tiles) = match kind {
+                        FeatureKind::City => self.city_prospect(state, root),
+                        _ => self.prospect_spanning(state, root),
+                    };
+                    let leaders = strong.iter().filter(|s| **s == best && best > 0).count();
                     for p in 0..players {
                         let f = &mut out[p];
                         if builders[p] > 0 {
@@ -637,7 +644,7 @@ impl Evaluator {
                     for m in features.members(root) {
                         tiles.insert(features.info(m).tile);
                     }
-                    open_points(tiles.len())
+                    open_points(tiles.len)
                 }
                 _ => 0,
             };
@@ -680,7 +687,7 @@ impl Evaluator {
     /// (any rotation), and a cell no tile left fits makes it dead. `None`
     /// for a field, or a feature complete already.
     pub fn prospects(&mut self, state: &State, pieces: &[PieceId]) -> Vec<Option<Prospect>> {
-        self.forget_cells();
+        self.forget_cells(state);
         let features = state.features();
         pieces
             .iter()
@@ -725,14 +732,15 @@ impl Evaluator {
     /// How many tiles left in the bag fit the open cell at `pos` (any
     /// rotation); `None` if it is not an open cell.
     pub fn tiles_fitting(&mut self, state: &State, pos: Pos) -> Option<u16> {
-        self.forget_cells();
+        self.forget_cells(state);
         self.fits(state, pos)
     }
 
     /// Forgets the cells and kinds of the last position.
-    fn forget_cells(&mut self) {
-        // Filled up to the board's open cells when first asked.
+    fn forget_cells(&mut self, state: &State) {
         self.cells.clear();
+        self.cells.resize(state.board().open_cells().len(), UNSEEN);
+        // Filled when a cell is first counted.
         self.kinds.clear();
     }
 
@@ -744,15 +752,19 @@ impl Evaluator {
     }
 
     /// As [`fits`](Self::fits), for the `i`-th of the board's open cells.
+    #[inline]
     fn fits_cell(&mut self, state: &State, i: usize) -> u16 {
-        let board = state.board();
-        if self.cells.is_empty() {
-            self.cells.resize(board.open_cells().len(), UNSEEN);
+        match self.cells[i] {
+            UNSEEN => self.count_cell(state, i),
+            n => n,
         }
-        if self.cells[i] != UNSEEN {
-            return self.cells[i];
-        }
-        let cell: &OpenCell = &board.open_cells()[i];
+    }
+
+    /// Counts the tiles left that fit the `i`-th open cell, and keeps the
+    /// count (out of line: most cells are asked again).
+    #[inline(never)]
+    fn count_cell(&mut self, state: &State, i: usize) -> u16 {
+        let cell: &OpenCell = &state.board().open_cells()[i];
         if self.kinds.is_empty() {
             self.gather_kinds(state);
         }
@@ -835,7 +847,7 @@ impl Evaluator {
     /// Open cities bordered by the field of `root`, each weighted by its
     /// chance of completion (completed ones are in the end count already),
     /// and how many completed ones it borders.
-    fn field_potential(&mut self, state: &State, root: PieceId, left: u16) -> (f32, u32) {
+    fn field_potential(&mut self, state: &State, root: PieceId, _left: u16) -> (f32, u32) {
         let features = state.features();
         let (mut sum, mut completed) = (0.0, 0);
         state.cities_bordered(root, |city| {
@@ -843,17 +855,20 @@ impl Evaluator {
                 completed += 1;
                 return;
             }
-            let chance = match self.cities.iter().find(|(c, _)| *c == city) {
-                Some((_, x)) => *x,
-                None => {
-                    let x = self.prospect(state, city, left).chance;
-                    self.cities.push((city, x));
-                    x
-                }
-            };
-            sum += chance;
+            sum += self.city_prospect(state, city).0.chance;
         });
         (sum, completed)
+    }
+
+    /// As [`prospect_spanning`](Self::prospect_spanning) for the open city
+    /// `root`, kept for the rest of this evaluation.
+    fn city_prospect(&mut self, state: &State, root: PieceId) -> (Prospect, u32) {
+        if let Some((_, pr, tiles)) = self.cities.iter().find(|(c, ..)| *c == root) {
+            return (*pr, *tiles);
+        }
+        let (pr, tiles) = self.prospect_spanning(state, root);
+        self.cities.push((root, pr, tiles));
+        (pr, tiles)
     }
 }
 
@@ -893,7 +908,7 @@ fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) 
             f(i);
         }
     }
-    tiles.len()
+    tiles.len
 }
 
 /// The value of `v` to `player`: their points less the best other player's,
