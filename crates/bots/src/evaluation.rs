@@ -332,8 +332,10 @@ pub struct Evaluator {
     /// tiles each spans: a city with figures often borders a farm too.
     cities: Vec<(PieceId, Prospect, u32)>,
     /// The kinds in the bag this call, as their four rotations' edge
-    /// signatures and their count; filled when a cell is first looked at.
-    kinds: Vec<(u32, u16)>,
+    /// signatures and their count (apart, in lanes of one width, so that
+    /// a cell's count is vectorised); filled when a cell is first looked at.
+    kind_sigs: Vec<u32>,
+    kind_counts: Vec<u32>,
     /// The kinds grouped by their edges, for each rule set seen (a search
     /// keeps to one; kept so that changing rules allocates nothing twice),
     /// and each group's count this call.
@@ -387,7 +389,8 @@ impl Evaluator {
             figure_roots: Vec::with_capacity(64),
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
-            kinds: Vec::with_capacity(96),
+            kind_sigs: Vec::with_capacity(96),
+            kind_counts: Vec::with_capacity(96),
             groups: Vec::new(),
             group_counts: Vec::with_capacity(96),
             start: None,
@@ -741,7 +744,8 @@ impl Evaluator {
         self.cells.clear();
         self.cells.resize(state.board().open_cells().len(), UNSEEN);
         // Filled when a cell is first counted.
-        self.kinds.clear();
+        self.kind_sigs.clear();
+        self.kind_counts.clear();
     }
 
     /// As [`tiles_fitting`](Self::tiles_fitting), remembered for the rest
@@ -765,10 +769,12 @@ impl Evaluator {
     #[inline(never)]
     fn count_cell(&mut self, state: &State, i: usize) -> u16 {
         let cell: &OpenCell = &state.board().open_cells()[i];
-        if self.kinds.is_empty() {
+        if self.kind_sigs.is_empty() {
             self.gather_kinds(state);
         }
-        let n = self.kinds.iter().filter(|(sigs, _)| cell.accepts_any(*sigs)).map(|(_, n)| n).sum();
+        let fitting = self.kind_sigs.iter().zip(&self.kind_counts);
+        // Without a branch, so that it is vectorised; at most the bag's total.
+        let n = fitting.map(|(sigs, n)| if cell.accepts_any(*sigs) { *n } else { 0 }).sum::<u32>() as u16;
         self.cells[i] = n;
         n
     }
@@ -791,16 +797,21 @@ impl Evaluator {
             self.group_counts[g as usize] += u16::from(bag.count(kind));
         }
         if self.group_counts.iter().sum::<u16>() == bag.total() {
-            let counted = groups.sigs.iter().zip(&self.group_counts).filter(|(_, n)| **n > 0);
-            self.kinds.extend(counted.map(|(sigs, n)| (*sigs, *n)));
+            for (sigs, n) in groups.sigs.iter().zip(&self.group_counts).filter(|(_, n)| **n > 0) {
+                self.kind_sigs.push(*sigs);
+                self.kind_counts.push(u32::from(*n));
+            }
             return;
         }
         // A bag with tiles its rules do not start with: each kind looked at.
         for kind in bag.kinds() {
             let sigs = packed_signatures(kind);
-            match self.kinds.iter_mut().find(|(s, _)| *s == sigs) {
-                Some((_, n)) => *n += u16::from(bag.count(kind)),
-                None => self.kinds.push((sigs, u16::from(bag.count(kind)))),
+            match self.kind_sigs.iter().position(|s| *s == sigs) {
+                Some(at) => self.kind_counts[at] += u32::from(bag.count(kind)),
+                None => {
+                    self.kind_sigs.push(sigs);
+                    self.kind_counts.push(u32::from(bag.count(kind)));
+                }
             }
         }
     }
@@ -892,11 +903,10 @@ fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) 
         let info = features.info(m);
         tiles.insert(info.tile);
         let tile = board.tile(info.tile as usize);
-        let sides = &tile.oriented().side_piece;
-        for (s, piece) in sides.iter().enumerate() {
-            if *piece != info.local {
-                continue;
-            }
+        let mut sides = sides_of(tile.oriented().side_piece, info.local);
+        while sides != 0 {
+            let s = sides.trailing_zeros() as usize / 8;
+            sides &= sides - 1;
             let Some(i) = board.open_cell_index(tile.pos.step(Side::from_index(s))) else { continue };
             if seen[..n].contains(&(i as u16)) {
                 continue;
@@ -909,6 +919,16 @@ fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) 
         }
     }
     tiles.len
+}
+
+/// The sides (N, E, S, W) whose piece is `piece`, as the high bit of byte
+/// `s`: the four compared at once.
+#[inline]
+fn sides_of(side_piece: [u8; 4], piece: u8) -> u32 {
+    const LOW7: u32 = 0x7F7F_7F7F;
+    let v = u32::from_le_bytes(side_piece) ^ (u32::from(piece) * 0x0101_0101);
+    // High bit set exactly in the bytes of `v` that are zero.
+    !(((v & LOW7) + LOW7) | v | LOW7)
 }
 
 /// The value of `v` to `player`: their points less the best other player's,
