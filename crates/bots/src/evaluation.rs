@@ -32,7 +32,7 @@ use carcassonne_engine::board::OpenCell;
 use carcassonne_engine::features::{PieceId, PieceSet};
 use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
-use carcassonne_engine::{Bag, FeatureKind, FollowerKind, Pos, Side, State, TileKind};
+use carcassonne_engine::{Bag, Expansion, FeatureKind, FollowerKind, Pos, Side, State, TileKind};
 
 /// Points (or probabilities) per player; entries past the player count are 0.
 pub type Values = [f32; MAX_PLAYERS];
@@ -156,7 +156,6 @@ impl Model {
     /// figure the features do not count); The Ferries alone, its own;
     /// otherwise the one learned from the mix.
     pub fn for_rules(rules: &carcassonne_engine::Rules) -> &'static Model {
-        use carcassonne_engine::Expansion;
         let ferries = rules.has(Expansion::Ferries);
         let others = [Expansion::Inns, Expansion::Abbey, Expansion::Traders].iter().any(|e| rules.has(*e));
         match (ferries, others) {
@@ -251,6 +250,34 @@ impl Model {
     }
 }
 
+// Points a farm scores at the end for each completed city it borders, as
+// the rules give them, for the evaluation's own end count (a test holds it
+// to `State::final_score_array`): the base game's; with a barn on it, its
+// farmers' (Abbey & Mayor) and each barn owner's; each farmer's with a pig
+// there (Traders & Builders).
+const FARM_POINTS: u32 = 3;
+const BARN_JOINED_FARM_POINTS: u32 = 1;
+const BARN_END_POINTS: u32 = 4;
+const PIG_POINTS_PER_CITY: u32 = 1;
+
+/// The tiles a road or city spans, each once, kept as the engine's end
+/// count keeps them (its `FeatureTiles`), and counted as they come (a
+/// population count of the words costs more without a popcnt target).
+#[derive(Default)]
+struct TileSet {
+    bits: [u64; 4],
+    len: u32,
+}
+
+impl TileSet {
+    #[inline]
+    fn insert(&mut self, tile: u16) {
+        let (w, b) = (&mut self.bits[tile as usize / 64 % 4], 1u64 << (tile % 64));
+        self.len += u32::from(*w & b == 0);
+        *w |= b;
+    }
+}
+
 /// A cell not counted yet (no bag holds this many tiles).
 const UNSEEN: u16 = u16::MAX;
 
@@ -301,11 +328,14 @@ pub struct Evaluator {
     /// How many tiles left fit each open cell (by its index on the board)
     /// looked at this call; [`UNSEEN`] for the others.
     cells: Vec<u16>,
-    /// Completion chance of cities looked at this call (for fields).
-    cities: Vec<(PieceId, f32)>,
+    /// The prospects of the open cities looked at this call, and the
+    /// tiles each spans: a city with figures often borders a farm too.
+    cities: Vec<(PieceId, Prospect, u32)>,
     /// The kinds in the bag this call, as their four rotations' edge
-    /// signatures and their count; filled when a cell is first looked at.
-    kinds: Vec<(u32, u16)>,
+    /// signatures and their count (apart, in lanes of one width, so that
+    /// a cell's count is vectorised); filled when a cell is first looked at.
+    kind_sigs: Vec<u32>,
+    kind_counts: Vec<u32>,
     /// The kinds grouped by their edges, for each rule set seen (a search
     /// keeps to one; kept so that changing rules allocates nothing twice),
     /// and each group's count this call.
@@ -359,7 +389,8 @@ impl Evaluator {
             figure_roots: Vec::with_capacity(64),
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
-            kinds: Vec::with_capacity(96),
+            kind_sigs: Vec::with_capacity(96),
+            kind_counts: Vec::with_capacity(96),
             groups: Vec::new(),
             group_counts: Vec::with_capacity(96),
             start: None,
@@ -446,16 +477,10 @@ impl Evaluator {
         *out = [[0.0; NF]; MAX_PLAYERS];
         let players = state.rules().players();
         let phase = self.phase(state);
-        self.forget_cells();
+        self.forget_cells(state);
         self.cities.clear();
 
-        let end = state.final_score_array();
-        let scores = state.scores();
-        for p in 0..players {
-            let f = &mut out[p];
-            let open = end[p] as f32 - scores[p] as f32;
-            f[0] = open;
-            f[1] = open * phase;
+        for (p, f) in out.iter_mut().enumerate().take(players) {
             let supply = state.supply()[p] as f32;
             f[11] = supply;
             f[12] = supply * phase;
@@ -478,6 +503,13 @@ impl Evaluator {
 
         let features = state.features();
         let left = state.bag().total();
+        // The end-of-game count of the open features (as
+        // `State::final_score_array` makes it), made here as the loop below
+        // walks them anyway.
+        let rules = state.rules();
+        let (inns, abbey, traders) =
+            (rules.has(Expansion::Inns), rules.has(Expansion::Abbey), rules.has(Expansion::Traders));
+        let mut end_points = [0u32; MAX_PLAYERS];
         self.figure_roots.clear();
         self.figure_roots.extend(state.followers().iter().map(|f| features.find(f.piece)));
         // Features already counted.
@@ -493,16 +525,17 @@ impl Evaluator {
             let mut strong = [0u8; MAX_PLAYERS];
             let mut figures = [0u8; MAX_PLAYERS];
             let mut builders = [0u8; MAX_PLAYERS];
+            let (mut pigs, mut barns) = ([false; MAX_PLAYERS], [false; MAX_PLAYERS]);
             for (g, _) in state.followers().iter().zip(&self.figure_roots).filter(|(_, r)| **r == root) {
                 strong[g.player as usize] += strength(g.kind, &t);
                 match g.kind {
                     FollowerKind::Builder => builders[g.player as usize] += 1,
-                    FollowerKind::Pig | FollowerKind::Barn => {}
+                    FollowerKind::Pig => pigs[g.player as usize] = true,
+                    FollowerKind::Barn => barns[g.player as usize] = true,
                     _ => figures[g.player as usize] += 1,
                 }
             }
             let best = strong.iter().copied().max().unwrap_or(0);
-            let leaders = strong.iter().filter(|s| **s == best && best > 0).count();
             let worth = (t.pieces + u16::from(t.pennants)) as f32;
             let marked = t.marks > 0;
             let open_now = match kind {
@@ -512,9 +545,22 @@ impl Evaluator {
                 FeatureKind::City => worth,
                 _ => 0.0,
             };
-            match kind {
+            // What it scores at the end as it is (an inn's road or a
+            // cathedral's city: nothing), from the tiles it spans.
+            let open_points = |tiles: u32| match kind {
+                _ if marked && inns => 0,
+                FeatureKind::City => tiles + u32::from(t.pennants),
+                _ => tiles,
+            };
+            // What each player with the greatest strength (at least one)
+            // scores for it at the end.
+            let points = match kind {
                 FeatureKind::Road | FeatureKind::City if t.open > 0 => {
-                    let pr = self.prospect(state, root, left);
+                    let (pr, tiles) = match kind {
+                        FeatureKind::City => self.city_prospect(state, root),
+                        _ => self.prospect_spanning(state, root),
+                    };
+                    let leaders = strong.iter().filter(|s| **s == best && best > 0).count();
                     for p in 0..players {
                         let f = &mut out[p];
                         if builders[p] > 0 {
@@ -545,6 +591,7 @@ impl Evaluator {
                             f[17] += worth;
                         }
                     }
+                    open_points(tiles)
                 }
                 FeatureKind::Monastery | FeatureKind::Garden => {
                     let (missing, dead) = self.monastery(state, root, left);
@@ -565,9 +612,11 @@ impl Evaluator {
                             f[9] += missing as f32 * phase;
                         }
                     }
+                    // The monastery and each neighbour.
+                    1 + 8 - missing
                 }
                 FeatureKind::Field => {
-                    let potential = self.field_potential(state, root, left);
+                    let (potential, completed) = self.field_potential(state, root, left);
                     for p in 0..players {
                         let f = &mut out[p];
                         f[14] += figures[p] as f32;
@@ -578,10 +627,59 @@ impl Evaluator {
                             f[17] += 3.0 * potential;
                         }
                     }
+                    let barned = abbey && barns.contains(&true);
+                    let per_city = if barned { BARN_JOINED_FARM_POINTS } else { FARM_POINTS };
+                    for p in 0..players {
+                        let mut won = if strong[p] == best && best > 0 { per_city * completed } else { 0 };
+                        if barned && barns[p] {
+                            won += BARN_END_POINTS * completed;
+                        }
+                        if traders && pigs[p] && won > 0 {
+                            won += PIG_POINTS_PER_CITY * completed;
+                        }
+                        end_points[p] += won;
+                    }
+                    0
                 }
                 // Completed roads and cities whose figures stay (a builder's, a wagon's).
-                _ => {}
+                _ if best > 0 => {
+                    let mut tiles = TileSet::default();
+                    for m in features.members(root) {
+                        tiles.insert(features.info(m).tile);
+                    }
+                    open_points(tiles.len)
+                }
+                _ => 0,
+            };
+            if best > 0 {
+                for (won, s) in end_points.iter_mut().zip(strong) {
+                    if s == best {
+                        *won += points;
+                    }
+                }
             }
+        }
+        if traders {
+            // Each good's majority.
+            let goods = state.goods();
+            for g in 0..3 {
+                let best = goods.iter().map(|t| t[g]).max().unwrap_or(0);
+                if best == 0 {
+                    continue;
+                }
+                for (won, t) in end_points.iter_mut().zip(goods) {
+                    if t[g] == best {
+                        *won += carcassonne_engine::rules::traders::GOOD_MAJORITY_POINTS;
+                    }
+                }
+            }
+        }
+        let scores = state.scores();
+        for p in 0..players {
+            // As the final scores less the scores, in the same float steps.
+            let open = (scores[p] + end_points[p]) as f32 - scores[p] as f32;
+            out[p][0] = open;
+            out[p][1] = open * phase;
         }
     }
 
@@ -592,7 +690,7 @@ impl Evaluator {
     /// (any rotation), and a cell no tile left fits makes it dead. `None`
     /// for a field, or a feature complete already.
     pub fn prospects(&mut self, state: &State, pieces: &[PieceId]) -> Vec<Option<Prospect>> {
-        self.forget_cells();
+        self.forget_cells(state);
         let features = state.features();
         pieces
             .iter()
@@ -637,15 +735,17 @@ impl Evaluator {
     /// How many tiles left in the bag fit the open cell at `pos` (any
     /// rotation); `None` if it is not an open cell.
     pub fn tiles_fitting(&mut self, state: &State, pos: Pos) -> Option<u16> {
-        self.forget_cells();
+        self.forget_cells(state);
         self.fits(state, pos)
     }
 
     /// Forgets the cells and kinds of the last position.
-    fn forget_cells(&mut self) {
-        // Filled up to the board's open cells when first asked.
+    fn forget_cells(&mut self, state: &State) {
         self.cells.clear();
-        self.kinds.clear();
+        self.cells.resize(state.board().open_cells().len(), UNSEEN);
+        // Filled when a cell is first counted.
+        self.kind_sigs.clear();
+        self.kind_counts.clear();
     }
 
     /// As [`tiles_fitting`](Self::tiles_fitting), remembered for the rest
@@ -656,19 +756,25 @@ impl Evaluator {
     }
 
     /// As [`fits`](Self::fits), for the `i`-th of the board's open cells.
+    #[inline]
     fn fits_cell(&mut self, state: &State, i: usize) -> u16 {
-        let board = state.board();
-        if self.cells.is_empty() {
-            self.cells.resize(board.open_cells().len(), UNSEEN);
+        match self.cells[i] {
+            UNSEEN => self.count_cell(state, i),
+            n => n,
         }
-        if self.cells[i] != UNSEEN {
-            return self.cells[i];
-        }
-        let cell: &OpenCell = &board.open_cells()[i];
-        if self.kinds.is_empty() {
+    }
+
+    /// Counts the tiles left that fit the `i`-th open cell, and keeps the
+    /// count (out of line: most cells are asked again).
+    #[inline(never)]
+    fn count_cell(&mut self, state: &State, i: usize) -> u16 {
+        let cell: &OpenCell = &state.board().open_cells()[i];
+        if self.kind_sigs.is_empty() {
             self.gather_kinds(state);
         }
-        let n = self.kinds.iter().filter(|(sigs, _)| cell.accepts_any(*sigs)).map(|(_, n)| n).sum();
+        let fitting = self.kind_sigs.iter().zip(&self.kind_counts);
+        // Without a branch, so that it is vectorised; at most the bag's total.
+        let n = fitting.map(|(sigs, n)| if cell.accepts_any(*sigs) { *n } else { 0 }).sum::<u32>() as u16;
         self.cells[i] = n;
         n
     }
@@ -691,16 +797,21 @@ impl Evaluator {
             self.group_counts[g as usize] += u16::from(bag.count(kind));
         }
         if self.group_counts.iter().sum::<u16>() == bag.total() {
-            let counted = groups.sigs.iter().zip(&self.group_counts).filter(|(_, n)| **n > 0);
-            self.kinds.extend(counted.map(|(sigs, n)| (*sigs, *n)));
+            for (sigs, n) in groups.sigs.iter().zip(&self.group_counts).filter(|(_, n)| **n > 0) {
+                self.kind_sigs.push(*sigs);
+                self.kind_counts.push(u32::from(*n));
+            }
             return;
         }
         // A bag with tiles its rules do not start with: each kind looked at.
         for kind in bag.kinds() {
             let sigs = packed_signatures(kind);
-            match self.kinds.iter_mut().find(|(s, _)| *s == sigs) {
-                Some((_, n)) => *n += u16::from(bag.count(kind)),
-                None => self.kinds.push((sigs, u16::from(bag.count(kind)))),
+            match self.kind_sigs.iter().position(|s| *s == sigs) {
+                Some(at) => self.kind_counts[at] += u32::from(bag.count(kind)),
+                None => {
+                    self.kind_sigs.push(sigs);
+                    self.kind_counts.push(u32::from(bag.count(kind)));
+                }
             }
         }
     }
@@ -709,16 +820,22 @@ impl Evaluator {
     /// cell it reaches must be filled by a fitting tile, each the likelier
     /// the more tiles left fit it.
     fn prospect(&mut self, state: &State, root: PieceId, _left: u16) -> Prospect {
+        self.prospect_spanning(state, root).0
+    }
+
+    /// As [`prospect`](Self::prospect), with the number of tiles the
+    /// feature spans (found on the same walk).
+    fn prospect_spanning(&mut self, state: &State, root: PieceId) -> (Prospect, u32) {
         let mut chance = 1.0f32;
         let mut dead = false;
-        open_cell_indices_of(state, root, |i| match self.fits_cell(state, i) {
+        let tiles = open_cell_indices_of(state, root, |i| match self.fits_cell(state, i) {
             0 => dead = true,
             k => chance *= k as f32 / (k as f32 + 2.0),
         });
         if dead {
             chance = 0.0;
         }
-        Prospect { chance, dead }
+        (Prospect { chance, dead }, tiles)
     }
 
     /// A monastery's missing neighbours, and whether one of them is a hole
@@ -739,25 +856,30 @@ impl Evaluator {
     }
 
     /// Open cities bordered by the field of `root`, each weighted by its
-    /// chance of completion (completed ones are in the end count already).
-    fn field_potential(&mut self, state: &State, root: PieceId, left: u16) -> f32 {
+    /// chance of completion (completed ones are in the end count already),
+    /// and how many completed ones it borders.
+    fn field_potential(&mut self, state: &State, root: PieceId, _left: u16) -> (f32, u32) {
         let features = state.features();
-        let mut sum = 0.0;
+        let (mut sum, mut completed) = (0.0, 0);
         state.cities_bordered(root, |city| {
             if features.totals(city).open == 0 {
+                completed += 1;
                 return;
             }
-            let chance = match self.cities.iter().find(|(c, _)| *c == city) {
-                Some((_, x)) => *x,
-                None => {
-                    let x = self.prospect(state, city, left).chance;
-                    self.cities.push((city, x));
-                    x
-                }
-            };
-            sum += chance;
+            sum += self.city_prospect(state, city).0.chance;
         });
-        sum
+        (sum, completed)
+    }
+
+    /// As [`prospect_spanning`](Self::prospect_spanning) for the open city
+    /// `root`, kept for the rest of this evaluation.
+    fn city_prospect(&mut self, state: &State, root: PieceId) -> (Prospect, u32) {
+        if let Some((_, pr, tiles)) = self.cities.iter().find(|(c, ..)| *c == root) {
+            return (*pr, *tiles);
+        }
+        let (pr, tiles) = self.prospect_spanning(state, root);
+        self.cities.push((root, pr, tiles));
+        (pr, tiles)
     }
 }
 
@@ -769,20 +891,22 @@ pub fn open_cells_of(state: &State, root: PieceId, mut f: impl FnMut(Pos)) {
 }
 
 /// As [`open_cells_of`], each cell by its index among the board's open
-/// cells (an empty cell beside a tile is always one).
-fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) {
+/// cells (an empty cell beside a tile is always one); returns how many
+/// tiles the feature spans.
+fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) -> u32 {
     let (features, board) = (state.features(), state.board());
     // Distinct cells of this feature; a feature rarely reaches more.
     let mut seen = [0u16; 24];
     let mut n = 0;
+    let mut tiles = TileSet::default();
     for m in features.members(root) {
         let info = features.info(m);
+        tiles.insert(info.tile);
         let tile = board.tile(info.tile as usize);
-        let sides = &tile.oriented().side_piece;
-        for (s, piece) in sides.iter().enumerate() {
-            if *piece != info.local {
-                continue;
-            }
+        let mut sides = sides_of(tile.oriented().side_piece, info.local);
+        while sides != 0 {
+            let s = sides.trailing_zeros() as usize / 8;
+            sides &= sides - 1;
             let Some(i) = board.open_cell_index(tile.pos.step(Side::from_index(s))) else { continue };
             if seen[..n].contains(&(i as u16)) {
                 continue;
@@ -794,6 +918,17 @@ fn open_cell_indices_of(state: &State, root: PieceId, mut f: impl FnMut(usize)) 
             f(i);
         }
     }
+    tiles.len
+}
+
+/// The sides (N, E, S, W) whose piece is `piece`, as the high bit of byte
+/// `s`: the four compared at once.
+#[inline]
+fn sides_of(side_piece: [u8; 4], piece: u8) -> u32 {
+    const LOW7: u32 = 0x7F7F_7F7F;
+    let v = u32::from_le_bytes(side_piece) ^ (u32::from(piece) * 0x0101_0101);
+    // High bit set exactly in the bytes of `v` that are zero.
+    !(((v & LOW7) + LOW7) | v | LOW7)
 }
 
 /// The value of `v` to `player`: their points less the best other player's,

@@ -132,6 +132,47 @@ fn features_follow_the_position() {
     assert!(dead_seen, "random games leave some follower in a dead feature");
 }
 
+/// The evaluation makes the end-of-game count of the open features itself
+/// (as it walks them anyway), following each rule set's scoring: it must
+/// be the engine's, with more players and every expansion too.
+#[test]
+fn the_open_features_count_as_the_engine_counts_them_at_the_end() {
+    use carcassonne_engine::{Edition, Expansion, Rules};
+    let all = [
+        Expansion::Inns,
+        Expansion::Abbey,
+        Expansion::Traders,
+        Expansion::Ferries,
+        Expansion::River,
+        Expansion::Abbot,
+        Expansion::Labyrinth,
+    ];
+    let mut sets: Vec<Rules> = rule_sets().into_iter().map(|(_, r)| r).collect();
+    sets.extend([3, 5].map(|n| Rules::new(n, &all, Edition::C3).unwrap()));
+    sets.push(Rules::new(3, &[Expansion::Abbey, Expansion::Traders], Edition::C3).unwrap());
+    let mut e = Evaluator::default();
+    let mut f = [[0.0; NF]; MAX_PLAYERS];
+    let mut buf = Vec::new();
+    let mut scored = 0;
+    for rules in sets {
+        for seed in 0..4 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut state = State::new(rules);
+            while let Some(a) = random_action(&state, &mut rng, &mut buf) {
+                state.play_unchecked(a);
+                e.features(&state, &mut f);
+                let end = state.final_score_array();
+                for p in 0..rules.players() {
+                    let open = end[p] - state.scores()[p];
+                    assert_eq!(f[p][0], open as f32, "seat {p} of {rules:?}");
+                    scored += u32::from(open > 0);
+                }
+            }
+        }
+    }
+    assert!(scored > 1000, "{scored}");
+}
+
 #[test]
 fn the_weights_file_reads_back_as_written() {
     let model = Model::learned();
