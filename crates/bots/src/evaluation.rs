@@ -250,16 +250,6 @@ impl Model {
     }
 }
 
-// Points a farm scores at the end for each completed city it borders, as
-// the rules give them, for the evaluation's own end count (a test holds it
-// to `State::final_score_array`): the base game's; with a barn on it, its
-// farmers' (Abbey & Mayor) and each barn owner's; each farmer's with a pig
-// there (Traders & Builders).
-const FARM_POINTS: u32 = 3;
-const BARN_JOINED_FARM_POINTS: u32 = 1;
-const BARN_END_POINTS: u32 = 4;
-const PIG_POINTS_PER_CITY: u32 = 1;
-
 /// The tiles a road or city spans, each once, kept as the engine's end
 /// count keeps them (its `FeatureTiles`), and counted as they come (a
 /// population count of the words costs more without a popcnt target).
@@ -504,12 +494,9 @@ impl Evaluator {
         let features = state.features();
         let left = state.bag().total();
         // The end-of-game count of the open features (as
-        // `State::final_score_array` makes it), made here as the loop below
-        // walks them anyway.
-        let rules = state.rules();
-        let (inns, abbey, traders) =
-            (rules.has(Expansion::Inns), rules.has(Expansion::Abbey), rules.has(Expansion::Traders));
-        let mut end_points = [0u32; MAX_PLAYERS];
+        // `State::final_score_array` makes it), from what the loop below
+        // counts on its walks anyway: the engine scores each feature.
+        let mut end_points = state.end_bonus();
         self.figure_roots.clear();
         self.figure_roots.extend(state.followers().iter().map(|f| features.find(f.piece)));
         // Features already counted.
@@ -525,13 +512,11 @@ impl Evaluator {
             let mut strong = [0u8; MAX_PLAYERS];
             let mut figures = [0u8; MAX_PLAYERS];
             let mut builders = [0u8; MAX_PLAYERS];
-            let (mut pigs, mut barns) = ([false; MAX_PLAYERS], [false; MAX_PLAYERS]);
             for (g, _) in state.followers().iter().zip(&self.figure_roots).filter(|(_, r)| **r == root) {
                 strong[g.player as usize] += strength(g.kind, &t);
                 match g.kind {
                     FollowerKind::Builder => builders[g.player as usize] += 1,
-                    FollowerKind::Pig => pigs[g.player as usize] = true,
-                    FollowerKind::Barn => barns[g.player as usize] = true,
+                    FollowerKind::Pig | FollowerKind::Barn => {}
                     _ => figures[g.player as usize] += 1,
                 }
             }
@@ -545,16 +530,10 @@ impl Evaluator {
                 FeatureKind::City => worth,
                 _ => 0.0,
             };
-            // What it scores at the end as it is (an inn's road or a
-            // cathedral's city: nothing), from the tiles it spans.
-            let open_points = |tiles: u32| match kind {
-                _ if marked && inns => 0,
-                FeatureKind::City => tiles + u32::from(t.pennants),
-                _ => tiles,
-            };
-            // What each player with the greatest strength (at least one)
-            // scores for it at the end.
-            let points = match kind {
+            // What the walk below counts for its end-of-game score: the
+            // tiles a road or city spans, a monastery's neighbours, the
+            // completed cities a farm borders.
+            let count = match kind {
                 FeatureKind::Road | FeatureKind::City if t.open > 0 => {
                     let (pr, tiles) = match kind {
                         FeatureKind::City => self.city_prospect(state, root),
@@ -591,7 +570,7 @@ impl Evaluator {
                             f[17] += worth;
                         }
                     }
-                    open_points(tiles)
+                    tiles
                 }
                 FeatureKind::Monastery | FeatureKind::Garden => {
                     let (missing, dead) = self.monastery(state, root, left);
@@ -612,8 +591,7 @@ impl Evaluator {
                             f[9] += missing as f32 * phase;
                         }
                     }
-                    // The monastery and each neighbour.
-                    1 + 8 - missing
+                    8 - missing
                 }
                 FeatureKind::Field => {
                     let (potential, completed) = self.field_potential(state, root, left);
@@ -627,19 +605,7 @@ impl Evaluator {
                             f[17] += 3.0 * potential;
                         }
                     }
-                    let barned = abbey && barns.contains(&true);
-                    let per_city = if barned { BARN_JOINED_FARM_POINTS } else { FARM_POINTS };
-                    for p in 0..players {
-                        let mut won = if strong[p] == best && best > 0 { per_city * completed } else { 0 };
-                        if barned && barns[p] {
-                            won += BARN_END_POINTS * completed;
-                        }
-                        if traders && pigs[p] && won > 0 {
-                            won += PIG_POINTS_PER_CITY * completed;
-                        }
-                        end_points[p] += won;
-                    }
-                    0
+                    completed
                 }
                 // Completed roads and cities whose figures stay (a builder's, a wagon's).
                 _ if best > 0 => {
@@ -647,31 +613,12 @@ impl Evaluator {
                     for m in features.members(root) {
                         tiles.insert(features.info(m).tile);
                     }
-                    open_points(tiles.len)
+                    tiles.len
                 }
-                _ => 0,
+                _ => continue,
             };
-            if best > 0 {
-                for (won, s) in end_points.iter_mut().zip(strong) {
-                    if s == best {
-                        *won += points;
-                    }
-                }
-            }
-        }
-        if traders {
-            // Each good's majority.
-            let goods = state.goods();
-            for g in 0..3 {
-                let best = goods.iter().map(|t| t[g]).max().unwrap_or(0);
-                if best == 0 {
-                    continue;
-                }
-                for (won, t) in end_points.iter_mut().zip(goods) {
-                    if t[g] == best {
-                        *won += carcassonne_engine::rules::traders::GOOD_MAJORITY_POINTS;
-                    }
-                }
+            for (won, w) in end_points.iter_mut().zip(state.end_points(root, count, strong)) {
+                *won += w;
             }
         }
         let scores = state.scores();

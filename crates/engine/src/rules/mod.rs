@@ -519,6 +519,11 @@ pub(crate) fn farm_at_end(
     cities: u32,
     strength: [u8; MAX_PLAYERS],
 ) -> (u32, [u32; MAX_PLAYERS]) {
+    // Every rule scores a farm by its completed cities (its farmers', a
+    // barn's, a pig's): without one, nobody's figures need looking at.
+    if cities == 0 {
+        return (0, [0; MAX_PLAYERS]);
+    }
     let (value, mut won) = match state.rules.has(Expansion::Abbey) {
         true => abbey::farm_at_end(state, root, cities, strength),
         false => {

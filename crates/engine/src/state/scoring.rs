@@ -335,11 +335,12 @@ impl State {
                     tiles
                 }
             };
-            let won = if kind == FeatureKind::Field {
-                rules::farm_at_end(self, root, feature.cities, strength).1
-            } else {
-                self.won_by(strength, kind, rules::open_points(&self.rules, &feature))
+            let count = match kind {
+                FeatureKind::Road | FeatureKind::City => feature.tiles,
+                FeatureKind::Field => feature.cities,
+                _ => feature.neighbours,
             };
+            let won = self.end_points(root, count, strength);
             for (s, w) in scores.iter_mut().zip(won) {
                 *s += w;
             }
@@ -356,6 +357,33 @@ impl State {
         }
         rules::end_of_game(self, &mut scores);
         scores
+    }
+
+    /// What each player scores at the end of the game for the feature of
+    /// `root` as it stands, the players' strengths on it `strength`, and
+    /// `count` what a walk of it counts: the tiles a road or city spans,
+    /// the tiles around a monastery (or what scores as one), the completed
+    /// cities a farm borders. The rules in play decide (an inn, a
+    /// cathedral, a barn, a pig); the end of the game scores each open
+    /// feature with figures so, and a bot that has walked the features may
+    /// count them the same way without walking them again.
+    pub fn end_points(&self, root: PieceId, count: u32, strength: [u8; MAX_PLAYERS]) -> [u32; MAX_PLAYERS] {
+        let kind = self.features.info(root).kind;
+        let totals = self.features.totals(root);
+        let feature = match kind {
+            FeatureKind::Field => return rules::farm_at_end(self, root, count, strength).1,
+            FeatureKind::Road | FeatureKind::City => Feature { kind, tiles: count, totals, neighbours: 0, cities: 0 },
+            _ => Feature { kind, tiles: 1, totals, neighbours: count, cities: 0 },
+        };
+        self.won_by(strength, kind, rules::open_points(&self.rules, &feature))
+    }
+
+    /// What the rules in play score at the end of the game besides the
+    /// features (Traders & Builders: each good's majority), by player.
+    pub fn end_bonus(&self) -> [u32; MAX_PLAYERS] {
+        let mut points = [0; MAX_PLAYERS];
+        rules::end_of_game(self, &mut points);
+        points
     }
 
     /// Completed cities that the field of `root` borders, each once.
