@@ -7,7 +7,7 @@
 //! [`TileKind`] index.
 
 use crate::expansion::{Edition, Expansion};
-use crate::geometry::{HalfEdge, Rotation, Side};
+use crate::geometry::{Corner, HalfEdge, Rotation, Side};
 use crate::names::written_names;
 
 /// What a piece of a tile is.
@@ -252,6 +252,10 @@ pub struct KindInfo {
     pub counts: [u8; 2],
     pub edges: [EdgeKind; 4],
     pub oriented: [Oriented; 4],
+    /// At each rotation, the corners (a bit per [`Corner`]) where one
+    /// field holds both half-edges: where a barn may stand, if the tiles
+    /// around agree.
+    pub field_corners: [u8; 4],
     /// Piece index of the monastery, or [`NO_PIECE`].
     pub monastery: u8,
     /// Piece index of the garden, or [`NO_PIECE`] (The Abbot).
@@ -351,6 +355,7 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         }
     }
     let mut oriented = [Oriented { signature: 0, side_piece, half_piece }; 4];
+    let mut field_corners = [0u8; 4];
     for rot in Rotation::ALL {
         let o = &mut oriented[rot.quarters() as usize];
         o.signature = 0;
@@ -360,6 +365,13 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
             o.signature |= (edges[s.index()] as u8) << (2 * to.index());
             for h in s.halves() {
                 o.half_piece[h.rotated(rot).index()] = half_piece[h.index()];
+            }
+        }
+        for c in Corner::ALL {
+            let [a, b] = c.halves();
+            let field = o.half_piece[a.index()];
+            if field != NO_PIECE && field == o.half_piece[b.index()] {
+                field_corners[rot.quarters() as usize] |= 1 << c as u8;
             }
         }
     }
@@ -380,6 +392,7 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         counts,
         edges,
         oriented,
+        field_corners,
         monastery,
         garden,
         follower_pieces,

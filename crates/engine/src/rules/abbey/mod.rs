@@ -107,9 +107,10 @@ pub(crate) fn barn_corner(board: &Board, tile: usize, corner: Corner) -> Option<
 }
 
 /// Whether the farm of `p` holds a barn.
-pub(crate) fn has_barn(features: &Features, followers: &[Follower], p: PieceId) -> bool {
+pub(crate) fn has_barn(features: &Features, barns: &[Barn], p: PieceId) -> bool {
+    // Barns never leave the board: the list of them is every barn there.
     let root = features.find(p);
-    followers.iter().any(|f| f.kind == FollowerKind::Barn && features.find(f.piece) == root)
+    barns.iter().any(|b| features.find(b.piece) == root)
 }
 
 /// An abbey ends the roads and cities that reach it: they are scored if
@@ -224,9 +225,11 @@ impl State {
 /// The deployments of a figure of `kind` on the tile just placed.
 pub(crate) fn deployments(kind: FollowerKind, state: &State, spots: &Spots<'_>, out: &mut Vec<Action>) {
     if kind == FollowerKind::Barn {
-        for c in Corner::ALL {
+        let t = state.board.tile(state.placed);
+        let corners = t.info().field_corners[t.rot.quarters() as usize];
+        for c in Corner::ALL.into_iter().filter(|c| corners & 1 << *c as u8 != 0) {
             let free = barn_corner(&state.board, state.placed, c)
-                .is_some_and(|p| !has_barn(&state.features, &state.followers, p));
+                .is_some_and(|p| !has_barn(&state.features, &state.ext.abbey.barns, p));
             if free {
                 out.push(Action::Deploy(kind, Location::Corner(c)));
             }
@@ -251,7 +254,7 @@ fn barn_check(state: &State, loc: Location) -> Result<(), PlayError> {
         return Err(PlayError::WrongFeatureForFigure { figure: FollowerKind::Barn, location: loc, why });
     };
     let p = barn_corner(&state.board, state.placed, c).ok_or(PlayError::NotAFieldCorner(loc))?;
-    if has_barn(&state.features, &state.followers, p) {
+    if has_barn(&state.features, &state.ext.abbey.barns, p) {
         return Err(PlayError::FarmHasBarn(loc));
     }
     Ok(())
@@ -504,7 +507,7 @@ fn score_barns<E: EventSink>(state: &mut State, events: &mut E) -> bool {
     let t = *state.board.tile(state.placed);
     let n = t.info().pieces() as PieceId;
     for p in t.first_piece..t.first_piece + n {
-        if state.features.info(p).kind == FeatureKind::Field && has_barn(&state.features, &state.followers, p) {
+        if state.features.info(p).kind == FeatureKind::Field && has_barn(&state.features, &state.ext.abbey.barns, p) {
             let root = state.features.find_mut(p);
             scored |= score_farm_now(state, root, BARN_JOINED_FARM_POINTS, events);
         }
