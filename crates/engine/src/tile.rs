@@ -454,6 +454,20 @@ mod tests {
     }
 
     #[test]
+    fn a_field_corner_has_one_field_on_both_its_halves_as_the_tile_lies() {
+        let corners = |cs: &[Corner]| cs.iter().fold(0u8, |m, c| m | 1 << *c as u8);
+        // A monastery in a field: every corner, at every rotation.
+        assert_eq!(kind("B").field_corners, [corners(&Corner::ALL); 4]);
+        // A city on one side: the two corners away from it, turning with it.
+        let e = kind("E").field_corners;
+        assert_eq!(e[0], corners(&[Corner::Se, Corner::Sw]));
+        assert_eq!(e[1], corners(&[Corner::Sw, Corner::Nw]));
+        // A city and a road: the road parts the corners below it from each
+        // other, but each holds one field on both its halves.
+        assert_eq!(kind("D").field_corners[0], corners(&[Corner::Se, Corner::Sw]));
+    }
+
+    #[test]
     fn fields_border_only_cities_of_their_tile() {
         for k in &catalogue().kinds {
             for f in k.def.features {
