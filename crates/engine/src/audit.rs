@@ -47,9 +47,17 @@ pub fn check(state: &State) -> Result<(), String> {
             return Err(format!("the feature of piece {root} counts {counted} figures, {n} stand on it"));
         }
     }
-    let monks = state.followers().iter().filter(|f| features.info(f.piece).kind.scores_as_monastery()).count();
-    if monks != state.monks as usize {
-        return Err(format!("{monks} figures stand on monasteries, the state counts {}", state.monks));
+    let mut monks: Vec<_> = state
+        .followers()
+        .iter()
+        .filter(|f| features.info(f.piece).kind.scores_as_monastery())
+        .map(|f| f.piece)
+        .collect();
+    let mut kept = state.monks.clone();
+    monks.sort_unstable();
+    kept.sort_unstable();
+    if monks != kept {
+        return Err(format!("figures stand on the monasteries of pieces {monks:?}, the state keeps {kept:?}"));
     }
     for ferry in state.ferries().all() {
         let t = state.board().tile(ferry.tile as usize);

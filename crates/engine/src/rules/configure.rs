@@ -118,7 +118,7 @@ impl State {
             scores: [0; MAX_PLAYERS],
             supply,
             followers: Vec::with_capacity(MAX_PLAYERS * figures),
-            monks: 0,
+            monks: Vec::with_capacity(MAX_PLAYERS * figures),
             current: 0,
             acting: 0,
             step: Step::Draw,

@@ -44,9 +44,10 @@ pub struct State {
     /// Figures in supply, by kind and then seat.
     pub(crate) supply: [[u8; MAX_PLAYERS]; FollowerKind::COUNT],
     pub(crate) followers: Vec<Follower>,
-    /// How many of them stand on monasteries (or what scores as one): a
-    /// turn looks for surrounded ones only while there are some.
-    pub(crate) monks: u16,
+    /// The pieces of those that stand on monasteries (or what scores as
+    /// one), an entry a figure: the end of a turn looks at these for a
+    /// surrounded one before it looks at every figure.
+    pub(crate) monks: Vec<PieceId>,
     /// The seat whose turn it is.
     pub(crate) current: u8,
     /// The seat to decide now: the current one, unless a rule lets another
@@ -72,7 +73,7 @@ impl Clone for State {
             scores: self.scores,
             supply: self.supply,
             followers: self.followers.clone(),
-            monks: self.monks,
+            monks: self.monks.clone(),
             current: self.current,
             acting: self.acting,
             step: self.step,
@@ -82,6 +83,7 @@ impl Clone for State {
             ext: self.ext.clone(),
         };
         s.followers.reserve(self.followers.capacity() - self.followers.len());
+        s.monks.reserve(self.monks.capacity() - self.monks.len());
         s
     }
 
@@ -96,7 +98,7 @@ impl Clone for State {
         self.scores = source.scores;
         self.supply = source.supply;
         self.followers.clone_from(&source.followers);
-        self.monks = source.monks;
+        self.monks.clone_from(&source.monks);
         self.current = source.current;
         self.acting = source.acting;
         self.step = source.step;

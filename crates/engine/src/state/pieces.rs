@@ -71,7 +71,9 @@ impl State {
     pub(crate) fn stand(&mut self, f: Follower) {
         self.followers.push(f);
         self.features.add_follower(f.piece);
-        self.monks += u16::from(self.features.info(f.piece).kind.scores_as_monastery());
+        if self.features.info(f.piece).kind.scores_as_monastery() {
+            self.monks.push(f.piece);
+        }
     }
 
     /// Takes the `i`-th figure on the board off it.
@@ -79,7 +81,11 @@ impl State {
     pub(crate) fn lift(&mut self, i: usize) -> Follower {
         let f = self.followers.swap_remove(i);
         self.features.remove_follower(f.piece);
-        self.monks -= u16::from(self.features.info(f.piece).kind.scores_as_monastery());
+        if self.features.info(f.piece).kind.scores_as_monastery() {
+            if let Some(i) = self.monks.iter().position(|&p| p == f.piece) {
+                self.monks.swap_remove(i);
+            }
+        }
         f
     }
 

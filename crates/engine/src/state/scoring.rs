@@ -58,9 +58,15 @@ impl State {
     /// Scores monasteries (and what scores as one) with a figure on or
     /// around `at` that are now surrounded.
     pub(super) fn score_monasteries_around<E: EventSink>(&mut self, at: Pos, events: &mut E) {
-        if self.monks == 0 {
+        // Most turns surround none: the figures on monasteries say so.
+        let surrounded = self.monks.iter().any(|&p| {
+            let pos = self.board.tile(self.features.info(p).tile as usize).pos;
+            (pos.x - at.x).abs() <= 1 && (pos.y - at.y).abs() <= 1 && self.neighbours(pos) == 8
+        });
+        if !surrounded {
             return;
         }
+        // Looked at in the order of the figures, which the events follow.
         let mut i = 0;
         while i < self.followers.len() {
             let p = self.followers[i].piece;
