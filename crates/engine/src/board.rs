@@ -337,7 +337,7 @@ impl Board {
             }
         }
         self.cells[c] = idx as u16 + 1;
-        let oriented = &info.oriented[p.rot.quarters() as usize];
+        let oriented = info.at(p.rot);
         self.tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece, info, oriented });
         let sig = oriented.signature;
         let mut neighbours = [NO_TILE; 4];

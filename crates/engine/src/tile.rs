@@ -293,6 +293,12 @@ impl KindInfo {
     pub fn pieces(&self) -> usize {
         self.def.features.len()
     }
+
+    /// Its pieces' edges and half-edges at rotation `rot`.
+    #[inline]
+    pub fn at(&self, rot: Rotation) -> &Oriented {
+        &self.oriented[rot.quarters() as usize & 3]
+    }
 }
 
 /// All tile kinds known to the engine.

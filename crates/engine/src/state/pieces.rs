@@ -17,22 +17,24 @@ impl State {
         let info = kind.info();
         let (idx, around) = self.board.place_kind(kind, info, p, first);
         self.features.add_tile(idx as u16, kind);
-        let o = &info.oriented[p.rot.quarters() as usize];
-        for s in Side::ALL {
-            let ni = around[s.index()];
+        let o = info.at(p.rot);
+        // By index: the side's halves and those they face are sums, not
+        // look-ups (half 2s and 2s + 1 face 2s + 5 and 2s + 4 across).
+        for s in 0..4 {
+            let ni = around[s];
             if ni == NO_TILE {
                 continue;
             }
             let n = self.board.tile(ni as usize);
             let (no, theirs_first) = (n.oriented(), n.first_piece);
-            let mine = o.side_piece[s.index()];
+            let mine = o.side_piece[s];
             if mine != NO_PIECE {
-                let theirs = no.side_piece[s.opposite().index()];
+                let theirs = no.side_piece[(s + 2) & 3];
                 self.features.join(first + mine as PieceId, theirs_first + theirs as PieceId, Joint::Edge);
             }
-            let [h0, h1] = s.halves();
-            let (mine0, mine1) = (o.half_piece[h0.index()], o.half_piece[h1.index()]);
-            let (theirs0, theirs1) = (no.half_piece[h0.facing().index()], no.half_piece[h1.facing().index()]);
+            let (h0, h1) = (2 * s, 2 * s + 1);
+            let (mine0, mine1) = (o.half_piece[h0], o.half_piece[h1]);
+            let (theirs0, theirs1) = (no.half_piece[(h0 + 5) & 7], no.half_piece[(h1 + 3) & 7]);
             if mine0 != NO_PIECE {
                 self.features.join(first + mine0 as PieceId, theirs_first + theirs0 as PieceId, Joint::Edge);
             }
