@@ -116,13 +116,6 @@ impl OpenCell {
     }
 }
 
-/// The edge signatures of a kind's four rotations, one byte each.
-#[inline]
-fn packed_signatures(kind: TileKind) -> u32 {
-    let o = &kind.info().oriented;
-    u32::from_le_bytes([o[0].signature, o[1].signature, o[2].signature, o[3].signature])
-}
-
 const EMPTY: u16 = 0;
 const OPEN: u16 = 0x8000;
 
@@ -293,7 +286,7 @@ impl Board {
     /// Calls `f` with every legal placement of `kind`, cell by cell.
     #[inline]
     pub fn for_each_placement(&self, kind: TileKind, mut f: impl FnMut(Placement)) {
-        let sigs = packed_signatures(kind);
+        let sigs = kind.info().signatures;
         for cell in &self.open {
             let mut fits = cell.fitting_rotations(sigs);
             while fits != 0 {
@@ -306,7 +299,7 @@ impl Board {
 
     /// Whether `kind` fits anywhere.
     pub fn fits_somewhere(&self, kind: TileKind) -> bool {
-        let sigs = packed_signatures(kind);
+        let sigs = kind.info().signatures;
         self.open.iter().any(|c| c.fitting_rotations(sigs) != 0)
     }
 

@@ -46,7 +46,7 @@ fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Place
     if state.placing_restricted(kind) {
         return None;
     }
-    let oriented = &kind.info().oriented;
+    let signatures = kind.info().signatures;
     let cells = state.board().open_cells();
     if cells.is_empty() {
         return None;
@@ -55,7 +55,7 @@ fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Place
     for _ in 0..REJECTION_TRIES {
         let pick = rng.random_range(0..n);
         let (cell, r) = (&cells[(pick / 4) as usize], (pick % 4) as u8);
-        if cell.accepts(oriented[r as usize].signature) {
+        if cell.accepts((signatures >> (8 * r)) as u8) {
             return Some(Placement { pos: cell.pos, rot: Rotation::from_quarters(r) });
         }
     }

@@ -252,6 +252,9 @@ pub struct KindInfo {
     pub counts: [u8; 2],
     pub edges: [EdgeKind; 4],
     pub oriented: [Oriented; 4],
+    /// The edge signatures of its four rotations, a byte each (rotation
+    /// `r` in byte `r`, as [`Oriented::signature`]): a cell tests them at once.
+    pub signatures: u32,
     /// At each rotation, the corners (a bit per [`Corner`]) where one
     /// field holds both half-edges: where a barn may stand, if the tiles
     /// around agree.
@@ -398,6 +401,7 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         counts,
         edges,
         oriented,
+        signatures: u32::from_le_bytes(oriented.map(|o| o.signature)),
         field_corners,
         monastery,
         garden,
