@@ -77,9 +77,10 @@ pub const NO_TILE: u16 = u16::MAX;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct OpenCell {
     pub pos: Pos,
-    /// Required edge kinds, two bits per side, where `mask` has `0b11`.
-    required: u8,
-    mask: u8,
+    /// Required edge kinds, two bits per side, where `mask` has `0b11`;
+    /// each repeated in the four bytes, to test four rotations at once.
+    required: u32,
+    mask: u32,
     /// Its index in the grid (kept when the grid grows).
     cell: u32,
 }
@@ -89,12 +90,12 @@ impl OpenCell {
     /// abbey may go).
     #[inline]
     pub fn surrounded(&self) -> bool {
-        self.mask == 0xFF
+        self.mask == 0xFFFF_FFFF
     }
 
     #[inline]
     pub fn accepts(&self, signature: u8) -> bool {
-        (signature ^ self.required) & self.mask == 0
+        (signature ^ self.required as u8) & self.mask as u8 == 0
     }
 
     /// Whether a tile fits here in some rotation, given its four rotations'
@@ -110,7 +111,7 @@ impl OpenCell {
     #[inline]
     fn fitting_rotations(&self, sigs: u32) -> u32 {
         const LOW7: u32 = 0x7F7F_7F7F;
-        let v = (sigs ^ (self.required as u32 * 0x0101_0101)) & (self.mask as u32 * 0x0101_0101);
+        let v = (sigs ^ self.required) & self.mask;
         // High bit set exactly in the bytes of `v` that are zero.
         !(((v & LOW7) + LOW7) | v | LOW7)
     }
@@ -278,7 +279,7 @@ impl Board {
         if cell.accepts(sig) {
             return Ok(());
         }
-        let bad = (sig ^ cell.required) & cell.mask;
+        let bad = (sig ^ cell.required as u8) & cell.mask as u8;
         let side = Side::ALL.into_iter().find(|s| bad >> (2 * s.index()) & 3 != 0).unwrap_or(Side::N);
         Err(Misfit::Edge(side))
     }
@@ -356,8 +357,8 @@ impl Board {
             let facing = s.opposite().index() * 2;
             let edge = (sig >> (2 * s.index())) & 3;
             let o = &mut self.open[oi];
-            o.required |= edge << facing;
-            o.mask |= 3 << facing;
+            o.required |= (edge << facing) as u32 * 0x0101_0101;
+            o.mask |= (3u8 << facing) as u32 * 0x0101_0101;
         }
         (idx, neighbours)
     }
