@@ -234,6 +234,20 @@ impl Board {
         }
     }
 
+    /// How many of the eight cells around `p` hold tiles.
+    pub fn tiles_around(&self, p: Pos) -> u32 {
+        let side = 2 * self.half;
+        let (x, y) = (p.x.wrapping_add(self.half), p.y.wrapping_add(self.half));
+        if x < 1 || y < 1 || x >= side - 1 || y >= side - 1 {
+            // At the grid's edge (or off it): cell by cell.
+            return p.surrounding().filter(|q| self.tile_index(*q).is_some()).count() as u32;
+        }
+        let (side, c) = (side as usize, (y * side + x) as usize);
+        let tile = |c: usize| u32::from(self.cells[c] != EMPTY && self.cells[c] & OPEN == 0);
+        let row = |c: usize| tile(c - 1) + tile(c) + tile(c + 1);
+        row(c - side) + tile(c - 1) + tile(c + 1) + row(c + side)
+    }
+
     #[inline]
     pub fn tile_at(&self, p: Pos) -> Option<&PlacedTile> {
         self.tile_index(p).map(|i| &self.tiles[i])
@@ -394,6 +408,27 @@ mod tests {
         let north = Pos::new(0, -1);
         assert!(b.check_fit(kind("E"), Placement { pos: north, rot: Rotation::R180 }).is_ok());
         assert_eq!(b.check_fit(kind("E"), Placement { pos: north, rot: Rotation::R0 }), Err(Misfit::Edge(Side::S)));
+    }
+
+    #[test]
+    fn tiles_around_a_cell_are_counted_on_the_grid_and_at_its_edge() {
+        let mut b = Board::new();
+        let near = [(0, 0), (1, 0), (1, 1), (-1, 1), (2, 2)];
+        for (x, y) in near {
+            b.place(kind("B"), Placement { pos: Pos::new(x, y), rot: Rotation::R0 }, 0);
+        }
+        let naive = |b: &Board, p: Pos| p.surrounding().filter(|q| b.tile_at(*q).is_some()).count() as u32;
+        for x in -4..5 {
+            for y in -4..5 {
+                assert_eq!(b.tiles_around(Pos::new(x, y)), naive(&b, Pos::new(x, y)), "{x}, {y}");
+            }
+        }
+        // Cells on the grid's edge and far off it.
+        let half = b.half;
+        for p in [Pos::new(half - 1, 0), Pos::new(-half, -half), Pos::new(1000, -1000)] {
+            assert_eq!(b.tiles_around(p), naive(&b, p));
+        }
+        assert_eq!(b.tiles_around(Pos::new(0, 1)), 4);
     }
 
     #[test]

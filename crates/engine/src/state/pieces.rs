@@ -20,6 +20,7 @@ impl State {
         let o = info.at(p.rot);
         // By index: the side's halves and those they face are sums, not
         // look-ups (half 2s and 2s + 1 face 2s + 5 and 2s + 4 across).
+        #[allow(clippy::needless_range_loop)] // `s` also gives the halves and the sides across
         for s in 0..4 {
             let ni = around[s];
             if ni == NO_TILE {

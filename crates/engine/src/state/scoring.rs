@@ -91,7 +91,7 @@ impl State {
 
     /// How many of the eight cells around `pos` hold tiles.
     pub(crate) fn neighbours(&self, pos: Pos) -> u32 {
-        pos.surrounding().filter(|p| self.board.tile_index(*p).is_some()).count() as u32
+        self.board.tiles_around(pos)
     }
 
     pub(crate) fn feature_tiles(&self, root: PieceId) -> FeatureTiles {

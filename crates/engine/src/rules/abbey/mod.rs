@@ -143,7 +143,7 @@ fn wagon_may_go(state: &State, pos: Pos, p: PieceId) -> bool {
         return false;
     }
     match kind {
-        FeatureKind::Monastery => pos.surrounding().any(|q| board.tile_index(q).is_none()),
+        FeatureKind::Monastery => board.tiles_around(pos) < 8,
         _ => totals.open > 0,
     }
 }
@@ -448,7 +448,7 @@ fn wagon_check(state: &State, at: Pos, to: Location) -> Result<(), PlayError> {
         return bad("a wagon goes only where no figure stands");
     }
     let finished = match to.kind() {
-        FeatureKind::Monastery => at.surrounding().all(|q| state.board.tile_index(q).is_some()),
+        FeatureKind::Monastery => state.board.tiles_around(at) == 8,
         _ => state.features.totals(p).open == 0,
     };
     if state.rules.wagon_move() == WagonMove::C2 || finished {
