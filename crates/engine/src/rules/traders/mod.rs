@@ -224,14 +224,19 @@ pub(crate) fn tile_placed(state: &mut State) {
     if state.ext.traders.second_turn != SecondTurn::No || on_board == 0 {
         return;
     }
-    let t = *state.board.tile(state.placed);
+    let t = state.board.tile(state.placed);
+    // A builder stands on a road or a city: only those pieces can extend its feature.
+    let (first, edges) = (t.first_piece, t.info().edge_pieces);
     for f in &state.followers {
         if f.kind != FollowerKind::Builder || f.player != player {
             continue;
         }
         let root = state.features.find(f.piece);
-        for local in 0..t.info().pieces() {
-            if state.features.find(t.first_piece + local as PieceId) == root {
+        let mut pieces = edges;
+        while pieces != 0 {
+            let p = first + pieces.trailing_zeros() as PieceId;
+            pieces &= pieces - 1;
+            if state.features.find(p) == root {
                 state.ext.traders.second_turn = SecondTurn::Earned;
                 return;
             }
@@ -258,18 +263,17 @@ pub(crate) fn second_turn<E: EventSink>(state: &mut State, over: bool, events: &
 #[inline(never)]
 pub(crate) fn before_scoring<E: EventSink>(state: &mut State, others: Option<&Touched>, events: &mut E) {
     // Most turns complete no city: look closer only when one does.
-    let t = *state.board.tile(state.placed);
-    let pieces = t.first_piece..t.first_piece + t.info().pieces() as PieceId;
-    let mut completed =
-        pieces.clone().any(|p| state.features.info(p).kind == FeatureKind::City && state.features.totals(p).open == 0);
+    let t = state.board.tile(state.placed);
+    let (first, info) = (t.first_piece, t.info());
+    let cities = info.edge_pieces & !info.road_pieces;
+    let city_pieces = (0..info.pieces() as PieceId).filter(|l| cities & 1 << l != 0).map(|l| first + l);
+    let mut completed = city_pieces.clone().any(|p| state.features.totals(p).open == 0);
     if !completed && others.is_none() {
         return;
     }
     let mut touched = Touched::default();
-    for p in pieces {
-        if state.features.info(p).kind == FeatureKind::City {
-            touched.push(p);
-        }
+    for p in city_pieces {
+        touched.push(p);
     }
     if let Some(others) = others {
         for p in others.pieces() {
