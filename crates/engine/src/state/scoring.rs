@@ -373,6 +373,7 @@ impl State {
     /// cathedral, a barn, a pig); the end of the game scores each open
     /// feature with figures so, and a bot that has walked the features may
     /// count them the same way without walking them again.
+    #[inline]
     pub fn end_points(&self, root: PieceId, count: u32, strength: [u8; MAX_PLAYERS]) -> [u32; MAX_PLAYERS] {
         let kind = self.features.info(root).kind;
         let totals = self.features.totals(root);
