@@ -10,7 +10,7 @@ use crate::tile::FeatureKind;
 /// Checks that every figure is in supply, on the board (once) or waiting
 /// to move on (a wagon after its feature scored), that each
 /// feature counts exactly the figures standing on it, as the state counts
-/// those on monasteries, and that every ferry
+/// those on monasteries and keeps the barns, and that every ferry
 /// joins two jetties of its own lake. Says what is broken.
 pub fn check(state: &State) -> Result<(), String> {
     let players = state.rules().players();
@@ -58,6 +58,16 @@ pub fn check(state: &State) -> Result<(), String> {
     kept.sort_unstable();
     if monks != kept {
         return Err(format!("figures stand on the monasteries of pieces {monks:?}, the state keeps {kept:?}"));
+    }
+    // The barns kept are the barns on the board: a farm's barn is looked
+    // for among them.
+    let mut barns: Vec<_> =
+        state.followers().iter().filter(|f| f.kind == FollowerKind::Barn).map(|f| (f.player, f.piece)).collect();
+    let mut kept: Vec<_> = state.abbey_mayor().barns.iter().map(|b| (b.player, b.piece)).collect();
+    barns.sort_unstable();
+    kept.sort_unstable();
+    if barns != kept {
+        return Err(format!("barns stand on pieces {barns:?}, the state keeps {kept:?}"));
     }
     for ferry in state.ferries().all() {
         let t = state.board().tile(ferry.tile as usize);
