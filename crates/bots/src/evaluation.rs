@@ -492,7 +492,6 @@ impl Evaluator {
         }
 
         let features = state.features();
-        let left = state.bag().total();
         // The end-of-game count of the open features (as
         // `State::final_score_array` makes it), from what the loop below
         // counts on its walks anyway: the engine scores each feature.
@@ -573,7 +572,7 @@ impl Evaluator {
                     tiles
                 }
                 FeatureKind::Monastery | FeatureKind::Garden => {
-                    let (missing, dead) = self.monastery(state, root, left);
+                    let (missing, dead) = self.monastery(state, root);
                     for p in 0..players {
                         if figures[p] == 0 || strong[p] != best {
                             continue;
@@ -594,7 +593,7 @@ impl Evaluator {
                     8 - missing
                 }
                 FeatureKind::Field => {
-                    let (potential, completed) = self.field_potential(state, root, left);
+                    let (potential, completed) = self.field_potential(state, root);
                     for p in 0..players {
                         let f = &mut out[p];
                         f[14] += figures[p] as f32;
@@ -645,7 +644,7 @@ impl Evaluator {
                 let root = features.find(p);
                 match features.info(root).kind {
                     FeatureKind::Road | FeatureKind::City if features.totals(root).open > 0 => {
-                        Some(self.prospect(state, root, 0))
+                        Some(self.prospect(state, root))
                     }
                     FeatureKind::Monastery | FeatureKind::Garden => self.monastery_prospect(state, root),
                     _ => None,
@@ -766,7 +765,7 @@ impl Evaluator {
     /// The chance that the road or city `root` is completed: every open
     /// cell it reaches must be filled by a fitting tile, each the likelier
     /// the more tiles left fit it.
-    fn prospect(&mut self, state: &State, root: PieceId, _left: u16) -> Prospect {
+    fn prospect(&mut self, state: &State, root: PieceId) -> Prospect {
         self.prospect_spanning(state, root).0
     }
 
@@ -787,7 +786,7 @@ impl Evaluator {
 
     /// A monastery's missing neighbours, and whether one of them is a hole
     /// no tile left fits.
-    fn monastery(&mut self, state: &State, root: PieceId, _left: u16) -> (u32, bool) {
+    fn monastery(&mut self, state: &State, root: PieceId) -> (u32, bool) {
         let pos = state.board().tile(state.features().info(root).tile as usize).pos;
         let (mut missing, mut dead) = (0, false);
         for at in pos.surrounding() {
@@ -805,7 +804,7 @@ impl Evaluator {
     /// Open cities bordered by the field of `root`, each weighted by its
     /// chance of completion (completed ones are in the end count already),
     /// and how many completed ones it borders.
-    fn field_potential(&mut self, state: &State, root: PieceId, _left: u16) -> (f32, u32) {
+    fn field_potential(&mut self, state: &State, root: PieceId) -> (f32, u32) {
         let features = state.features();
         let (mut sum, mut completed) = (0.0, 0);
         state.cities_bordered(root, |city| {

@@ -47,25 +47,15 @@ pub fn check(state: &State) -> Result<(), String> {
             return Err(format!("the feature of piece {root} counts {counted} figures, {n} stand on it"));
         }
     }
-    let mut monks: Vec<_> = state
-        .followers()
-        .iter()
-        .filter(|f| features.info(f.piece).kind.scores_as_monastery())
-        .map(|f| f.piece)
-        .collect();
-    let mut kept = state.monks.clone();
-    monks.sort_unstable();
-    kept.sort_unstable();
+    let on_monasteries = state.followers().iter().filter(|f| features.info(f.piece).kind.scores_as_monastery());
+    let (monks, kept) = (sorted(on_monasteries.map(|f| f.piece)), sorted(state.monks.iter().copied()));
     if monks != kept {
         return Err(format!("figures stand on the monasteries of pieces {monks:?}, the state keeps {kept:?}"));
     }
     // The barns kept are the barns on the board: a farm's barn is looked
     // for among them.
-    let mut barns: Vec<_> =
-        state.followers().iter().filter(|f| f.kind == FollowerKind::Barn).map(|f| (f.player, f.piece)).collect();
-    let mut kept: Vec<_> = state.abbey_mayor().barns.iter().map(|b| (b.player, b.piece)).collect();
-    barns.sort_unstable();
-    kept.sort_unstable();
+    let barns = sorted(state.followers().iter().filter(|f| f.kind == FollowerKind::Barn).map(|f| (f.player, f.piece)));
+    let kept = sorted(state.abbey_mayor().barns.iter().map(|b| (b.player, b.piece)));
     if barns != kept {
         return Err(format!("barns stand on pieces {barns:?}, the state keeps {kept:?}"));
     }
@@ -83,4 +73,11 @@ pub fn check(state: &State) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The items in order: two lists kept in different orders compare so.
+fn sorted<T: Ord>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = items.collect();
+    v.sort_unstable();
+    v
 }

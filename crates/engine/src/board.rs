@@ -68,6 +68,27 @@ impl PlacedTile {
     pub fn oriented(&self) -> &'static Oriented {
         self.oriented
     }
+
+    /// The ids of its pieces in `mask` (a bit per piece of its kind, as
+    /// the kind's masks of pieces give them), in order.
+    #[inline]
+    pub fn pieces_in(&self, mut mask: u16) -> impl Iterator<Item = u16> + Clone {
+        let first = self.first_piece;
+        std::iter::from_fn(move || {
+            (mask != 0).then(|| {
+                let local = mask.trailing_zeros() as u16;
+                mask &= mask - 1;
+                first + local
+            })
+        })
+    }
+
+    /// The corners where a barn may stand as it lies (see
+    /// [`KindInfo::field_corners`]).
+    #[inline]
+    pub fn field_corners(&self) -> u8 {
+        self.info.field_corners[self.rot.quarters() as usize & 3]
+    }
 }
 
 /// No tile on that side ([`Board::place`]'s neighbours).

@@ -126,17 +126,10 @@ fn play_one<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Actio
 /// piece of the tile in order, then passing), without listing them as
 /// actions or naming the piece to find it again.
 fn random_deployment<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
-    let t = *state.board.tile(state.placed);
+    let first = state.board.tile(state.placed).first_piece;
     let mut free = 0u32;
     if state.supply[FollowerKind::Normal as usize][state.acting as usize] > 0 {
-        let mut pieces = t.info().follower_pieces as u32;
-        while pieces != 0 {
-            let local = pieces.trailing_zeros();
-            pieces &= pieces - 1;
-            if state.may_deploy_on(t.first_piece + local as PieceId) {
-                free |= 1 << local;
-            }
-        }
+        free = u32::from(state.spots().free);
     }
     let n = free.count_ones() as usize + 1;
     let mut pick = rng.random_range(0..n);
@@ -145,7 +138,7 @@ fn random_deployment<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
             free &= free - 1;
             pick -= 1;
         }
-        state.deploy(FollowerKind::Normal, t.first_piece + free.trailing_zeros() as PieceId);
+        state.deploy(FollowerKind::Normal, first + free.trailing_zeros() as PieceId);
     }
     state.next_step(Step::Deploy, &mut NoEvents);
 }

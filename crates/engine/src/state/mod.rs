@@ -216,7 +216,7 @@ impl State {
 pub(crate) struct Spots<'a> {
     pub(super) tile: &'a PlacedTile,
     /// The free pieces, a bit per piece of the tile.
-    pub(super) free: u16,
+    pub(crate) free: u16,
 }
 
 impl Spots<'_> {

@@ -109,15 +109,13 @@ impl State {
     /// The pieces of the tile just placed where a follower may go: found
     /// once for a deploy step's list, which names them for every figure
     /// that deploys as a follower.
+    #[inline]
     pub(crate) fn spots(&self) -> super::Spots<'_> {
         let t = self.board.tile(self.placed);
         let mut free = 0;
-        let mut pieces = t.info().follower_pieces;
-        while pieces != 0 {
-            let local = pieces.trailing_zeros();
-            pieces &= pieces - 1;
-            if self.may_deploy_on(t.first_piece + local as PieceId) {
-                free |= 1 << local;
+        for p in t.pieces_in(t.info().follower_pieces) {
+            if self.may_deploy_on(p) {
+                free |= 1 << (p - t.first_piece);
             }
         }
         super::Spots { tile: t, free }

@@ -295,12 +295,10 @@ impl State {
     /// expansion has a decision to ask first).
     fn end_turn<E: EventSink>(&mut self, events: &mut E) {
         let t = self.board.tile(self.placed);
-        let (first, at, mut pieces) = (t.first_piece, t.pos, t.info().edge_pieces);
+        let (at, roads_and_cities) = (t.pos, t.pieces_in(t.info().edge_pieces));
         rules::before_scoring(self, events);
         // Its roads and cities: what a tile can complete on its own.
-        while pieces != 0 {
-            let p = first + pieces.trailing_zeros() as PieceId;
-            pieces &= pieces - 1;
+        for p in roads_and_cities {
             self.score_if_complete(p, events);
         }
         if rules::touched_any(self) {

@@ -22,7 +22,7 @@ use crate::figure::{Follower, FollowerKind};
 use crate::geometry::{Corner, Pos, Rotation, Side};
 use crate::setup::{WagonMove, MAX_PLAYERS};
 use crate::state::{Spots, State};
-use crate::tile::{FeatureKind, TileKind, NO_PIECE};
+use crate::tile::{FeatureKind, TileKind};
 
 use super::context::{Touched, View};
 
@@ -90,19 +90,18 @@ pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'sta
 /// tiles around that corner are placed and each has one field holding both
 /// its halves there.
 pub(crate) fn barn_corner(board: &Board, tile: usize, corner: Corner) -> Option<PieceId> {
-    // One field holding both halves of corner `c` of tile `n`.
-    let field = |n: &PlacedTile, c: Corner| {
-        let o = n.oriented();
-        let [a, b] = c.halves();
-        let local = o.half_piece[a.index()];
-        (local != NO_PIECE && local == o.half_piece[b.index()]).then_some(local)
-    };
+    let field = |n: &PlacedTile, c: Corner| n.field_corners() & 1 << c as u8 != 0;
     // The tile itself first: most corners fail there, before a look at the grid.
     let t = board.tile(tile);
-    let local = field(t, corner)?;
-    for (pos, c) in corner.cells(t.pos).into_iter().skip(1) {
-        field(board.tile_at(pos)?, c)?;
+    if !field(t, corner) {
+        return None;
     }
+    for (pos, c) in corner.cells(t.pos).into_iter().skip(1) {
+        if !field(board.tile_at(pos)?, c) {
+            return None;
+        }
+    }
+    let local = t.oriented().half_piece[corner.halves()[0].index()];
     Some(t.first_piece + local as PieceId)
 }
 
@@ -225,9 +224,7 @@ impl State {
 /// The deployments of a figure of `kind` on the tile just placed.
 pub(crate) fn deployments(kind: FollowerKind, state: &State, spots: &Spots<'_>, out: &mut Vec<Action>) {
     if kind == FollowerKind::Barn {
-        let t = state.board.tile(state.placed);
-        let corners = t.info().field_corners[t.rot.quarters() as usize];
-        for c in Corner::ALL.into_iter().filter(|c| corners & 1 << *c as u8 != 0) {
+        for c in Corner::ALL {
             let free = barn_corner(&state.board, state.placed, c)
                 .is_some_and(|p| !has_barn(&state.features, &state.ext.abbey.barns, p));
             if free {

@@ -87,16 +87,14 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
     let t = board.tile(new);
     // A ferry the new tile's roads reach lies on one of their roads: skip
     // the walk when those roads hold no ferry but the one just placed.
-    let mut roads = t.info().road_pieces;
+    let roads = t.info().road_pieces;
     if roads == 0 {
         return 0;
     }
     let mut roots = [NONE; 4];
     let mut k = 0;
     let mut links = 0;
-    while roads != 0 {
-        let p = t.first_piece + roads.trailing_zeros() as PieceId;
-        roads &= roads - 1;
+    for p in t.pieces_in(roads) {
         let r = features.find(p);
         if k < roots.len() && roots.iter().all(|&q| q != r) {
             roots[k] = r;
@@ -131,10 +129,7 @@ fn walk_to_ferries(ferries: &Ferries, view: View) -> u32 {
     let View { board, features, placed: new } = view;
     let t = board.tile(new);
     let mut stack: Vec<PieceId> = Vec::new();
-    let mut roads = t.info().road_pieces;
-    while roads != 0 {
-        let p = t.first_piece + roads.trailing_zeros() as PieceId;
-        roads &= roads - 1;
+    for p in t.pieces_in(t.info().road_pieces) {
         let sides = piece_sides(board, features, p);
         for s in Side::ALL {
             if sides & s.bit() != 0 {

@@ -226,16 +226,13 @@ pub(crate) fn tile_placed(state: &mut State) {
     }
     let t = state.board.tile(state.placed);
     // A builder stands on a road or a city: only those pieces can extend its feature.
-    let (first, edges) = (t.first_piece, t.info().edge_pieces);
+    let roads_and_cities = t.info().edge_pieces;
     for f in &state.followers {
         if f.kind != FollowerKind::Builder || f.player != player {
             continue;
         }
         let root = state.features.find(f.piece);
-        let mut pieces = edges;
-        while pieces != 0 {
-            let p = first + pieces.trailing_zeros() as PieceId;
-            pieces &= pieces - 1;
+        for p in t.pieces_in(roads_and_cities) {
             if state.features.find(p) == root {
                 state.ext.traders.second_turn = SecondTurn::Earned;
                 return;
@@ -264,9 +261,7 @@ pub(crate) fn second_turn<E: EventSink>(state: &mut State, over: bool, events: &
 pub(crate) fn before_scoring<E: EventSink>(state: &mut State, others: Option<&Touched>, events: &mut E) {
     // Most turns complete no city: look closer only when one does.
     let t = state.board.tile(state.placed);
-    let (first, info) = (t.first_piece, t.info());
-    let cities = info.edge_pieces & !info.road_pieces;
-    let city_pieces = (0..info.pieces() as PieceId).filter(|l| cities & 1 << l != 0).map(|l| first + l);
+    let city_pieces = t.pieces_in(t.info().edge_pieces & !t.info().road_pieces);
     let mut completed = city_pieces.clone().any(|p| state.features.totals(p).open == 0);
     if !completed && others.is_none() {
         return;
