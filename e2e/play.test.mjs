@@ -3568,7 +3568,7 @@ try {
     const lostGame = await openMade({ per_move: 10, on_timeout: 'lose' });
     assert((await p.textContent('#clock-setup')).includes('10 s per move, the seat loses on timeout'), `named: "${await p.textContent('#clock-setup')}"`);
     assert(await readClock(1) === '0:10', `the other seat has a turn's time (${await readClock(1)})`);
-    await p.waitForSelector('body[data-status="finished"] dialog[open] .final .forfeit', { timeout: 25000 });
+    await p.waitForSelector('body[data-status="finished"] dialog[open] .final .forfeit', { timeout: 45000 });
     const said = await p.textContent('dialog[open] .final');
     assert(said.includes('Clock Tester lost on time') && said.includes('Late Friend wins'), `the end says who lost on time and who won: "${said.slice(0, 160)}"`);
     assert((await p.textContent('.board-banner')).includes('Clock Tester lost on time'), 'the banner too');
