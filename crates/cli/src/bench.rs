@@ -112,10 +112,13 @@ pub fn run(args: &Args) -> Result<()> {
 fn random_games(rules: Rules, time: Duration, stream: u64) -> f64 {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(1, stream));
     let mut buf = Vec::with_capacity(256);
+    // Each game starts as a copy of a new one, into the last game's buffers.
+    let fresh = State::new(rules);
+    let mut state = fresh.clone();
     let start = Instant::now();
     let mut games = 0u64;
     while start.elapsed() < time {
-        let mut state = State::new(rules);
+        state.clone_from(&fresh);
         play_out(&mut state, &mut rng, &mut buf);
         games += 1;
     }

@@ -19,8 +19,12 @@ fn main() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let start = Instant::now();
     let mut total = 0u64;
+    // Each game a copy of a new one, into the buffers the last one grew
+    // (as `carcassonne bench` and the Python VectorEnv start their games).
+    let fresh = State::new(rules);
+    let mut s = fresh.clone();
     for _ in 0..n {
-        let mut s = State::new(rules);
+        s.clone_from(&fresh);
         play_random(&mut s, &mut rng);
         total += s.final_scores().iter().map(|x| *x as u64).sum::<u64>();
     }

@@ -105,6 +105,9 @@ enum Obs<'a> {
 /// The setup every slot shares.
 struct Config {
     rules: Rules,
+    /// A new game of these rules, copied into a slot for its next game
+    /// (into the buffers the slot's last game grew, allocating nothing).
+    fresh: State,
     ids: Ids,
     observer: Observer,
     compact: bool,
@@ -116,7 +119,7 @@ struct Config {
 
 impl Config {
     fn deal(&self, slot: &mut Slot) {
-        slot.state = State::new(self.rules);
+        slot.state.clone_from(&self.fresh);
         slot.length = 0;
         slot.canvas.forget();
         if self.opponent.is_some() {
@@ -451,7 +454,8 @@ impl PyVectorEnv {
             .num_threads(threads)
             .build()
             .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
-        let config = Config { rules, ids, observer: Observer::new(shape), compact, opponent, seat, utility };
+        let fresh = State::new(rules);
+        let config = Config { rules, fresh, ids, observer: Observer::new(shape), compact, opponent, seat, utility };
         let slots = (0..n)
             .map(|_| Slot {
                 state: State::new(rules),
