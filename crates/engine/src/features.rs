@@ -253,6 +253,13 @@ impl Features {
         self.nodes[self.find(p) as usize].totals
     }
 
+    /// The totals of the feature whose root is `root` (as `find` gives it).
+    #[inline]
+    pub(crate) fn root_totals(&self, root: PieceId) -> Totals {
+        debug_assert_eq!(self.find(root), root);
+        self.nodes[root as usize].totals
+    }
+
     /// Joins the features of `a` and `b`, which meet at `joint`.
     #[inline(always)]
     pub fn join(&mut self, a: PieceId, b: PieceId, joint: Joint) {

@@ -39,7 +39,7 @@ impl State {
     #[inline]
     pub(super) fn score_if_complete<E: EventSink>(&mut self, p: PieceId, events: &mut E) {
         let root = self.features.find_mut(p);
-        let t = self.features.totals(root);
+        let t = self.features.root_totals(root);
         if t.open > 0 || t.followers == 0 {
             return;
         }
@@ -117,7 +117,7 @@ impl State {
             // strength needs no look at the feature.
             counts[f.player as usize] += match f.kind {
                 super::FollowerKind::Normal => rules::NORMAL_STRENGTH,
-                kind => rules::strength(kind, &self.features.totals(root)),
+                kind => rules::strength(kind, &self.features.root_totals(root)),
             };
         }
         counts
@@ -245,7 +245,7 @@ impl State {
     pub fn feature_worth(&self, p: PieceId) -> FeatureWorth {
         let root = self.features.find(p);
         let kind = self.features.info(root).kind;
-        let totals = self.features.totals(root);
+        let totals = self.features.root_totals(root);
         let players = self.rules.players();
         let mut feature = Feature { kind, tiles: 0, totals, neighbours: 0, cities: 0 };
         let complete = match kind {
@@ -319,7 +319,7 @@ impl State {
                 self.majority(root)
             };
             let kind = self.features.info(root).kind;
-            let t = self.features.totals(root);
+            let t = self.features.root_totals(root);
             let mut feature = Feature { kind, tiles: 0, totals: t, neighbours: 0, cities: 0 };
             let tiles = match kind {
                 FeatureKind::Road | FeatureKind::City => {

@@ -99,7 +99,7 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
         if k < roots.len() && roots.iter().all(|&q| q != r) {
             roots[k] = r;
             k += 1;
-            links += features.totals(r).links;
+            links += features.root_totals(r).links;
         }
     }
     let own = ferries.index_on(new).is_some() as u8;

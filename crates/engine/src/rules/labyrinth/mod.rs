@@ -87,7 +87,7 @@ pub(crate) fn completed_bonus(state: &State, root: PieceId) -> u32 {
         return 0;
     }
     if state.features.members(root).any(|m| in_labyrinth(state, m)) {
-        POINTS_PER_FIGURE * state.features.totals(root).followers as u32
+        POINTS_PER_FIGURE * state.features.root_totals(root).followers as u32
     } else {
         0
     }

@@ -78,7 +78,7 @@ pub(crate) fn builder_may_join(
     if !matches!(features.info(root).kind, FeatureKind::Road | FeatureKind::City) {
         return Err("the builder goes on a road or a city");
     }
-    let totals = features.totals(root);
+    let totals = features.root_totals(root);
     if totals.open == 0 {
         return Err("the builder goes only on an unfinished road or city");
     }
@@ -103,7 +103,7 @@ pub(crate) fn pig_may_join(
     if features.info(root).kind != FeatureKind::Field {
         return Err("the pig goes on a field");
     }
-    if features.totals(root).followers == 0 || !has_follower(features, followers, player, root) {
+    if features.root_totals(root).followers == 0 || !has_follower(features, followers, player, root) {
         return Err("the pig joins a farm that holds one of its owner's farmers");
     }
     if has_own(features, followers, player, FollowerKind::Pig, root) {
@@ -289,7 +289,7 @@ fn take_goods<E: EventSink>(state: &mut State, pieces: &Touched, events: &mut E)
     for p in pieces.pieces() {
         let root = state.features.find_mut(p);
         if state.features.info(root).kind != FeatureKind::City
-            || state.features.totals(root).open > 0
+            || state.features.root_totals(root).open > 0
             || done[..n].contains(&root)
         {
             continue;
