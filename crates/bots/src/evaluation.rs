@@ -29,7 +29,7 @@
 use std::sync::OnceLock;
 
 use carcassonne_engine::board::OpenCell;
-use carcassonne_engine::features::{PieceId, PieceSet};
+use carcassonne_engine::features::{PieceId, Totals};
 use carcassonne_engine::rules::strength;
 use carcassonne_engine::setup::MAX_PLAYERS;
 use carcassonne_engine::{Bag, Expansion, FeatureKind, FollowerKind, Pos, Side, State, TileKind};
@@ -313,8 +313,8 @@ pub struct Evaluator {
     model: &'static Model,
     /// The model follows the rules of the position ([`Weights::ByRules`]).
     by_rules: bool,
-    /// The feature root of each figure on the board, this call (found once).
-    figure_roots: Vec<PieceId>,
+    /// The features with figures on them this call, and whose.
+    on_features: Vec<OnFeature>,
     /// How many tiles left fit each open cell (by its index on the board)
     /// looked at this call; [`UNSEEN`] for the others.
     cells: Vec<u16>,
@@ -339,6 +339,24 @@ impl Default for Evaluator {
     /// The learned evaluation, with the weights for each position's rules.
     fn default() -> Evaluator {
         Evaluator::with_weights(Weights::ByRules)
+    }
+}
+
+/// A feature with figures on it: its root and totals, and each player's
+/// strength there, figures (besides pigs and barns) and builders.
+#[derive(Clone, Copy, Debug)]
+struct OnFeature {
+    root: PieceId,
+    totals: Totals,
+    strong: [u8; MAX_PLAYERS],
+    figures: [u8; MAX_PLAYERS],
+    builders: [u8; MAX_PLAYERS],
+}
+
+impl OnFeature {
+    fn new(root: PieceId, totals: Totals) -> OnFeature {
+        let none = [0; MAX_PLAYERS];
+        OnFeature { root, totals, strong: none, figures: none, builders: none }
     }
 }
 
@@ -376,7 +394,7 @@ impl Evaluator {
         Evaluator {
             model,
             by_rules: false,
-            figure_roots: Vec::with_capacity(64),
+            on_features: Vec::with_capacity(32),
             cells: Vec::with_capacity(64),
             cities: Vec::with_capacity(32),
             kind_sigs: Vec::with_capacity(96),
@@ -496,29 +514,34 @@ impl Evaluator {
         // `State::final_score_array` makes it), from what the loop below
         // counts on its walks anyway: the engine scores each feature.
         let mut end_points = state.end_bonus();
-        self.figure_roots.clear();
-        self.figure_roots.extend(state.followers().iter().map(|f| features.find(f.piece)));
-        // Features already counted.
-        let mut counted = PieceSet::default();
-        for i in 0..state.followers().len() {
-            let root = self.figure_roots[i];
-            if !counted.insert(root) {
-                continue;
-            }
-            let kind = features.info(root).kind;
-            let t = features.totals(root);
-            // Majority strength and figures of each player on this feature.
-            let mut strong = [0u8; MAX_PLAYERS];
-            let mut figures = [0u8; MAX_PLAYERS];
-            let mut builders = [0u8; MAX_PLAYERS];
-            for (g, _) in state.followers().iter().zip(&self.figure_roots).filter(|(_, r)| **r == root) {
-                strong[g.player as usize] += strength(g.kind, &t);
-                match g.kind {
-                    FollowerKind::Builder => builders[g.player as usize] += 1,
-                    FollowerKind::Pig | FollowerKind::Barn => {}
-                    _ => figures[g.player as usize] += 1,
+        // The figures grouped by feature in one pass, the features in the
+        // order their first figure comes (the order the sums below are
+        // made in, which their float rounding depends on).
+        self.on_features.clear();
+        for g in state.followers() {
+            let root = features.find(g.piece);
+            let at = match self.on_features.iter().position(|o| o.root == root) {
+                Some(at) => at,
+                None => {
+                    self.on_features.push(OnFeature::new(root, features.totals(root)));
+                    self.on_features.len() - 1
                 }
+            };
+            let o = &mut self.on_features[at];
+            let p = g.player as usize;
+            o.strong[p] += strength(g.kind, &o.totals);
+            match g.kind {
+                FollowerKind::Builder => o.builders[p] += 1,
+                FollowerKind::Pig | FollowerKind::Barn => {}
+                _ => o.figures[p] += 1,
             }
+        }
+        // Taken out of `self` while the walks below use its other buffers
+        // (read in place: a copy of each costs more than the reading).
+        let on_features = std::mem::take(&mut self.on_features);
+        for o in &on_features {
+            let (root, t, strong, figures, builders) = (o.root, &o.totals, o.strong, &o.figures, &o.builders);
+            let kind = features.info(root).kind;
             let best = strong.iter().copied().max().unwrap_or(0);
             let worth = (t.pieces + u16::from(t.pennants)) as f32;
             let marked = t.marks > 0;
@@ -620,6 +643,7 @@ impl Evaluator {
                 *won += w;
             }
         }
+        self.on_features = on_features;
         let scores = state.scores();
         for p in 0..players {
             // As the final scores less the scores, in the same float steps.
