@@ -268,6 +268,10 @@ impl TileSet {
     }
 }
 
+/// The kinds a cell's count looks at together, as vectorised (two SSE
+/// registers' worth).
+const LANES: usize = 8;
+
 /// A cell not counted yet (no bag holds this many tiles).
 const UNSEEN: u16 = u16::MAX;
 
@@ -743,15 +747,27 @@ impl Evaluator {
             self.gather_kinds(state);
         }
         let fitting = self.kind_sigs.iter().zip(&self.kind_counts);
-        // Without a branch, so that it is vectorised; at most the bag's total.
+        // Without a branch, so that it is vectorised (the kinds padded to
+        // whole vectors, none left over); at most the bag's total.
         let n = fitting.map(|(sigs, n)| if cell.accepts_any(*sigs) { *n } else { 0 }).sum::<u32>() as u16;
         self.cells[i] = n;
         n
     }
 
     /// Fills `kinds` with the bag's tiles by their edges, from the
-    /// rules' groups (made once for each rule set).
+    /// rules' groups (made once for each rule set), padded with kinds
+    /// none of (count 0) to whole lanes. Out of line, once an evaluation,
+    /// so that the count it precedes keeps a small frame.
+    #[inline(never)]
     fn gather_kinds(&mut self, state: &State) {
+        self.gather_kinds_unpadded(state);
+        while self.kind_sigs.len() % LANES != 0 {
+            self.kind_sigs.push(0);
+            self.kind_counts.push(0);
+        }
+    }
+
+    fn gather_kinds_unpadded(&mut self, state: &State) {
         let rules = *state.rules();
         let at = match self.groups.iter().position(|g| g.rules == rules) {
             Some(at) => at,
