@@ -272,6 +272,39 @@ impl TileSet {
 /// registers' worth).
 const LANES: usize = 8;
 
+/// A set of pieces that is emptied without clearing it: each piece
+/// holds the stamp of the last walk that met it.
+#[derive(Clone, Debug, Default)]
+struct Marks {
+    stamp: u32,
+    marks: Vec<u32>,
+}
+
+impl Marks {
+    /// Empties the set, for pieces below `pieces`.
+    #[inline]
+    fn forget_all(&mut self, pieces: usize) {
+        if self.marks.len() < pieces {
+            self.marks.resize(pieces, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Once in four billion walks, the old stamps come round again.
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Adds `p`; false if it was there already.
+    #[inline]
+    fn insert(&mut self, p: PieceId) -> bool {
+        let mark = &mut self.marks[p as usize];
+        let new = *mark != self.stamp;
+        *mark = self.stamp;
+        new
+    }
+}
+
 /// A cell not counted yet (no bag holds this many tiles).
 const UNSEEN: u16 = u16::MAX;
 
@@ -323,8 +356,10 @@ pub struct Evaluator {
     /// looked at this call; [`UNSEEN`] for the others.
     cells: Vec<u16>,
     /// The prospects of the open cities looked at this call, and the
-    /// tiles each spans: a city with figures often borders a farm too.
-    cities: Vec<(PieceId, Prospect, u32)>,
+    /// tiles each spans, by root (a city with figures often borders a
+    /// farm too; a farm's cities often border another farm).
+    cities: Marks,
+    city_prospects: Vec<(Prospect, u32)>,
     /// The kinds in the bag this call, as their four rotations' edge
     /// signatures and their count (apart, in lanes of one width, so that
     /// a cell's count is vectorised); filled when a cell is first looked at.
@@ -400,7 +435,8 @@ impl Evaluator {
             by_rules: false,
             on_features: Vec::with_capacity(32),
             cells: Vec::with_capacity(64),
-            cities: Vec::with_capacity(32),
+            cities: Marks::default(),
+            city_prospects: Vec::new(),
             kind_sigs: Vec::with_capacity(96),
             kind_counts: Vec::with_capacity(96),
             groups: Vec::new(),
@@ -490,7 +526,11 @@ impl Evaluator {
         let players = state.rules().players();
         let phase = self.phase(state);
         self.forget_cells(state);
-        self.cities.clear();
+        let pieces = state.features().len();
+        self.cities.forget_all(pieces);
+        if self.city_prospects.len() < pieces {
+            self.city_prospects.resize(pieces, (Prospect { chance: 0.0, dead: false }, 0));
+        }
 
         for (p, f) in out.iter_mut().enumerate().take(players) {
             let supply = state.supply()[p] as f32;
@@ -860,12 +900,12 @@ impl Evaluator {
     /// As [`prospect_spanning`](Self::prospect_spanning) for the open city
     /// `root`, kept for the rest of this evaluation.
     fn city_prospect(&mut self, state: &State, root: PieceId) -> (Prospect, u32) {
-        if let Some((_, pr, tiles)) = self.cities.iter().find(|(c, ..)| *c == root) {
-            return (*pr, *tiles);
+        if !self.cities.insert(root) {
+            return self.city_prospects[root as usize];
         }
-        let (pr, tiles) = self.prospect_spanning(state, root);
-        self.cities.push((root, pr, tiles));
-        (pr, tiles)
+        let known = self.prospect_spanning(state, root);
+        self.city_prospects[root as usize] = known;
+        known
     }
 }
 
