@@ -272,35 +272,43 @@ impl TileSet {
 /// registers' worth).
 const LANES: usize = 8;
 
-/// A set of pieces that is emptied without clearing it: each piece
-/// holds the stamp of the last walk that met it.
+/// A map from pieces to `T` (a set, with `()`) that is emptied without
+/// clearing it: each piece's entry holds the stamp of the last walk that
+/// set it, and counts only in that walk.
 #[derive(Clone, Debug, Default)]
-struct Marks {
+struct Stamped<T> {
     stamp: u32,
-    marks: Vec<u32>,
+    slots: Vec<(u32, T)>,
 }
 
-impl Marks {
-    /// Empties the set, for pieces below `pieces`.
+impl<T: Copy + Default> Stamped<T> {
+    /// Empties the map, for pieces below `pieces`.
     #[inline]
     fn forget_all(&mut self, pieces: usize) {
-        if self.marks.len() < pieces {
-            self.marks.resize(pieces, 0);
+        if self.slots.len() < pieces {
+            self.slots.resize(pieces, (0, T::default()));
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // Once in four billion walks, the old stamps come round again.
-            self.marks.fill(0);
+            self.slots.fill((0, T::default()));
             self.stamp = 1;
         }
     }
 
-    /// Adds `p`; false if it was there already.
+    /// The value of `p`, if set since the map was last emptied.
     #[inline]
-    fn insert(&mut self, p: PieceId) -> bool {
-        let mark = &mut self.marks[p as usize];
-        let new = *mark != self.stamp;
-        *mark = self.stamp;
+    fn get(&self, p: PieceId) -> Option<T> {
+        let (stamp, value) = self.slots[p as usize];
+        (stamp == self.stamp).then_some(value)
+    }
+
+    /// Sets the value of `p`; false if it had one already.
+    #[inline]
+    fn insert(&mut self, p: PieceId, value: T) -> bool {
+        let slot = &mut self.slots[p as usize];
+        let new = slot.0 != self.stamp;
+        *slot = (self.stamp, value);
         new
     }
 }
@@ -358,8 +366,9 @@ pub struct Evaluator {
     /// The prospects of the open cities looked at this call, and the
     /// tiles each spans, by root (a city with figures often borders a
     /// farm too; a farm's cities often border another farm).
-    cities: Marks,
-    city_prospects: Vec<(Prospect, u32)>,
+    cities: Stamped<(Prospect, u32)>,
+    /// The cities met on the walk of one farm.
+    bordered: Stamped<()>,
     /// The kinds in the bag this call, as their four rotations' edge
     /// signatures and their count (apart, in lanes of one width, so that
     /// a cell's count is vectorised); filled when a cell is first looked at.
@@ -401,7 +410,7 @@ impl OnFeature {
 
 /// An open feature's prospects: the chance it is completed before the
 /// bag is empty, by the evaluation's own estimate.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Prospect {
     /// Chance it is completed (0 when dead).
     pub chance: f32,
@@ -435,8 +444,8 @@ impl Evaluator {
             by_rules: false,
             on_features: Vec::with_capacity(32),
             cells: Vec::with_capacity(64),
-            cities: Marks::default(),
-            city_prospects: Vec::new(),
+            cities: Stamped::default(),
+            bordered: Stamped::default(),
             kind_sigs: Vec::with_capacity(96),
             kind_counts: Vec::with_capacity(96),
             groups: Vec::new(),
@@ -526,11 +535,7 @@ impl Evaluator {
         let players = state.rules().players();
         let phase = self.phase(state);
         self.forget_cells(state);
-        let pieces = state.features().len();
-        self.cities.forget_all(pieces);
-        if self.city_prospects.len() < pieces {
-            self.city_prospects.resize(pieces, (Prospect { chance: 0.0, dead: false }, 0));
-        }
+        self.cities.forget_all(state.features().len());
 
         for (p, f) in out.iter_mut().enumerate().take(players) {
             let supply = state.supply()[p] as f32;
@@ -887,24 +892,34 @@ impl Evaluator {
     fn field_potential(&mut self, state: &State, root: PieceId) -> (f32, u32) {
         let features = state.features();
         let (mut sum, mut completed) = (0.0, 0);
-        state.cities_bordered(root, |city| {
-            if features.totals(city).open == 0 {
-                completed += 1;
-                return;
+        // Each city once, in the order the field's pieces meet them, as
+        // `State::cities_bordered` visits them (with a set that needs no
+        // clearing, where that one clears a set of every piece per farm).
+        self.bordered.forget_all(features.len());
+        for m in features.members(root) {
+            for piece in features.bordered_cities(m) {
+                let city = features.find(piece);
+                if !self.bordered.insert(city, ()) {
+                    continue;
+                }
+                if features.totals(city).open == 0 {
+                    completed += 1;
+                    continue;
+                }
+                sum += self.city_prospect(state, city).0.chance;
             }
-            sum += self.city_prospect(state, city).0.chance;
-        });
+        }
         (sum, completed)
     }
 
     /// As [`prospect_spanning`](Self::prospect_spanning) for the open city
     /// `root`, kept for the rest of this evaluation.
     fn city_prospect(&mut self, state: &State, root: PieceId) -> (Prospect, u32) {
-        if !self.cities.insert(root) {
-            return self.city_prospects[root as usize];
+        if let Some(known) = self.cities.get(root) {
+            return known;
         }
         let known = self.prospect_spanning(state, root);
-        self.city_prospects[root as usize] = known;
+        self.cities.insert(root, known);
         known
     }
 }
