@@ -272,7 +272,7 @@ impl TileSet {
 /// registers' worth).
 const LANES: usize = 8;
 
-/// A map from pieces to `T` (a set, with `()`) that is emptied without
+/// A map from pieces to `T` that is emptied without
 /// clearing it: each piece's entry holds the stamp of the last walk that
 /// set it, and counts only in that walk.
 #[derive(Clone, Debug, Default)]
@@ -367,8 +367,6 @@ pub struct Evaluator {
     /// tiles each spans, by root (a city with figures often borders a
     /// farm too; a farm's cities often border another farm).
     cities: Stamped<(Prospect, u32)>,
-    /// The cities met on the walk of one farm.
-    bordered: Stamped<()>,
     /// The kinds in the bag this call, as their four rotations' edge
     /// signatures and their count (apart, in lanes of one width, so that
     /// a cell's count is vectorised); filled when a cell is first looked at.
@@ -445,7 +443,6 @@ impl Evaluator {
             on_features: Vec::with_capacity(32),
             cells: Vec::with_capacity(64),
             cities: Stamped::default(),
-            bordered: Stamped::default(),
             kind_sigs: Vec::with_capacity(96),
             kind_counts: Vec::with_capacity(96),
             groups: Vec::new(),
@@ -892,23 +889,13 @@ impl Evaluator {
     fn field_potential(&mut self, state: &State, root: PieceId) -> (f32, u32) {
         let features = state.features();
         let (mut sum, mut completed) = (0.0, 0);
-        // Each city once, in the order the field's pieces meet them, as
-        // `State::cities_bordered` visits them (with a set that needs no
-        // clearing, where that one clears a set of every piece per farm).
-        self.bordered.forget_all(features.len());
-        for m in features.members(root) {
-            for piece in features.bordered_cities(m) {
-                let city = features.find(piece);
-                if !self.bordered.insert(city, ()) {
-                    continue;
-                }
-                if features.totals(city).open == 0 {
-                    completed += 1;
-                    continue;
-                }
-                sum += self.city_prospect(state, city).0.chance;
+        state.cities_bordered(root, |city| {
+            if features.totals(city).open == 0 {
+                completed += 1;
+                return;
             }
-        }
+            sum += self.city_prospect(state, city).0.chance;
+        });
         (sum, completed)
     }
 
