@@ -19,27 +19,37 @@ impl State {
         match self.step {
             Step::GameOver => {}
             Step::Draw => out.extend(self.bag.drawable().map(Action::Draw)),
-            Step::Place => {
-                let kind = self.drawn.expect("a tile is drawn at the Place step");
-                let start = out.len();
-                self.for_each_legal_placement(kind, |p| out.push(Action::Place(p)));
-                if out.len() == start {
-                    out.push(Action::Discard);
-                }
-            }
-            Step::Deploy => {
-                let seat = self.acting as usize;
-                let spots = self.spots();
-                if self.supply[FollowerKind::Normal as usize][seat] > 0 {
-                    out.extend(spots.names().map(|l| Action::Deploy(FollowerKind::Normal, l)));
-                }
-                if self.plan.other_figures() {
-                    rules::other_deployments(self, &spots, out);
-                }
-                out.push(Action::Pass);
-            }
+            Step::Place => self.placements(out),
+            Step::Deploy => self.deployments(out),
             step => rules::legal_actions(step, self, out),
         }
+    }
+
+    /// The Place step's actions: each legal placement, or discarding a
+    /// tile that fits nowhere. Out of line, so that the other steps' lists
+    /// do not save the registers it uses.
+    #[inline(never)]
+    fn placements(&self, out: &mut Vec<Action>) {
+        let kind = self.drawn.expect("a tile is drawn at the Place step");
+        let start = out.len();
+        self.for_each_legal_placement(kind, |p| out.push(Action::Place(p)));
+        if out.len() == start {
+            out.push(Action::Discard);
+        }
+    }
+
+    /// The Deploy step's actions: each figure on each free piece, and passing.
+    #[inline]
+    fn deployments(&self, out: &mut Vec<Action>) {
+        let seat = self.acting as usize;
+        let spots = self.spots();
+        if self.supply[FollowerKind::Normal as usize][seat] > 0 {
+            out.extend(spots.names().map(|l| Action::Deploy(FollowerKind::Normal, l)));
+        }
+        if self.plan.other_figures() {
+            rules::other_deployments(self, &spots, out);
+        }
+        out.push(Action::Pass);
     }
 
     /// Whether placing `kind` asks the rules beyond its edges; a flag test
