@@ -3572,6 +3572,8 @@ try {
     const said = await p.textContent('dialog[open] .final');
     assert(said.includes('Clock Tester lost on time') && said.includes('Late Friend wins'), `the end says who lost on time and who won: "${said.slice(0, 160)}"`);
     assert((await p.textContent('.board-banner')).includes('Clock Tester lost on time'), 'the banner too');
+    const lastLine = await p.$$eval('.log-section .log > .entry', (es) => es.length ? { type: es[es.length - 1].dataset.type, text: es[es.length - 1].textContent } : null);
+    assert(lastLine?.type === 'lost_on_time' && lastLine.text.includes('Clock Tester lost on time'), `the game log's last line says who lost on time (${JSON.stringify(lastLine)})`);
     const lostView = await api(base, `/api/games/${lostGame}`);
     assert(lostView.final.forfeit === 0 && JSON.stringify(lostView.final.winners) === '[1]', `the server has it so (${JSON.stringify(lostView.final)})`);
     await pointShot(p, 'clock-lost');

@@ -254,6 +254,9 @@ export function renderLog(view, { onHover } = {}) {
     }
     box.appendChild(row);
   }
+  // A game lost on time ends without an event of the game's own: its last line says so.
+  const lost = view.final?.forfeit;
+  if (lost != null) box.appendChild(h('div.entry.forfeit', { dataset: { type: 'lost_on_time', seat: lost } }, t('{name} lost on time', { name: seatName(view, lost) })));
   return box;
 }
 
