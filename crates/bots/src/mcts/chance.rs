@@ -10,8 +10,8 @@ use super::MctsConfig;
 impl Tree {
     /// One iteration of the tree with chance nodes, from node `at`.
     pub(super) fn iterate(&mut self, at: usize, root: &State, config: &MctsConfig) {
-        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
-        state.clone_from(root);
+        let mut state = self.scratch.take().unwrap_or_else(|| Box::new(root.clone()));
+        (*state).clone_from(root);
         self.path.clear();
         self.path.push(at as u32);
         let mut n = at;

@@ -15,8 +15,8 @@ impl Tree {
     /// decisions from the tree while it has the position's node, random
     /// ones after.
     pub(super) fn iterate_determinized(&mut self, root: &State, config: &MctsConfig) {
-        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
-        state.clone_from(root);
+        let mut state = self.scratch.take().unwrap_or_else(|| Box::new(root.clone()));
+        (*state).clone_from(root);
         self.order.shuffle(&mut self.rng);
         if self.staged_order {
             // A stable sort: random within each stage, the first stage first.

@@ -58,8 +58,9 @@ pub(super) struct Tree {
     pub(super) rng: Xoshiro256PlusPlus,
     pub(super) iterations: u64,
     /// The state each iteration plays on, copied from the root into the
-    /// same buffers every time.
-    pub(super) scratch: Option<State>,
+    /// same buffers every time (boxed: taken and put back each iteration,
+    /// it moves as a pointer, not as a whole state).
+    pub(super) scratch: Option<Box<State>>,
     /// Determinized trees: the tiles left in the bag at the root, shuffled
     /// into this iteration's draw order.
     pub(super) order: Vec<TileKind>,
