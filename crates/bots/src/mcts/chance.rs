@@ -42,11 +42,15 @@ impl Tree {
         // the kinds' (`expand`): a binary search finds the drawn one.
         let children = &self.nodes[first..first + len];
         let i = children.partition_point(|c| matches!(c.action, Action::Draw(k) if k < kind));
-        debug_assert!(
-            children.get(i).is_some_and(|c| c.action == Action::Draw(kind)),
-            "a chance node has a child for every kind in the bag"
-        );
-        first + i
+        if children.get(i).is_some_and(|c| c.action == Action::Draw(kind)) {
+            return first + i;
+        }
+        // Not in order after all: looked for one by one.
+        first
+            + children
+                .iter()
+                .position(|c| c.action == Action::Draw(kind))
+                .expect("a chance node has a child for every kind in the bag")
     }
 
     /// UCT over the children of decision node `n`. Children not yet tried
