@@ -537,24 +537,40 @@ impl Hub {
             None => None,
         };
         let slot = self.slot(id).await?;
-        let (meta, record, current) = {
+        // The position is copied under the game's lock and looked at on a
+        // blocking thread once the lock is released: counting the odds
+        // holds up neither the game's moves nor an async worker.
+        enum Position {
+            Now(Box<carcassonne_engine::State>),
+            Past(Arc<crate::live::Meta>, Record, u64),
+        }
+        let position = {
             let live = slot.live.lock().await;
             match live.pending.as_deref().filter(|p| Some(p.seat) == seat) {
-                Some(p) if version.is_none() || version == Some(p.next.version) => return look(p.next.state()),
-                _ => {}
+                Some(p) if version.is_none() || version == Some(p.next.version) => {
+                    Position::Now(Box::new(p.next.state().clone()))
+                }
+                _ if version.is_none() || version == Some(live.version) => {
+                    Position::Now(Box::new(live.state().clone()))
+                }
+                _ => {
+                    let current = live.version;
+                    let version = version.unwrap_or(current);
+                    if version == 0 || version > current {
+                        return Err(GameError::NotFound(format!(
+                            "versions of this game run from 1 to {current}, not {version}"
+                        )));
+                    }
+                    Position::Past(live.meta.clone(), live.record().clone(), version)
+                }
             }
-            if version.is_none() || version == Some(live.version) {
-                return look(live.state());
-            }
-            (live.meta.clone(), live.record().clone(), live.version)
         };
-        let version = version.unwrap_or(current);
-        if version == 0 || version > current {
-            return Err(GameError::NotFound(format!("versions of this game run from 1 to {current}, not {version}")));
-        }
-        tokio::task::spawn_blocking(move || {
-            let live = Live::rebuild_past(meta, &record, version).map_err(GameError::Internal)?;
-            look(live.state())
+        tokio::task::spawn_blocking(move || match position {
+            Position::Now(state) => look(&state),
+            Position::Past(meta, record, version) => {
+                let live = Live::rebuild_past(meta, &record, version).map_err(GameError::Internal)?;
+                look(live.state())
+            }
         })
         .await
         .map_err(GameError::internal)?
