@@ -165,6 +165,16 @@ fn bench_measures_every_figure() {
 }
 
 #[test]
+fn bench_keeps_the_best_of_its_rounds() {
+    let figures = json(&carcassonne(&["bench", "--seconds", "0.01", "--rounds", "2", "--json"]));
+    let figures = figures.as_array().unwrap();
+    assert_eq!(figures.len(), 19, "one figure for each measure, however many rounds: {figures:?}");
+    assert!(figures.iter().all(|f| f["rate"].as_f64().unwrap() > 0.0), "{figures:?}");
+    let text = String::from_utf8(carcassonne(&["bench", "--seconds", "0.01", "--rounds", "2"]).stdout).unwrap();
+    assert!(text.contains("each figure the best of 2 measurements of 0.01 s"), "{text}");
+}
+
+#[test]
 fn bad_input_gets_a_one_line_error() {
     let cases: &[(&[&str], &str)] = &[
         (&["simulate", "--players", "alphago,greedy"], "unknown bot 'alphago'"),
@@ -176,6 +186,7 @@ fn bad_input_gets_a_one_line_error() {
         (&["simulate", "--players", "greedy,random", "--edition", "c9"], "unknown edition 'c9'"),
         (&["simulate", "--players", "greedy,random", "--games", "0"], "--games"),
         (&["bench", "--seconds", "-1"], "--seconds"),
+        (&["bench", "--rounds", "0"], "--rounds"),
     ];
     for (args, says) in cases {
         let out = carcassonne(args);
