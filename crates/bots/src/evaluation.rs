@@ -303,13 +303,10 @@ impl<T: Copy + Default> Stamped<T> {
         (stamp == self.stamp).then_some(value)
     }
 
-    /// Sets the value of `p`; false if it had one already.
+    /// Sets the value of `p`.
     #[inline]
-    fn insert(&mut self, p: PieceId, value: T) -> bool {
-        let slot = &mut self.slots[p as usize];
-        let new = slot.0 != self.stamp;
-        *slot = (self.stamp, value);
-        new
+    fn insert(&mut self, p: PieceId, value: T) {
+        self.slots[p as usize] = (self.stamp, value);
     }
 }
 
