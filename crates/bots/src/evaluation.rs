@@ -800,7 +800,7 @@ impl Evaluator {
     #[inline(never)]
     fn gather_kinds(&mut self, state: &State) {
         self.gather_kinds_unpadded(state);
-        while self.kind_sigs.len() % LANES != 0 {
+        while !self.kind_sigs.len().is_multiple_of(LANES) {
             self.kind_sigs.push(0);
             self.kind_counts.push(0);
         }

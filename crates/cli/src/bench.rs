@@ -147,7 +147,7 @@ fn positions(rules: Rules, n: usize) -> Vec<State> {
         while let Some(actor) = state.actor() {
             if let Actor::Player(_) = actor {
                 // About one decision in 16, at a different offset each game.
-                if (decision + game) % 16 == 0 && out.len() < n {
+                if (decision + game).is_multiple_of(16) && out.len() < n {
                     out.push(state.clone());
                 }
                 decision += 1;

@@ -6,6 +6,10 @@
 //! and rotation, never a scan of the board.
 
 use crate::geometry::{Pos, Rotation, Side};
+use std::num::NonZeroU32;
+
+use wide::{u32x4, u64x2, u8x16};
+
 use crate::tile::{KindInfo, Oriented, TileKind};
 
 /// Where and how a tile is placed.
@@ -136,6 +140,37 @@ impl OpenCell {
         // High bit set exactly in the bytes of `v` that are zero.
         !(((v & LOW7) + LOW7) | v | LOW7)
     }
+}
+
+/// Open cells tested together for a tile's fit: two vectors of four.
+const RUN: usize = 8;
+
+/// Bit `4c + r` set where rotation `r` of a tile whose rotations' edge
+/// signatures are `sigs` (byte `r` for rotation `r`) fits the run's `c`-th
+/// cell: a byte compare of four cells at a time, its sign bits gathered
+/// (`wide` picks the instructions: SSE2 on x86-64, NEON on ARM, plain
+/// code elsewhere).
+#[inline(always)]
+fn fit_mask(run: &[OpenCell; RUN], sigs: u32) -> u32 {
+    let s = u32x4::splat(sigs);
+    let four = |c: &[OpenCell]| {
+        // Each cell's demand as one word (`required` low, `mask` high),
+        // then the four cells' `required` and `mask` lanes apart.
+        let pair = |c: &OpenCell| u64::from(c.required) | u64::from(c.mask) << 32;
+        let a: u32x4 = bytemuck::cast(u64x2::new([pair(&c[0]), pair(&c[1])]));
+        let b: u32x4 = bytemuck::cast(u64x2::new([pair(&c[2]), pair(&c[3])]));
+        let (lo, hi) = (a.unpack_lo(b), a.unpack_hi(b));
+        let (required, mask) = (lo.unpack_lo(hi), lo.unpack_hi(hi));
+        bytemuck::cast::<u32x4, u8x16>((required ^ s) & mask).simd_eq(u8x16::ZERO).to_bitmask()
+    };
+    four(&run[..4]) | four(&run[4..]) << 16
+}
+
+/// The placement of a run's lowest fit in `fits` (as [`fit_mask`] gives).
+#[inline(always)]
+fn placement_at(run: &[OpenCell; RUN], fits: NonZeroU32) -> Placement {
+    let b = fits.trailing_zeros() as usize;
+    Placement { pos: run[b / 4 % RUN].pos, rot: Rotation::from_quarters(b as u8 % 4) }
 }
 
 const EMPTY: u16 = 0;
@@ -320,24 +355,85 @@ impl Board {
         Err(Misfit::Edge(side))
     }
 
-    /// Calls `f` with every legal placement of `kind`, cell by cell.
+    /// Calls `f(run, fits)` for runs of [`RUN`] open cells that cover
+    /// them all, each cell once, in order, where bit `4c + r` of `fits`
+    /// says that `kind` turned by `r` fits the run's `c`-th cell (a run
+    /// without a fit is skipped). The last run ends at the last cell,
+    /// its bits for cells an earlier run had cleared; on a board of fewer
+    /// cells, the run is padded with cells whose bits are clear.
     #[inline]
-    pub fn for_each_placement(&self, kind: TileKind, mut f: impl FnMut(Placement)) {
+    fn for_each_fit_mask(&self, kind: TileKind, mut f: impl FnMut(&[OpenCell; RUN], u32)) {
         let sigs = kind.info().signatures;
-        for cell in &self.open {
-            let mut fits = cell.fitting_rotations(sigs);
-            while fits != 0 {
-                let r = fits.trailing_zeros() / 8;
-                fits &= fits - 1;
-                f(Placement { pos: cell.pos, rot: Rotation::from_quarters(r as u8) });
+        let n = self.open.len();
+        if n < RUN {
+            return self.fit_mask_few(sigs, f);
+        }
+        let runs = self.open.chunks_exact(RUN);
+        let last = runs.remainder().len();
+        for run in runs {
+            let run = run.try_into().expect("a whole run");
+            let fits = fit_mask(run, sigs);
+            if fits != 0 {
+                f(run, fits);
+            }
+        }
+        if last > 0 {
+            let run = self.open[n - RUN..].try_into().expect("a whole run");
+            let fits = fit_mask(run, sigs) & (u32::MAX << (4 * (RUN - last)));
+            if fits != 0 {
+                f(run, fits);
             }
         }
     }
 
+    /// [`for_each_fit_mask`](Self::for_each_fit_mask) on a board of fewer
+    /// than [`RUN`] open cells (the first turns).
+    #[cold]
+    fn fit_mask_few(&self, sigs: u32, mut f: impl FnMut(&[OpenCell; RUN], u32)) {
+        // Padding that demands nothing (it would fit): its bits are cleared.
+        let pad = OpenCell { pos: Pos::ORIGIN, required: 0, mask: 0, cell: 0 };
+        let mut run = [pad; RUN];
+        let n = self.open.len();
+        run[..n].copy_from_slice(&self.open);
+        let fits = fit_mask(&run, sigs) & !(u32::MAX << (4 * n));
+        if fits != 0 {
+            f(&run, fits);
+        }
+    }
+
+    /// Calls `f` with every legal placement of `kind`, cell by cell and
+    /// by rotation within a cell.
+    #[inline]
+    pub fn for_each_placement(&self, kind: TileKind, mut f: impl FnMut(Placement)) {
+        self.for_each_fit_mask(kind, |run, mut fits| {
+            while let Some(nonzero) = NonZeroU32::new(fits) {
+                fits &= fits - 1;
+                f(placement_at(run, nonzero));
+            }
+        });
+    }
+
+    /// Appends `make(p)` to `out` for every legal placement `p` of `kind`,
+    /// in [`for_each_placement`](Self::for_each_placement)'s order: a run
+    /// of cells' placements at once, without testing the vector's room for
+    /// each.
+    #[inline]
+    pub fn extend_placements<T>(&self, kind: TileKind, out: &mut Vec<T>, make: impl Fn(Placement) -> T) {
+        self.for_each_fit_mask(kind, |run, mut fits| {
+            // A range mapped has a known length, which `extend` trusts.
+            out.extend((0..fits.count_ones()).map(|_| {
+                let nonzero = NonZeroU32::new(fits).expect("as many bits as placements");
+                fits &= fits - 1;
+                make(placement_at(run, nonzero))
+            }));
+        });
+    }
+
     /// Whether `kind` fits anywhere.
     pub fn fits_somewhere(&self, kind: TileKind) -> bool {
-        let sigs = kind.info().signatures;
-        self.open.iter().any(|c| c.fitting_rotations(sigs) != 0)
+        let mut any = false;
+        self.for_each_fit_mask(kind, |_, _| any = true);
+        any
     }
 
     /// Puts a tile down (the caller has checked it fits) and returns its
@@ -451,6 +547,48 @@ mod tests {
             assert_eq!(b.tiles_around(p), naive(&b, p));
         }
         assert_eq!(b.tiles_around(Pos::new(0, 1)), 4);
+    }
+
+    /// Every placement, found cell by cell and rotation by rotation.
+    fn naive_placements(b: &Board, kind: TileKind) -> Vec<Placement> {
+        let mut out = Vec::new();
+        for cell in b.open_cells() {
+            for r in 0..4 {
+                if cell.accepts(kind.info().oriented[r as usize].signature) {
+                    out.push(Placement { pos: cell.pos, rot: Rotation::from_quarters(r) });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn placements_tested_eight_cells_at_once_are_those_tested_one_at_a_time() {
+        use rand::{Rng, SeedableRng};
+        let kinds: Vec<TileKind> = TileKind::all().collect();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..40 {
+            let mut b = Board::new();
+            b.place(kinds[rng.random_range(0..kinds.len())], Placement { pos: Pos::ORIGIN, rot: Rotation::R0 }, 0);
+            // Boards of every size, fewer open cells than a run included.
+            for _ in 0..30 {
+                for &kind in &kinds {
+                    let naive = naive_placements(&b, kind);
+                    let mut each = Vec::new();
+                    b.for_each_placement(kind, |p| each.push(p));
+                    assert_eq!(each, naive, "{} open cells", b.open_cells().len());
+                    let mut extended = vec![Placement { pos: Pos::new(99, 99), rot: Rotation::R0 }];
+                    b.extend_placements(kind, &mut extended, |p| p);
+                    assert_eq!(extended[1..], naive[..]);
+                    assert_eq!(b.fits_somewhere(kind), !naive.is_empty());
+                }
+                let kind = kinds[rng.random_range(0..kinds.len())];
+                let options = naive_placements(&b, kind);
+                if !options.is_empty() {
+                    b.place(kind, options[rng.random_range(0..options.len())], 0);
+                }
+            }
+        }
     }
 
     #[test]

@@ -659,7 +659,7 @@ mod tests {
             assert_eq!(again.state(), live.state());
             assert_eq!(again.record(), live.record());
             assert_eq!(again.view_json(true), live.view_json(true));
-            if live.version % 7 == 0 || live.is_over() {
+            if live.version.is_multiple_of(7) || live.is_over() {
                 behind.catch_up(live.record(), live.version).unwrap();
                 assert_eq!(behind.view_json(true), live.view_json(true));
                 assert!(behind.catch_up(other.record(), 1).is_err(), "another game is refused");

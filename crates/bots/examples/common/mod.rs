@@ -29,7 +29,7 @@ pub fn positions(rules: Rules, n: usize, every: u64, at: impl Fn(&State) -> bool
         let mut state = State::new(rules);
         while let Some(actor) = state.actor() {
             if matches!(actor, Actor::Player(_)) && at(&state) {
-                if decision % every == 0 && out.len() < n {
+                if decision.is_multiple_of(every) && out.len() < n {
                     out.push(state.clone());
                 }
                 decision += 1;

@@ -32,7 +32,11 @@ impl State {
     fn placements(&self, out: &mut Vec<Action>) {
         let kind = self.drawn.expect("a tile is drawn at the Place step");
         let start = out.len();
-        self.for_each_legal_placement(kind, |p| out.push(Action::Place(p)));
+        if self.placing_restricted(kind) {
+            self.for_each_legal_placement(kind, |p| out.push(Action::Place(p)));
+        } else {
+            self.board.extend_placements(kind, out, Action::Place);
+        }
         if out.len() == start {
             out.push(Action::Discard);
         }

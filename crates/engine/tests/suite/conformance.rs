@@ -882,7 +882,7 @@ fn play_checked_game(setup: Setup, seed: u64, deep: bool, seen: &mut Seen) -> us
         if deep || after.step() == Step::Draw {
             check_features(after);
         }
-        if after.step() == Step::Draw && (deep || after.turns() % 10 == 0) {
+        if after.step() == Step::Draw && (deep || after.turns().is_multiple_of(10)) {
             let json = game.record().to_json();
             let back = Record::from_json(&json).unwrap();
             assert_eq!(&back, game.record(), "the record round-trips through JSON");
