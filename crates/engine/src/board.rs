@@ -102,10 +102,11 @@ pub const NO_TILE: u16 = u16::MAX;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct OpenCell {
     pub pos: Pos,
-    /// Required edge kinds, two bits per side, where `mask` has `0b11`;
-    /// each repeated in the four bytes, to test four rotations at once.
-    required: u32,
-    mask: u32,
+    /// What its neighbours demand (see [`Oriented::demands`]): in the low
+    /// half, the required edge kinds, two bits per side, where the high
+    /// half (the mask) has `0b11`; each half's byte repeated four times,
+    /// to test four rotations at once.
+    demand: u64,
     /// Its index in the grid (kept when the grid grows).
     cell: u32,
 }
@@ -115,12 +116,22 @@ impl OpenCell {
     /// abbey may go).
     #[inline]
     pub fn surrounded(&self) -> bool {
-        self.mask == 0xFFFF_FFFF
+        self.mask() == 0xFFFF_FFFF
     }
 
     #[inline]
     pub fn accepts(&self, signature: u8) -> bool {
-        (signature ^ self.required as u8) & self.mask as u8 == 0
+        (signature ^ self.required() as u8) & self.mask() as u8 == 0
+    }
+
+    #[inline]
+    fn required(&self) -> u32 {
+        self.demand as u32
+    }
+
+    #[inline]
+    fn mask(&self) -> u32 {
+        (self.demand >> 32) as u32
     }
 
     /// Whether a tile fits here in some rotation, given its four rotations'
@@ -136,7 +147,7 @@ impl OpenCell {
     #[inline]
     fn fitting_rotations(&self, sigs: u32) -> u32 {
         const LOW7: u32 = 0x7F7F_7F7F;
-        let v = (sigs ^ self.required) & self.mask;
+        let v = (sigs ^ self.required()) & self.mask();
         // High bit set exactly in the bytes of `v` that are zero.
         !(((v & LOW7) + LOW7) | v | LOW7)
     }
@@ -154,11 +165,10 @@ const RUN: usize = 8;
 fn fit_mask(run: &[OpenCell; RUN], sigs: u32) -> u32 {
     let s = u32x4::splat(sigs);
     let four = |c: &[OpenCell]| {
-        // Each cell's demand as one word (`required` low, `mask` high),
-        // then the four cells' `required` and `mask` lanes apart.
-        let pair = |c: &OpenCell| u64::from(c.required) | u64::from(c.mask) << 32;
-        let a: u32x4 = bytemuck::cast(u64x2::new([pair(&c[0]), pair(&c[1])]));
-        let b: u32x4 = bytemuck::cast(u64x2::new([pair(&c[2]), pair(&c[3])]));
+        // The four cells' demands, then their required kinds and masks
+        // in lanes apart.
+        let a: u32x4 = bytemuck::cast(u64x2::new([c[0].demand, c[1].demand]));
+        let b: u32x4 = bytemuck::cast(u64x2::new([c[2].demand, c[3].demand]));
         let (lo, hi) = (a.unpack_lo(b), a.unpack_hi(b));
         let (required, mask) = (lo.unpack_lo(hi), lo.unpack_hi(hi));
         bytemuck::cast::<u32x4, u8x16>((required ^ s) & mask).simd_eq(u8x16::ZERO).to_bitmask()
@@ -350,7 +360,7 @@ impl Board {
         if cell.accepts(sig) {
             return Ok(());
         }
-        let bad = (sig ^ cell.required as u8) & cell.mask as u8;
+        let bad = (sig ^ cell.required() as u8) & cell.mask() as u8;
         let side = Side::ALL.into_iter().find(|s| bad >> (2 * s.index()) & 3 != 0).unwrap_or(Side::N);
         Err(Misfit::Edge(side))
     }
@@ -391,7 +401,7 @@ impl Board {
     #[cold]
     fn fit_mask_few(&self, sigs: u32, mut f: impl FnMut(&[OpenCell; RUN], u32)) {
         // Padding that demands nothing (it would fit): its bits are cleared.
-        let pad = OpenCell { pos: Pos::ORIGIN, required: 0, mask: 0, cell: 0 };
+        let pad = OpenCell { pos: Pos::ORIGIN, demand: 0, cell: 0 };
         let mut run = [pad; RUN];
         let n = self.open.len();
         run[..n].copy_from_slice(&self.open);
@@ -465,7 +475,6 @@ impl Board {
         self.cells[c] = idx as u16 + 1;
         let oriented = info.at(p.rot);
         self.tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece, info, oriented });
-        let sig = oriented.signature;
         let mut neighbours = [NO_TILE; 4];
         // make_room keeps a margin, so the neighbours' cells are on the grid.
         let side = 2 * self.half as usize;
@@ -477,20 +486,14 @@ impl Board {
                 neighbours[s.index()] = cell - 1;
                 continue;
             }
-            let oi = if cell == EMPTY {
-                self.open.push(OpenCell { pos: p.pos.step(s), required: 0, mask: 0, cell: nc as u32 });
-                let oi = self.open.len() - 1;
-                self.cells[nc] = OPEN | oi as u16;
-                oi
-            } else {
-                (cell & !OPEN) as usize
-            };
             // The neighbour's side facing us must show our edge.
-            let facing = s.opposite().index() * 2;
-            let edge = (sig >> (2 * s.index())) & 3;
-            let o = &mut self.open[oi];
-            o.required |= (edge << facing) as u32 * 0x0101_0101;
-            o.mask |= (3u8 << facing) as u32 * 0x0101_0101;
+            let demand = oriented.demands[s.index()];
+            if cell == EMPTY {
+                self.cells[nc] = OPEN | self.open.len() as u16;
+                self.open.push(OpenCell { pos: p.pos.step(s), demand, cell: nc as u32 });
+            } else {
+                self.open[(cell & !OPEN) as usize].demand |= demand;
+            }
         }
         (idx, neighbours)
     }

@@ -243,6 +243,12 @@ pub struct Oriented {
     pub side_piece: [u8; 4],
     /// The field touching each half-edge, or [`NO_PIECE`].
     pub half_piece: [u8; 8],
+    /// What the tile demands of the cell across each of its sides: that
+    /// cell's side facing it shows its edge kind there. As an open cell
+    /// keeps it (its demands are the union of its neighbours'): the kind
+    /// in that side's two bits of the low half, the side's mask `0b11`
+    /// in the high half, each byte repeated four times.
+    pub demands: [u64; 4],
 }
 
 /// Everything derived from a [`TileDef`].
@@ -363,7 +369,7 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
             }
         }
     }
-    let mut oriented = [Oriented { signature: 0, side_piece, half_piece }; 4];
+    let mut oriented = [Oriented { signature: 0, side_piece, half_piece, demands: [0; 4] }; 4];
     let mut field_corners = [0u8; 4];
     for rot in Rotation::ALL {
         let o = &mut oriented[rot.quarters() as usize];
@@ -372,6 +378,9 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
             let to = s.rotated(rot);
             o.side_piece[to.index()] = side_piece[s.index()];
             o.signature |= (edges[s.index()] as u8) << (2 * to.index());
+            let facing = 2 * to.opposite().index();
+            let (required, mask) = ((edges[s.index()] as u64) << facing, 3u64 << facing);
+            o.demands[to.index()] = (required | mask << 32) * 0x0101_0101;
             for h in s.halves() {
                 o.half_piece[h.rotated(rot).index()] = half_piece[h.index()];
             }
