@@ -5,11 +5,11 @@
 //! so listing a tile's legal placements is one mask comparison per open cell
 //! and rotation, never a scan of the board.
 
-use crate::geometry::{Pos, Rotation, Side};
 use std::num::NonZeroU32;
 
 use wide::{u32x4, u64x2, u8x16};
 
+use crate::geometry::{Pos, Rotation, Side};
 use crate::tile::{KindInfo, Oriented, TileKind};
 
 /// Where and how a tile is placed.
@@ -163,6 +163,11 @@ const RUN: usize = 8;
 /// code elsewhere).
 #[inline(always)]
 fn fit_mask(run: &[OpenCell; RUN], sigs: u32) -> u32 {
+    // The vectors' lanes and bytes are read in memory order, which is
+    // the words' order only on little-endian machines.
+    if cfg!(target_endian = "big") {
+        return fit_mask_plain(run, sigs);
+    }
     let s = u32x4::splat(sigs);
     let four = |c: &[OpenCell]| {
         // The four cells' demands, then their required kinds and masks
@@ -174,6 +179,19 @@ fn fit_mask(run: &[OpenCell; RUN], sigs: u32) -> u32 {
         bytemuck::cast::<u32x4, u8x16>((required ^ s) & mask).simd_eq(u8x16::ZERO).to_bitmask()
     };
     four(&run[..4]) | four(&run[4..]) << 16
+}
+
+/// [`fit_mask`] a cell at a time.
+fn fit_mask_plain(run: &[OpenCell; RUN], sigs: u32) -> u32 {
+    let mut fits = 0;
+    for (c, cell) in run.iter().enumerate() {
+        // The high bit of byte `r` says whether rotation `r` fits.
+        let rotations = cell.fitting_rotations(sigs);
+        for r in 0..4 {
+            fits |= (rotations >> (8 * r + 7) & 1) << (4 * c + r);
+        }
+    }
+    fits
 }
 
 /// The placement of a run's lowest fit in `fits` (as [`fit_mask`] gives).
@@ -563,6 +581,27 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn eight_cells_compared_as_vectors_give_what_a_cell_at_a_time_gives() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        for _ in 0..2000 {
+            let run: [OpenCell; RUN] = std::array::from_fn(|_| {
+                // A side unconstrained, or one edge kind demanded, as the board makes them.
+                let (mut required, mut mask) = (0u64, 0u64);
+                for side in 0..4 {
+                    if rng.random_bool(0.6) {
+                        required |= rng.random_range(0..4u64) << (2 * side);
+                        mask |= 3 << (2 * side);
+                    }
+                }
+                OpenCell { pos: Pos::ORIGIN, demand: (required | mask << 32) * 0x0101_0101, cell: 0 }
+            });
+            let sigs = rng.random::<u32>();
+            assert_eq!(fit_mask(&run, sigs), fit_mask_plain(&run, sigs));
+        }
     }
 
     #[test]
