@@ -481,25 +481,29 @@ impl Board {
         first_piece: u16,
     ) -> (usize, [u16; 4]) {
         self.make_room(p.pos);
-        let idx = self.tiles.len();
         let c = self.index(p.pos).expect("room was made");
-        if self.cells[c] & OPEN != 0 {
-            let oi = (self.cells[c] & !OPEN) as usize;
-            self.open.swap_remove(oi);
-            if let Some(moved) = self.open.get(oi) {
-                self.cells[moved.cell as usize] = OPEN | oi as u16;
+        // Borrowed apart, so that the grid's and the lists' pointers stay
+        // in registers across the writes below.
+        let Board { half, cells, tiles, open } = self;
+        let cells = &mut cells[..];
+        let idx = tiles.len();
+        if cells[c] & OPEN != 0 {
+            let oi = (cells[c] & !OPEN) as usize;
+            open.swap_remove(oi);
+            if let Some(moved) = open.get(oi) {
+                cells[moved.cell as usize] = OPEN | oi as u16;
             }
         }
-        self.cells[c] = idx as u16 + 1;
+        cells[c] = idx as u16 + 1;
         let oriented = info.at(p.rot);
-        self.tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece, info, oriented });
+        tiles.push(PlacedTile { kind, rot: p.rot, pos: p.pos, first_piece, info, oriented });
         let mut neighbours = [NO_TILE; 4];
         // make_room keeps a margin, so the neighbours' cells are on the grid.
-        let side = 2 * self.half as usize;
+        let side = 2 * *half as usize;
         let around = [c - side, c + 1, c + side, c - 1];
         for s in Side::ALL {
             let nc = around[s.index()];
-            let cell = self.cells[nc];
+            let cell = cells[nc];
             if cell != EMPTY && cell & OPEN == 0 {
                 neighbours[s.index()] = cell - 1;
                 continue;
@@ -507,10 +511,10 @@ impl Board {
             // The neighbour's side facing us must show our edge.
             let demand = oriented.demands[s.index()];
             if cell == EMPTY {
-                self.cells[nc] = OPEN | self.open.len() as u16;
-                self.open.push(OpenCell { pos: p.pos.step(s), demand, cell: nc as u32 });
+                cells[nc] = OPEN | open.len() as u16;
+                open.push(OpenCell { pos: p.pos.step(s), demand, cell: nc as u32 });
             } else {
-                self.open[(cell & !OPEN) as usize].demand |= demand;
+                open[(cell & !OPEN) as usize].demand |= demand;
             }
         }
         (idx, neighbours)

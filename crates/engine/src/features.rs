@@ -135,6 +135,20 @@ struct Node {
     totals: Totals,
 }
 
+/// The root of `p`, halving the path on the way.
+#[inline(always)]
+fn find_compressing(nodes: &mut [Node], mut p: PieceId) -> PieceId {
+    loop {
+        let parent = nodes[p as usize].parent;
+        if parent == p {
+            return p;
+        }
+        let grandparent = nodes[parent as usize].parent;
+        nodes[p as usize].parent = grandparent;
+        p = grandparent;
+    }
+}
+
 /// Every kind's pieces as the nodes of a tile whose first piece is 0:
 /// placing a tile copies them, which is cheaper than making each again
 /// from its definition.
@@ -236,16 +250,8 @@ impl Features {
 
     /// As [`find`](Self::find), shortening paths on the way.
     #[inline]
-    pub fn find_mut(&mut self, mut p: PieceId) -> PieceId {
-        loop {
-            let parent = self.nodes[p as usize].parent;
-            if parent == p {
-                return p;
-            }
-            let grandparent = self.nodes[parent as usize].parent;
-            self.nodes[p as usize].parent = grandparent;
-            p = grandparent;
-        }
+    pub fn find_mut(&mut self, p: PieceId) -> PieceId {
+        find_compressing(&mut self.nodes, p)
     }
 
     #[inline]
@@ -263,33 +269,32 @@ impl Features {
     /// Joins the features of `a` and `b`, which meet at `joint`.
     #[inline(always)]
     pub fn join(&mut self, a: PieceId, b: PieceId, joint: Joint) {
-        let ra = self.find_mut(a);
-        let rb = self.find_mut(b);
+        // On a slice: its pointer and length stay in registers across the writes.
+        let nodes = &mut self.nodes[..];
+        let ra = find_compressing(nodes, a);
+        let rb = find_compressing(nodes, b);
         let (closed, links) = match joint {
             Joint::Edge => (2, 0),
             Joint::Link => (0, 1),
         };
         if ra == rb {
-            let t = &mut self.nodes[ra as usize].totals;
+            let t = &mut nodes[ra as usize].totals;
             t.open = t.open.saturating_sub(closed);
             t.links += links;
             return;
         }
-        let (big, small) = if self.nodes[ra as usize].totals.pieces >= self.nodes[rb as usize].totals.pieces {
-            (ra, rb)
-        } else {
-            (rb, ra)
-        };
-        let s = self.nodes[small as usize].totals;
-        let t = &mut self.nodes[big as usize].totals;
+        let (big, small) =
+            if nodes[ra as usize].totals.pieces >= nodes[rb as usize].totals.pieces { (ra, rb) } else { (rb, ra) };
+        let s = nodes[small as usize].totals;
+        let t = &mut nodes[big as usize].totals;
         t.absorb(s);
         t.open = t.open.saturating_sub(closed);
         t.links += links;
-        self.nodes[small as usize].parent = big;
+        nodes[small as usize].parent = big;
         // Splice the two circular member lists.
-        let next_big = self.nodes[big as usize].next;
-        self.nodes[big as usize].next = self.nodes[small as usize].next;
-        self.nodes[small as usize].next = next_big;
+        let next_big = nodes[big as usize].next;
+        nodes[big as usize].next = nodes[small as usize].next;
+        nodes[small as usize].next = next_big;
     }
 
     /// Closes one open edge of `p`'s feature without joining it to anything

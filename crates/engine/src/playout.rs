@@ -127,11 +127,11 @@ fn play_one<R: Rng + ?Sized>(state: &mut State, rng: &mut R, buf: &mut Vec<Actio
 /// actions or naming the piece to find it again.
 fn random_deployment<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
     let first = state.board.tile(state.placed).first_piece;
-    let mut free = 0u32;
+    let (mut free, mut n) = (0u32, 1usize);
     if state.supply[FollowerKind::Normal as usize][state.acting as usize] > 0 {
-        free = u32::from(state.spots().free);
+        let spots = state.spots();
+        (free, n) = (u32::from(spots.free), usize::from(spots.count) + 1);
     }
-    let n = free.count_ones() as usize + 1;
     let mut pick = rng.random_range(0..n);
     if pick + 1 < n {
         while pick > 0 {

@@ -18,6 +18,7 @@ impl State {
         let (idx, around) = self.board.place_kind(kind, info, p, first);
         self.features.add_tile(idx as u16, kind);
         let o = info.at(p.rot);
+        let (tiles, features) = (self.board.tiles(), &mut self.features);
         // By index: the side's halves and those they face are sums, not
         // look-ups (half 2s and 2s + 1 face 2s + 5 and 2s + 4 across).
         #[allow(clippy::needless_range_loop)] // `s` also gives the halves and the sides across
@@ -26,23 +27,23 @@ impl State {
             if ni == NO_TILE {
                 continue;
             }
-            let n = self.board.tile(ni as usize);
+            let n = &tiles[ni as usize];
             let (no, theirs_first) = (n.oriented(), n.first_piece);
             let mine = o.side_piece[s];
             if mine != NO_PIECE {
                 let theirs = no.side_piece[(s + 2) & 3];
-                self.features.join(first + mine as PieceId, theirs_first + theirs as PieceId, Joint::Edge);
+                features.join(first + mine as PieceId, theirs_first + theirs as PieceId, Joint::Edge);
             }
             let (h0, h1) = (2 * s, 2 * s + 1);
             let (mine0, mine1) = (o.half_piece[h0], o.half_piece[h1]);
             let (theirs0, theirs1) = (no.half_piece[(h0 + 5) & 7], no.half_piece[(h1 + 3) & 7]);
             if mine0 != NO_PIECE {
-                self.features.join(first + mine0 as PieceId, theirs_first + theirs0 as PieceId, Joint::Edge);
+                features.join(first + mine0 as PieceId, theirs_first + theirs0 as PieceId, Joint::Edge);
             }
             // One field on both halves of each side (most edges) is joined
             // once: fields have no open edges to close.
             if mine1 != NO_PIECE && (mine1, theirs1) != (mine0, theirs0) {
-                self.features.join(first + mine1 as PieceId, theirs_first + theirs1 as PieceId, Joint::Edge);
+                features.join(first + mine1 as PieceId, theirs_first + theirs1 as PieceId, Joint::Edge);
             }
         }
         if info.wild_edges {
@@ -112,12 +113,13 @@ impl State {
     #[inline]
     pub(crate) fn spots(&self) -> super::Spots<'_> {
         let t = self.board.tile(self.placed);
-        let mut free = 0;
+        let (mut free, mut count) = (0, 0);
         for p in t.pieces_in(t.info().follower_pieces) {
             if self.may_deploy_on(p) {
                 free |= 1 << (p - t.first_piece);
+                count += 1;
             }
         }
-        super::Spots { tile: t, free }
+        super::Spots { tile: t, free, count }
     }
 }
