@@ -18,18 +18,25 @@ const MAX_ON_BOARD: usize = MAX_PLAYERS * (MAX_FOLLOWERS as usize + (FollowerKin
 
 /// Tiles spanned by a feature, each once.
 #[derive(Default)]
-pub(crate) struct FeatureTiles([u64; 4]);
+pub(crate) struct FeatureTiles {
+    /// A bit per tile index.
+    bits: [u64; 4],
+    /// How many: counted as they come, cheaper than counting the bits
+    /// without a population count instruction.
+    len: u32,
+}
 
 impl FeatureTiles {
     fn insert(&mut self, tile: u16) -> bool {
         let (w, b) = (tile as usize / 64 % 4, 1u64 << (tile % 64));
-        let new = self.0[w] & b == 0;
-        self.0[w] |= b;
+        let new = self.bits[w] & b == 0;
+        self.bits[w] |= b;
+        self.len += u32::from(new);
         new
     }
 
     fn len(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        self.len
     }
 }
 
@@ -213,7 +220,7 @@ impl State {
 
     pub(crate) fn tile_positions(&self, tiles: &FeatureTiles) -> Vec<Pos> {
         let mut out = Vec::new();
-        for (w, bits) in tiles.0.iter().enumerate() {
+        for (w, bits) in tiles.bits.iter().enumerate() {
             let mut b = *bits;
             while b != 0 {
                 let i = w * 64 + b.trailing_zeros() as usize;

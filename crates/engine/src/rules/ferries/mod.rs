@@ -88,7 +88,9 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
     // A ferry the new tile's roads reach lies on one of their roads: skip
     // the walk when those roads hold no ferry but the one just placed.
     let roads = t.info().road_pieces;
-    if roads == 0 {
+    // A ferry on the new tile was placed this turn: it is the last one.
+    let own = ferries.ferries.last().is_some_and(|f| f.tile as usize == new) as u8;
+    if roads == 0 || ferries.ferries.len() <= own as usize {
         return 0;
     }
     let mut roots = [NONE; 4];
@@ -96,13 +98,12 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
     let mut links = 0;
     for p in t.pieces_in(roads) {
         let r = features.find(p);
-        if k < roots.len() && roots.iter().all(|&q| q != r) {
+        if k < roots.len() && !roots[..k].iter().any(|&q| q == r) {
             roots[k] = r;
             k += 1;
             links += features.root_totals(r).links;
         }
     }
-    let own = ferries.index_on(new).is_some() as u8;
     if links <= own {
         return 0;
     }
@@ -112,7 +113,7 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
         for (i, f) in ferries.ferries.iter().enumerate() {
             if f.tile as usize != new {
                 let r = features.find(jetty_piece(board, f.tile as usize, f.jetties.sides()[0]));
-                if roots.contains(&r) {
+                if roots[..k].iter().any(|&q| q == r) {
                     return 1 << i;
                 }
             }
