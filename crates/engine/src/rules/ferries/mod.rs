@@ -93,12 +93,15 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
     if roads == 0 || ferries.ferries.len() <= own as usize {
         return 0;
     }
+    // Compared in line: `contains` on u16 is a call out of line.
+    #[allow(clippy::manual_contains)]
+    let seen = |roots: &[PieceId], r: PieceId| roots.iter().any(|&q| q == r);
     let mut roots = [NONE; 4];
     let mut k = 0;
     let mut links = 0;
     for p in t.pieces_in(roads) {
         let r = features.find(p);
-        if k < roots.len() && !roots[..k].iter().any(|&q| q == r) {
+        if k < roots.len() && !seen(&roots[..k], r) {
             roots[k] = r;
             k += 1;
             links += features.root_totals(r).links;
@@ -113,7 +116,7 @@ fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
         for (i, f) in ferries.ferries.iter().enumerate() {
             if f.tile as usize != new {
                 let r = features.find(jetty_piece(board, f.tile as usize, f.jetties.sides()[0]));
-                if roots[..k].iter().any(|&q| q == r) {
+                if seen(&roots[..k], r) {
                     return 1 << i;
                 }
             }
