@@ -333,6 +333,19 @@ impl Board {
         row(c - side) + tile(c - 1) + tile(c + 1) + row(c + side)
     }
 
+    /// The tile at `p`, one of the nine cells centred on placed tile
+    /// `tile`: looked up from that tile's own cell, which placing keeps on
+    /// the grid with a margin, without testing `p` against the grid.
+    #[inline]
+    pub(crate) fn tile_near(&self, tile: usize, p: Pos) -> Option<&PlacedTile> {
+        let at = self.tiles[tile].pos;
+        debug_assert!((p.x - at.x).abs() <= 1 && (p.y - at.y).abs() <= 1, "{p} is not next to {at}");
+        let side = 2 * self.half;
+        let c = (at.y + self.half + p.y - at.y) * side + at.x + self.half + p.x - at.x;
+        let cell = self.cells[c as usize];
+        (cell != EMPTY && cell & OPEN == 0).then(|| &self.tiles[cell as usize - 1])
+    }
+
     #[inline]
     pub fn tile_at(&self, p: Pos) -> Option<&PlacedTile> {
         self.tile_index(p).map(|i| &self.tiles[i])

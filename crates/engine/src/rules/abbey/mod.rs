@@ -86,23 +86,35 @@ pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'sta
     }
 }
 
-/// The field piece of the tile at index `tile` at `corner`, if the four
-/// tiles around that corner are placed and each has one field holding both
-/// its halves there.
-pub(crate) fn barn_corner(board: &Board, tile: usize, corner: Corner) -> Option<PieceId> {
+/// The corners of the tile at index `tile` (a bit per [`Corner`]) where
+/// the four tiles around the corner are placed and each has one field
+/// holding both its halves there: where a barn may stand, farms apart.
+pub(crate) fn barn_corners(board: &Board, tile: usize) -> u8 {
     let field = |n: &PlacedTile, c: Corner| n.field_corners() & 1 << c as u8 != 0;
-    // The tile itself first: most corners fail there, before a look at the grid.
     let t = board.tile(tile);
-    if !field(t, corner) {
-        return None;
-    }
-    for (pos, c) in corner.cells(t.pos).into_iter().skip(1) {
-        if !field(board.tile_at(pos)?, c) {
-            return None;
+    // The tile itself first: most corners fail there, before a look at the grid.
+    let mut maybe = t.field_corners();
+    let mut corners = 0;
+    while maybe != 0 {
+        let corner = Corner::ALL[maybe.trailing_zeros() as usize & 3];
+        maybe &= maybe - 1;
+        let cells = corner.cells(t.pos);
+        if cells[1..].iter().all(|&(pos, c)| board.tile_near(tile, pos).is_some_and(|n| field(n, c))) {
+            corners |= 1 << corner as u8;
         }
     }
-    let local = t.oriented().half_piece[corner.halves()[0].index()];
-    Some(t.first_piece + local as PieceId)
+    corners
+}
+
+/// The field piece of the tile at index `tile` at `corner`, if a barn may
+/// stand there, farms apart ([`barn_corners`]).
+pub(crate) fn barn_corner(board: &Board, tile: usize, corner: Corner) -> Option<PieceId> {
+    (barn_corners(board, tile) & 1 << corner as u8 != 0).then(|| corner_field(board.tile(tile), corner))
+}
+
+/// The field piece at `corner` of a placed tile with a field there.
+fn corner_field(t: &PlacedTile, corner: Corner) -> PieceId {
+    t.first_piece + t.oriented().half_piece[corner.halves()[0].index()] as PieceId
 }
 
 /// Whether the farm of `p` holds a barn.
@@ -224,10 +236,10 @@ impl State {
 /// The deployments of a figure of `kind` on the tile just placed.
 pub(crate) fn deployments(kind: FollowerKind, state: &State, spots: &Spots<'_>, out: &mut Vec<Action>) {
     if kind == FollowerKind::Barn {
+        let corners = barn_corners(&state.board, state.placed);
+        let t = state.board.tile(state.placed);
         for c in Corner::ALL {
-            let free = barn_corner(&state.board, state.placed, c)
-                .is_some_and(|p| !has_barn(&state.features, &state.ext.abbey.barns, p));
-            if free {
+            if corners & 1 << c as u8 != 0 && !has_barn(&state.features, &state.ext.abbey.barns, corner_field(t, c)) {
                 out.push(Action::Deploy(kind, Location::Corner(c)));
             }
         }
@@ -617,5 +629,39 @@ mod tests {
         assert_eq!(state.scores(), &[2, 10]);
         assert_eq!(state.abbeys(), &[1, 0]);
         assert_eq!(state.turns(), 8);
+    }
+
+    /// A barn's corners found at once, from the tile's own cell, are those
+    /// a look at each corner's four cells by position finds, at every
+    /// placement of random games with Abbey & Mayor (boards that grow
+    /// past the first grid included).
+    #[test]
+    fn barn_corners_are_those_the_four_cells_of_each_corner_show() {
+        use rand::SeedableRng;
+        let rules = Rules::new(2, &[crate::setup::Expansion::Abbey], Edition::default()).unwrap();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut buf, mut some) = (Vec::new(), 0);
+        for _ in 0..40 {
+            let mut state = State::new(rules);
+            while let Some(a) = crate::playout::random_action(&state, &mut rng, &mut buf) {
+                state.play_unchecked(a);
+                if !matches!(a, Action::Place(_)) {
+                    continue;
+                }
+                let (board, tile) = (&state.board, state.placed);
+                let t = board.tile(tile);
+                let mut naive = 0;
+                for corner in Corner::ALL {
+                    let all = corner
+                        .cells(t.pos)
+                        .into_iter()
+                        .all(|(pos, c)| board.tile_at(pos).is_some_and(|n| n.field_corners() & 1 << c as u8 != 0));
+                    naive |= u8::from(all) << corner as u8;
+                }
+                assert_eq!(barn_corners(board, tile), naive, "at {}", t.pos);
+                some += usize::from(naive != 0);
+            }
+        }
+        assert!(some > 100, "only {some} placements with a barn corner");
     }
 }
