@@ -299,6 +299,16 @@ impl KindInfo {
         self.counts[edition as usize]
     }
 
+    /// The monastery's piece as a bit (as in [`follower_pieces`](Self::follower_pieces)), or none.
+    #[inline]
+    pub fn monastery_piece(&self) -> u16 {
+        if self.monastery == NO_PIECE {
+            0
+        } else {
+            1 << self.monastery
+        }
+    }
+
     pub fn pieces(&self) -> usize {
         self.def.features.len()
     }

@@ -166,11 +166,16 @@ pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'sta
 /// follower.
 pub(crate) fn deployments(kind: FollowerKind, state: &State, out: &mut Vec<Action>) {
     let t = state.board.tile(state.placed);
-    for local in 0..t.info().pieces() {
-        let p = t.first_piece + local as PieceId;
-        let fits = stands_on(kind, state.features.info(p).kind).is_ok();
-        if fits && state.features.totals(p).followers > 0 && may_join(kind, p, state).is_ok() {
-            out.push(Action::Deploy(kind, crate::pieces::location_of(t, local as u8)));
+    let info = t.info();
+    // The pieces it stands on (`stands_on`): roads and cities, or fields.
+    let on = match kind {
+        FollowerKind::Builder => info.edge_pieces,
+        _ => info.follower_pieces & !info.edge_pieces & !info.monastery_piece(),
+    };
+    for p in t.pieces_in(on) {
+        debug_assert!(stands_on(kind, state.features.info(p).kind).is_ok());
+        if state.features.totals(p).followers > 0 && may_join(kind, p, state).is_ok() {
+            out.push(Action::Deploy(kind, crate::pieces::location_of(t, (p - t.first_piece) as u8)));
         }
     }
 }
@@ -335,6 +340,23 @@ mod tests {
     use crate::setup::{Edition, Rules};
     use crate::state::with_bag;
     use crate::tile::TileKind;
+
+    /// The builder's and the pig's pieces, as masks of every kind of
+    /// every set, are the pieces `stands_on` lets them on.
+    #[test]
+    fn builder_and_pig_piece_masks_are_where_they_may_stand() {
+        for kind in TileKind::all() {
+            let info = kind.info();
+            for (figure, mask) in [
+                (FollowerKind::Builder, info.edge_pieces),
+                (FollowerKind::Pig, info.follower_pieces & !info.edge_pieces & !info.monastery_piece()),
+            ] {
+                let by_kind = info.def.features.iter().enumerate().filter(|(_, f)| stands_on(figure, f.kind).is_ok());
+                let want = by_kind.fold(0u16, |m, (i, _)| m | 1 << i);
+                assert_eq!(mask, want, "{figure:?} on {}", kind.id());
+            }
+        }
+    }
 
     #[test]
     fn the_set_has_24_tiles_with_9_wine_6_grain_5_cloth_and_no_lake() {
