@@ -91,7 +91,8 @@ pub(crate) fn piece_across(board: &Board, tile: usize, side: Side) -> Option<Pie
 
 /// Takes apart the whole features of `pieces` (each piece once, in `set`
 /// too) and joins them again across tile edges and links inside tiles,
-/// counting the followers on them again.
+/// counting the followers on them again. A link from one of them to a
+/// piece of a feature left whole joins that feature.
 pub(crate) fn rejoin(
     board: &Board,
     features: &mut Features,
@@ -121,8 +122,10 @@ pub(crate) fn rejoin(
                 }
             }
         }
+        // A link is joined once: from the lower piece, or from this one
+        // when the other lies on a feature that was not taken apart.
         let l = features.link(p);
-        if l != NONE && p < l {
+        if l != NONE && (p < l || !set.contains(l)) {
             features.join(p, l, Joint::Link);
         }
     }

@@ -251,26 +251,23 @@ pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: 
             let tile = board.tile_index(at).expect("move was checked");
             let i = ferries.index_on(tile).expect("move was checked");
             let from = ferries.ferries[i].jetties;
-            // Take apart every road through this lake, relink, join again (F9).
+            // Only the road the ferry held together comes apart (F9): the
+            // roads of the other jetties are whole, and the new link joins
+            // what it reaches.
+            let [a, _] = from.sides().map(|s| jetty_piece(board, tile, s));
             let mut set = PieceSet::default();
             let mut pieces = Vec::with_capacity(32);
-            let sides = jetty_sides(board, tile);
-            for s in Side::ALL {
-                if sides & s.bit() != 0 {
-                    let jetty = jetty_piece(board, tile, s);
-                    if !set.contains(jetty) {
-                        for m in features.members(jetty) {
-                            set.insert(m);
-                            pieces.push(m);
-                        }
-                    }
-                }
+            for m in features.members(a) {
+                set.insert(m);
+                pieces.push(m);
             }
-            let [a, _] = from.sides().map(|s| jetty_piece(board, tile, s));
             features.set_link(a, NONE);
-            let [a, b] = ferry.sides().map(|s| jetty_piece(board, tile, s));
-            features.set_link(a, b);
+            let [c, d] = ferry.sides().map(|s| jetty_piece(board, tile, s));
+            features.set_link(c, d);
             rejoin(board, features, followers, &set, &pieces);
+            if !set.contains(c) && !set.contains(d) {
+                features.join(c, d, Joint::Link);
+            }
             ferries.ferries[i].jetties = ferry;
             ferries.moved |= 1 << i;
             if E::ENABLED {
