@@ -32,6 +32,8 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R, buf: &mut Vec<
 /// A uniformly random action among those listed.
 fn pick_listed<R: Rng + ?Sized>(state: &State, rng: &mut R, buf: &mut Vec<Action>) -> Option<Action> {
     buf.clear();
+    // Room for any list at once, the first time (`play_random` starts empty).
+    buf.reserve(256);
     state.legal_actions(buf);
     (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
 }
@@ -64,7 +66,10 @@ fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Place
 
 /// Plays uniformly random legal actions until the game is over.
 pub fn play_random<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
-    play_random_with(state, rng, &mut Vec::with_capacity(256));
+    // Allocated only if a step is played from a list (most games of the
+    // base game never list: their placements are sampled, their
+    // deployments counted).
+    play_random_with(state, rng, &mut Vec::new());
 }
 
 /// As [`play_random`], with `buf` as scratch space so that a playout
