@@ -32,6 +32,11 @@ static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
         }
         ranges.push((set.expansion, start..kinds.len()));
     }
+    let mut first_node = 0;
+    for kind in &mut kinds {
+        kind.first_node = first_node;
+        first_node += kind.pieces() as u16;
+    }
     let max_pieces = kinds.iter().map(|k| k.pieces()).max().unwrap_or(0);
     Catalogue { kinds, max_pieces, sets: ranges }
 });

@@ -11,7 +11,7 @@
 use std::sync::LazyLock;
 
 use crate::catalogue::catalogue;
-use crate::tile::{FeatureDef, FeatureKind, TileKind};
+use crate::tile::{FeatureDef, FeatureKind, KindInfo};
 
 /// A feature piece on the board: index into the piece arrays.
 pub type PieceId = u16;
@@ -149,37 +149,27 @@ fn find_compressing(nodes: &mut [Node], mut p: PieceId) -> PieceId {
     }
 }
 
-/// Every kind's pieces as the nodes of a tile whose first piece is 0:
-/// placing a tile copies them, which is cheaper than making each again
-/// from its definition.
-struct Templates {
-    nodes: Vec<Node>,
-    /// Where each kind's nodes begin, by kind index, and where the last ends.
-    starts: Vec<u16>,
-}
-
-static TEMPLATES: LazyLock<Templates> = LazyLock::new(|| {
+/// Every kind's pieces as the nodes of a tile whose first piece is 0, in
+/// catalogue order (a kind's begin at [`KindInfo::first_node`]): placing a
+/// tile copies them, which is cheaper than making each again from its
+/// definition.
+static TEMPLATES: LazyLock<Vec<Node>> = LazyLock::new(|| {
     let mut nodes = Vec::new();
-    let mut starts = Vec::new();
     for kind in &catalogue().kinds {
-        starts.push(nodes.len() as u16);
+        debug_assert_eq!(nodes.len(), kind.first_node as usize);
         nodes.extend(kind.def.features.iter().enumerate().map(|(local, f)| {
             let id = local as PieceId;
             let info = PieceInfo { kind: f.kind, tile: 0, local: local as u8 };
             Node { parent: id, next: id, link: NONE, borders: f.borders, info, totals: Totals::of_piece(f) }
         }));
     }
-    starts.push(nodes.len() as u16);
-    Templates { nodes, starts }
+    nodes
 });
 
-impl Templates {
-    #[inline]
-    fn of(kind: TileKind) -> &'static [Node] {
-        let t = &*TEMPLATES;
-        let i = kind.index();
-        &t.nodes[t.starts[i] as usize..t.starts[i + 1] as usize]
-    }
+/// The template nodes of a kind's pieces.
+#[inline]
+fn template(info: &KindInfo) -> &'static [Node] {
+    &TEMPLATES[info.first_node as usize..][..info.def.features.len()]
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -221,9 +211,9 @@ impl Features {
     /// Adds the pieces of a tile of `kind`, at index `tile`, each on its own:
     /// its kind's nodes, made once, numbered on from the last piece.
     #[inline]
-    pub(crate) fn add_tile(&mut self, tile: u16, kind: TileKind) {
+    pub(crate) fn add_tile(&mut self, tile: u16, kind: &KindInfo) {
         let first = self.nodes.len() as PieceId;
-        self.nodes.extend(Templates::of(kind).iter().map(|n| Node {
+        self.nodes.extend(template(kind).iter().map(|n| Node {
             parent: n.parent + first,
             next: n.next + first,
             info: PieceInfo { tile, ..n.info },

@@ -292,6 +292,9 @@ pub struct KindInfo {
     pub river: u8,
     /// Its draw stage: 0 for most tiles, higher for those drawn first.
     pub stage: u8,
+    /// Where its pieces begin among the pieces of every kind in catalogue
+    /// order: the union-find finds the nodes a placed tile starts with there.
+    pub(crate) first_node: u16,
 }
 
 impl KindInfo {
@@ -434,6 +437,8 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         jetties,
         river: def.river,
         stage,
+        // Numbered by the catalogue, which knows the kinds before.
+        first_node: 0,
     }
 }
 

@@ -16,7 +16,7 @@ impl State {
         let first = self.features.len() as PieceId;
         let info = kind.info();
         let (idx, around) = self.board.place_kind(kind, info, p, first);
-        self.features.add_tile(idx as u16, kind);
+        self.features.add_tile(idx as u16, info);
         let o = info.at(p.rot);
         let (tiles, features) = (self.board.tiles(), &mut self.features);
         // By index: the side's halves and those they face are sums, not
