@@ -463,9 +463,13 @@ impl Board {
         self.for_each_fit_mask(kind, |run, mut fits| {
             // A range mapped has a known length, which `extend` trusts.
             out.extend((0..fits.count_ones()).map(|_| {
-                let nonzero = NonZeroU32::new(fits).expect("as many bits as placements");
+                // As many bits as placements: `fits` is not zero here, and
+                // its top bit, set, changes neither its lowest bit nor
+                // anything when it is set already, but shows the compiler
+                // that no test is needed.
+                let lowest = NonZeroU32::new(fits | 1 << 31).expect("a bit is set");
                 fits &= fits - 1;
-                make(placement_at(run, nonzero))
+                make(placement_at(run, lowest))
             }));
         });
     }
