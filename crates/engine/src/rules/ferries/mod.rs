@@ -4,9 +4,10 @@
 //! Its hooks: its [`TILES`], two [`STEPS`] of the turn plan (`PlaceFerry`
 //! and `MoveFerries`, rulings F3 to F8), and the roads it touched, which
 //! step 5 checks for completion (F9, F10). A ferry is a link between two
-//! jetty road pieces of its lake; moving it takes the roads through that
-//! lake apart and joins them again ([`crate::pieces::rejoin`]). It sees the
-//! game only through [`View`] and [`Table`].
+//! jetty road pieces of its lake; moving it takes the road it held
+//! together apart and joins it again ([`crate::pieces::rejoin`]), and the
+//! new link joins what it reaches. It sees the game only through [`View`]
+//! and [`Table`].
 
 use crate::action::{Action, JettyPair, Step};
 use crate::board::Board;
