@@ -334,14 +334,15 @@ impl Board {
     }
 
     /// The tile at `p`, one of the nine cells centred on placed tile
-    /// `tile`: looked up from that tile's own cell, which placing keeps on
-    /// the grid with a margin, without testing `p` against the grid.
+    /// `tile`, which placing keeps on the grid with a margin: looked up
+    /// without testing `p` against the grid.
     #[inline]
     pub(crate) fn tile_near(&self, tile: usize, p: Pos) -> Option<&PlacedTile> {
         let at = self.tiles[tile].pos;
         debug_assert!((p.x - at.x).abs() <= 1 && (p.y - at.y).abs() <= 1, "{p} is not next to {at}");
-        let side = 2 * self.half;
-        let c = (at.y + self.half + p.y - at.y) * side + at.x + self.half + p.x - at.x;
+        // Within a cell of a placed tile, `p` is on the grid: no test of its
+        // coordinates against the grid's sides.
+        let c = (p.y + self.half) * 2 * self.half + p.x + self.half;
         let cell = self.cells[c as usize];
         (cell != EMPTY && cell & OPEN == 0).then(|| &self.tiles[cell as usize - 1])
     }
