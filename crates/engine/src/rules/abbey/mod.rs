@@ -92,8 +92,18 @@ pub(crate) fn stands_on(kind: FollowerKind, on: FeatureKind) -> Result<(), &'sta
 pub(crate) fn barn_corners(board: &Board, tile: usize) -> u8 {
     let field = |n: &PlacedTile, c: Corner| n.field_corners() & 1 << c as u8 != 0;
     let t = board.tile(tile);
-    // The tile itself first: most corners fail there, before a look at the grid.
+    // The tile itself first: most corners fail there, before a look at the
+    // grid; then the tiles beside it: a corner needs both its sides'.
     let mut maybe = t.field_corners();
+    if maybe == 0 {
+        return 0;
+    }
+    let beside = |s: Side| board.tile_near(tile, t.pos.step(s)).is_some();
+    let (n, e, s, w) = (beside(Side::N), beside(Side::E), beside(Side::S), beside(Side::W));
+    maybe &= u8::from(n && w) << Corner::Nw as u8
+        | u8::from(n && e) << Corner::Ne as u8
+        | u8::from(s && e) << Corner::Se as u8
+        | u8::from(s && w) << Corner::Sw as u8;
     let mut corners = 0;
     while maybe != 0 {
         let corner = Corner::ALL[maybe.trailing_zeros() as usize & 3];
