@@ -320,7 +320,8 @@ impl State {
                 continue;
             }
             let strength = if n == self.followers.len() {
-                let on = self.followers.iter().zip(&roots[..n]).filter(|(_, r)| **r == root).map(|(f, _)| f);
+                // The first figure on this feature is the i-th: the others come after it.
+                let on = self.followers[i..].iter().zip(&roots[i..n]).filter(|(_, r)| **r == root).map(|(f, _)| f);
                 self.strength_of(root, on)
             } else {
                 self.majority(root)
