@@ -643,8 +643,7 @@ mod tests {
 
     /// A barn's corners found at once, from the tile's own cell, are those
     /// a look at each corner's four cells by position finds, at every
-    /// placement of random games with Abbey & Mayor (boards that grow
-    /// past the first grid included).
+    /// placement of random games with Abbey & Mayor (abbeys included).
     #[test]
     fn barn_corners_are_those_the_four_cells_of_each_corner_show() {
         use rand::SeedableRng;
@@ -655,7 +654,7 @@ mod tests {
             let mut state = State::new(rules);
             while let Some(a) = crate::playout::random_action(&state, &mut rng, &mut buf) {
                 state.play_unchecked(a);
-                if !matches!(a, Action::Place(_)) {
+                if !matches!(a, Action::Place(_) | Action::PlaceAbbey(_)) {
                     continue;
                 }
                 let (board, tile) = (&state.board, state.placed);
