@@ -204,6 +204,16 @@ fn placement_at(run: &[OpenCell; RUN], fits: NonZeroU32) -> Placement {
 const EMPTY: u16 = 0;
 const OPEN: u16 = 0x8000;
 
+/// The index of the tile a grid cell holds, if it holds one (not empty, not open).
+#[inline(always)]
+const fn tile_in(cell: u16) -> Option<u16> {
+    if cell != EMPTY && cell & OPEN == 0 {
+        Some(cell - 1)
+    } else {
+        None
+    }
+}
+
 /// Why a tile cannot go somewhere.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Misfit {
@@ -311,12 +321,7 @@ impl Board {
     /// Index (in placing order) of the tile at `p`.
     #[inline]
     pub fn tile_index(&self, p: Pos) -> Option<usize> {
-        let c = *self.cells.get(self.index(p)?)?;
-        if c != EMPTY && c & OPEN == 0 {
-            Some(c as usize - 1)
-        } else {
-            None
-        }
+        tile_in(*self.cells.get(self.index(p)?)?).map(|i| i as usize)
     }
 
     /// How many of the eight cells around `p` hold tiles.
@@ -328,7 +333,7 @@ impl Board {
             return p.surrounding().filter(|q| self.tile_index(*q).is_some()).count() as u32;
         }
         let (side, c) = (side as usize, (y * side + x) as usize);
-        let tile = |c: usize| u32::from(self.cells[c] != EMPTY && self.cells[c] & OPEN == 0);
+        let tile = |c: usize| u32::from(tile_in(self.cells[c]).is_some());
         let row = |c: usize| tile(c - 1) + tile(c) + tile(c + 1);
         row(c - side) + tile(c - 1) + tile(c + 1) + row(c + side)
     }
@@ -343,8 +348,7 @@ impl Board {
         // Within a cell of a placed tile, `p` is on the grid: no test of its
         // coordinates against the grid's sides.
         let c = (p.y + self.half) * 2 * self.half + p.x + self.half;
-        let cell = self.cells[c as usize];
-        (cell != EMPTY && cell & OPEN == 0).then(|| &self.tiles[cell as usize - 1])
+        tile_in(self.cells[c as usize]).map(|i| &self.tiles[i as usize])
     }
 
     #[inline]
@@ -522,6 +526,8 @@ impl Board {
         for s in Side::ALL {
             let nc = around[s.index()];
             let cell = cells[nc];
+            // `tile_in`'s test written out: through its `Option` the
+            // compiler lays this loop out worse (0.5% of a base game).
             if cell != EMPTY && cell & OPEN == 0 {
                 neighbours[s.index()] = cell - 1;
                 continue;
