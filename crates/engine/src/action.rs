@@ -26,7 +26,8 @@ use thiserror::Error;
 use crate::board::Placement;
 use crate::figure::FollowerKind;
 use crate::geometry::{Corner, HalfEdge, Pos, Rotation, Side};
-use crate::tile::{FeatureKind, TileKind};
+pub use crate::tile::Location;
+use crate::tile::TileKind;
 
 /// Text that is not in the notation.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
@@ -115,39 +116,6 @@ pub enum Actor {
     Chance,
     /// The player with this seat index.
     Player(usize),
-}
-
-/// A feature of the tile just placed, named as it lies on the board
-/// (`road:E`, `city:N`, `field:SSE`, `monastery`, `garden`; `field:inner` and
-/// `field:inner2` for fields inside a tile that touch no edge, between its
-/// cities; `corner:NW` for the field corner a barn stands on).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub enum Location {
-    Road(Side),
-    City(Side),
-    Field(HalfEdge),
-    Monastery,
-    /// The Abbot: the garden of a tile.
-    Garden,
-    InnerField,
-    /// The second field inside a tile (Abbey & Mayor's crossing cities have two).
-    InnerField2,
-    /// Abbey & Mayor: a corner of the tile where four fields meet, for a barn.
-    Corner(Corner),
-}
-
-impl Location {
-    pub fn kind(self) -> FeatureKind {
-        match self {
-            Location::Road(_) => FeatureKind::Road,
-            Location::City(_) => FeatureKind::City,
-            Location::Field(_) | Location::InnerField | Location::InnerField2 | Location::Corner(_) => {
-                FeatureKind::Field
-            }
-            Location::Monastery => FeatureKind::Monastery,
-            Location::Garden => FeatureKind::Garden,
-        }
-    }
 }
 
 impl fmt::Display for Location {

@@ -61,7 +61,7 @@ pub fn check(state: &State) -> Result<(), String> {
     }
     for ferry in state.ferries().all() {
         let t = state.board().tile(ferry.tile as usize);
-        let jetties = crate::pieces::rotate_sides(t.info().jetties, t.rot);
+        let jetties = crate::geometry::rotate_sides(t.info().jetties, t.rot);
         if ferry.jetties.mask() & !jetties != 0 || ferry.jetties.mask().count_ones() != 2 {
             return Err(format!("the ferry at {} joins {}, not two of its lake's jetties", t.pos, ferry.jetties));
         }

@@ -264,9 +264,33 @@ impl fmt::Display for Rotation {
     }
 }
 
+/// A mask of sides (a bit per [`Side`]) turned clockwise by `rot`.
+#[inline]
+pub(crate) fn rotate_sides(mask: u8, rot: Rotation) -> u8 {
+    let (m, q) = (mask as u16 & 0xF, rot.quarters());
+    ((m << q | m >> (4 - q)) & 0xF) as u8
+}
+
+/// A mask of half-edges (a bit per [`HalfEdge`]) turned clockwise by `rot`.
+#[inline]
+pub(crate) fn rotate_halves(mask: u8, rot: Rotation) -> u8 {
+    let q = 2 * rot.quarters() as u32;
+    mask.rotate_left(q)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rotating_side_masks_turns_clockwise() {
+        let n = Side::N.bit();
+        assert_eq!(rotate_sides(n, Rotation::R0), n);
+        assert_eq!(rotate_sides(n, Rotation::R90), Side::E.bit());
+        assert_eq!(rotate_sides(Side::W.bit(), Rotation::R90), Side::N.bit());
+        assert_eq!(rotate_sides(Side::W.bit() | Side::S.bit(), Rotation::R270), Side::S.bit() | Side::E.bit());
+        assert_eq!(rotate_halves(HalfEdge::Wnw.bit(), Rotation::R90), HalfEdge::Nne.bit());
+    }
 
     #[test]
     fn turning_moves_north_to_east() {

@@ -7,44 +7,14 @@ use crate::action::Location;
 use crate::board::{Board, PlacedTile};
 use crate::features::{Features, Joint, PieceId, PieceSet, Totals, NONE};
 use crate::figure::Follower;
-use crate::geometry::{HalfEdge, Rotation, Side};
-use crate::tile::{FeatureKind, NO_PIECE};
-
-#[inline]
-pub(crate) fn rotate_sides(mask: u8, rot: Rotation) -> u8 {
-    let (m, q) = (mask as u16 & 0xF, rot.quarters());
-    ((m << q | m >> (4 - q)) & 0xF) as u8
-}
-
-#[inline]
-pub(crate) fn rotate_halves(mask: u8, rot: Rotation) -> u8 {
-    let q = 2 * rot.quarters() as u32;
-    mask.rotate_left(q)
-}
+use crate::geometry::{rotate_sides, Side};
+use crate::tile::NO_PIECE;
 
 /// The canonical name of piece `local` of a placed tile: its first side or
 /// half-edge in clockwise order from north, as it lies on the board.
 #[inline(always)]
 pub(crate) fn location_of(t: &PlacedTile, local: u8) -> Location {
-    let f = &t.info().def.features[local as usize];
-    match f.kind {
-        FeatureKind::Road | FeatureKind::City => {
-            let sides = rotate_sides(f.sides, t.rot);
-            let s = Side::from_index(sides.trailing_zeros() as usize);
-            if f.kind == FeatureKind::Road {
-                Location::Road(s)
-            } else {
-                Location::City(s)
-            }
-        }
-        FeatureKind::Field if f.halves == 0 && local == t.info().inner_field => Location::InnerField,
-        FeatureKind::Field if f.halves == 0 => Location::InnerField2,
-        FeatureKind::Field => {
-            Location::Field(HalfEdge::from_index(rotate_halves(f.halves, t.rot).trailing_zeros() as usize))
-        }
-        FeatureKind::Monastery => Location::Monastery,
-        FeatureKind::Garden => Location::Garden,
-    }
+    t.oriented().names[local as usize]
 }
 
 /// The index among its tile's pieces of the piece named `loc` on a placed
@@ -139,14 +109,25 @@ pub(crate) fn rejoin(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Placement;
+    use crate::geometry::{Pos, Rotation};
+    use crate::tile::TileKind;
 
+    /// Each piece's name, read from its kind's table, leads back to that
+    /// piece by the tile's sides and half-edges (`local_piece`): for every
+    /// kind of every set, at every rotation.
     #[test]
-    fn rotating_side_masks_turns_clockwise() {
-        let n = Side::N.bit();
-        assert_eq!(rotate_sides(n, Rotation::R0), n);
-        assert_eq!(rotate_sides(n, Rotation::R90), Side::E.bit());
-        assert_eq!(rotate_sides(Side::W.bit(), Rotation::R90), Side::N.bit());
-        assert_eq!(rotate_sides(Side::W.bit() | Side::S.bit(), Rotation::R270), Side::S.bit() | Side::E.bit());
-        assert_eq!(rotate_halves(HalfEdge::Wnw.bit(), Rotation::R90), HalfEdge::Nne.bit());
+    fn every_piece_is_named_so_that_the_name_finds_it_again() {
+        for kind in TileKind::all() {
+            for rot in Rotation::ALL {
+                let mut board = Board::new();
+                board.place(kind, Placement { pos: Pos::ORIGIN, rot }, 0);
+                let t = board.tile(0);
+                for local in 0..t.info().pieces() as u8 {
+                    let name = location_of(t, local);
+                    assert_eq!(local_piece(t, name), Some(local), "{kind} turned {rot}: piece {local} named {name}");
+                }
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@
 //! [`TileKind`] index.
 
 use crate::expansion::{Edition, Expansion};
-use crate::geometry::{Corner, HalfEdge, Rotation, Side};
+use crate::geometry::{rotate_halves, rotate_sides, Corner, HalfEdge, Rotation, Side};
 use crate::names::written_names;
 
 /// What a piece of a tile is.
@@ -249,7 +249,13 @@ pub struct Oriented {
     /// in that side's two bits of the low half, the side's mask `0b11`
     /// in the high half, each byte repeated four times.
     pub demands: [u64; 4],
+    /// Each piece's name on the board at this rotation (see
+    /// [`Location`]), named once here rather than at every deploy list.
+    pub names: [Location; MAX_TILE_PIECES],
 }
+
+/// The most pieces a tile kind may have (a mask of pieces is a `u16`).
+pub const MAX_TILE_PIECES: usize = 16;
 
 /// Everything derived from a [`TileDef`].
 pub struct KindInfo {
@@ -382,7 +388,9 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
             }
         }
     }
-    let mut oriented = [Oriented { signature: 0, side_piece, half_piece, demands: [0; 4] }; 4];
+    assert!(def.features.len() <= MAX_TILE_PIECES, "tile {}: more than {MAX_TILE_PIECES} pieces", def.id);
+    let names = [Location::Monastery; MAX_TILE_PIECES];
+    let mut oriented = [Oriented { signature: 0, side_piece, half_piece, demands: [0; 4], names }; 4];
     let mut field_corners = [0u8; 4];
     for rot in Rotation::ALL {
         let o = &mut oriented[rot.quarters() as usize];
@@ -397,6 +405,9 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
             for h in s.halves() {
                 o.half_piece[h.rotated(rot).index()] = half_piece[h.index()];
             }
+        }
+        for (local, f) in def.features.iter().enumerate() {
+            o.names[local] = name_of(f, local as u8 == inner_field, rot);
         }
         for c in Corner::ALL {
             let [a, b] = c.halves();
@@ -439,6 +450,57 @@ pub(crate) fn derive(def: &'static TileDef, expansion: Option<Expansion>, counts
         stage,
         // Numbered by the catalogue, which knows the kinds before.
         first_node: 0,
+    }
+}
+
+/// A feature of the tile just placed, named as it lies on the board
+/// (`road:E`, `city:N`, `field:SSE`, `monastery`, `garden`; `field:inner` and
+/// `field:inner2` for fields inside a tile that touch no edge, between its
+/// cities; `corner:NW` for the field corner a barn stands on).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Location {
+    Road(Side),
+    City(Side),
+    Field(HalfEdge),
+    Monastery,
+    /// The Abbot: the garden of a tile.
+    Garden,
+    InnerField,
+    /// The second field inside a tile (Abbey & Mayor's crossing cities have two).
+    InnerField2,
+    /// Abbey & Mayor: a corner of the tile where four fields meet, for a barn.
+    Corner(Corner),
+}
+
+impl Location {
+    pub fn kind(self) -> FeatureKind {
+        match self {
+            Location::Road(_) => FeatureKind::Road,
+            Location::City(_) => FeatureKind::City,
+            Location::Field(_) | Location::InnerField | Location::InnerField2 | Location::Corner(_) => {
+                FeatureKind::Field
+            }
+            Location::Monastery => FeatureKind::Monastery,
+            Location::Garden => FeatureKind::Garden,
+        }
+    }
+}
+
+/// The canonical name of a piece at rotation `rot`: its first side or
+/// half-edge in clockwise order from north, as it lies on the board
+/// (`inner` tells the first field touching no edge from the second).
+fn name_of(f: &FeatureDef, inner: bool, rot: Rotation) -> Location {
+    let first_side = || Side::from_index(rotate_sides(f.sides, rot).trailing_zeros() as usize);
+    match f.kind {
+        FeatureKind::Road => Location::Road(first_side()),
+        FeatureKind::City => Location::City(first_side()),
+        FeatureKind::Field if f.halves == 0 && inner => Location::InnerField,
+        FeatureKind::Field if f.halves == 0 => Location::InnerField2,
+        FeatureKind::Field => {
+            Location::Field(HalfEdge::from_index(rotate_halves(f.halves, rot).trailing_zeros() as usize))
+        }
+        FeatureKind::Monastery => Location::Monastery,
+        FeatureKind::Garden => Location::Garden,
     }
 }
 
