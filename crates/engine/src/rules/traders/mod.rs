@@ -53,17 +53,29 @@ pub(crate) fn goods_of(features: &Features, root: PieceId, defs: impl Fn(PieceId
 /// Whether `kind` is a follower that lets its owner's builder or pig join
 /// its feature (the builder and the pig themselves and the barn are not).
 pub(crate) fn is_follower(kind: FollowerKind) -> bool {
-    matches!(kind, FollowerKind::Normal | FollowerKind::Big | FollowerKind::Mayor | FollowerKind::Wagon)
+    FOLLOWER_KINDS & 1 << kind as u32 != 0
 }
+
+/// The kinds of [`is_follower`], a bit each.
+const FOLLOWER_KINDS: u32 = 1 << FollowerKind::Normal as u32
+    | 1 << FollowerKind::Big as u32
+    | 1 << FollowerKind::Mayor as u32
+    | 1 << FollowerKind::Wagon as u32;
 
 /// Whether `player` has a follower on the feature of `root`.
 pub(crate) fn has_follower(features: &Features, followers: &[Follower], player: u8, root: PieceId) -> bool {
     followers.iter().any(|f| f.player == player && is_follower(f.kind) && features.find(f.piece) == root)
 }
 
-/// Whether `player` already has a figure of `kind` on the feature of `root`.
-fn has_own(features: &Features, followers: &[Follower], player: u8, kind: FollowerKind, root: PieceId) -> bool {
-    followers.iter().any(|f| f.player == player && f.kind == kind && features.find(f.piece) == root)
+/// The kinds of figure (a bit per [`FollowerKind`]) `player` has on the
+/// feature of `root`: one look at the figures answers both questions a
+/// builder or pig asks (a follower of its owner there, and no figure of
+/// its own kind).
+fn kinds_on(features: &Features, followers: &[Follower], player: u8, root: PieceId) -> u32 {
+    followers
+        .iter()
+        .filter(|f| f.player == player && features.find(f.piece) == root)
+        .fold(0, |kinds, f| kinds | 1 << f.kind as u32)
 }
 
 /// Whether `player`'s builder may join the feature of `p` (a road or city
@@ -82,17 +94,18 @@ pub(crate) fn builder_may_join(
     if totals.open == 0 {
         return Err("the builder goes only on an unfinished road or city");
     }
-    if totals.followers == 0 || !has_follower(features, followers, player, root) {
+    let kinds = if totals.followers == 0 { 0 } else { kinds_on(features, followers, player, root) };
+    if kinds & FOLLOWER_KINDS == 0 {
         return Err("the builder joins a road or city that holds one of its owner's followers");
     }
-    if has_own(features, followers, player, FollowerKind::Builder, root) {
+    if kinds & 1 << FollowerKind::Builder as u32 != 0 {
         return Err("a player's builders do not stack");
     }
     Ok(())
 }
 
-/// Whether `player`'s pig may join the farm of `p` (a field piece of the
-/// tile just placed), or why not.
+/// Whether `player`'s pig may join the feature of `p` (a field piece of the
+/// tile just placed), or why not, in the words of the rules.
 pub(crate) fn pig_may_join(
     features: &Features,
     followers: &[Follower],
@@ -103,10 +116,11 @@ pub(crate) fn pig_may_join(
     if features.info(root).kind != FeatureKind::Field {
         return Err("the pig goes on a field");
     }
-    if features.root_totals(root).followers == 0 || !has_follower(features, followers, player, root) {
+    let kinds = if features.root_totals(root).followers == 0 { 0 } else { kinds_on(features, followers, player, root) };
+    if kinds & FOLLOWER_KINDS == 0 {
         return Err("the pig joins a farm that holds one of its owner's farmers");
     }
-    if has_own(features, followers, player, FollowerKind::Pig, root) {
+    if kinds & 1 << FollowerKind::Pig as u32 != 0 {
         return Err("a player's pigs do not stack");
     }
     Ok(())
