@@ -97,6 +97,14 @@ impl TurnPlan {
     /// The steps that follow `step` in the turn.
     #[inline]
     pub(crate) fn after(&self, step: Step) -> &[Step] {
-        &self.steps[self.after[step as usize] as usize..self.len as usize]
+        &self.steps[self.indices_after(step)]
+    }
+
+    /// Where the steps that follow `step` are in [`steps`](Self::steps):
+    /// for walking them while the state that holds the plan changes,
+    /// without copying the plan.
+    #[inline]
+    pub(crate) fn indices_after(&self, step: Step) -> std::ops::Range<usize> {
+        self.after[step as usize] as usize..self.len as usize
     }
 }

@@ -284,8 +284,10 @@ impl State {
     /// to make, or ends the turn.
     #[inline]
     pub(crate) fn next_step<E: EventSink>(&mut self, after: Step, events: &mut E) {
-        let plan = self.plan;
-        for &step in plan.after(after) {
+        // By index, not through a copy of the plan (entering a step needs
+        // the state mutably); the plan does not change during a game.
+        for i in self.plan.indices_after(after) {
+            let step = self.plan.steps[i];
             if self.enter(step) {
                 self.step = step;
                 return;
@@ -367,8 +369,8 @@ impl State {
     /// instead of drawing).
     #[inline(never)]
     fn begin_turn_before_the_draw(&mut self) {
-        let plan = self.plan;
-        for &step in plan.steps() {
+        for i in 0..self.plan.steps().len() {
+            let step = self.plan.steps[i];
             if step == Step::Draw || self.enter(step) {
                 self.step = step;
                 return;
