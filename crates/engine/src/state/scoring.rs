@@ -19,7 +19,8 @@ const MAX_ON_BOARD: usize = MAX_PLAYERS * (MAX_FOLLOWERS as usize + (FollowerKin
 /// Tiles spanned by a feature, each once.
 #[derive(Default)]
 pub(crate) struct FeatureTiles {
-    /// A bit per tile index.
+    /// A bit per tile index: a game has at most 256 tiles (every set's
+    /// and the most abbeys, as a test counts them).
     bits: [u64; 4],
     /// How many: counted as they come, cheaper than counting the bits
     /// without a population count instruction.
@@ -454,6 +455,20 @@ fn winners(strength: [u8; MAX_PLAYERS]) -> [bool; MAX_PLAYERS] {
 mod tests {
     use super::*;
     use crate::board::Placement;
+    use crate::catalogue::catalogue;
+    use crate::setup::{MAX_FIGURES, MAX_PLAYERS};
+
+    /// `FeatureTiles` has a bit for each of 256 tiles (a tile's index is
+    /// taken modulo 256): every tile of every set, with the most abbeys
+    /// the most players may hold, stays within it.
+    #[test]
+    fn no_game_has_more_tiles_than_a_feature_s_tile_set_can_tell_apart() {
+        for edition in [Edition::C3, Edition::C2] {
+            let tiles: usize = catalogue().kinds.iter().map(|k| k.count(edition) as usize).sum();
+            let abbeys = MAX_PLAYERS * MAX_FIGURES as usize;
+            assert!(tiles + abbeys <= 4 * 64, "{tiles} tiles and {abbeys} abbeys");
+        }
+    }
     use crate::geometry::Rotation;
     use crate::setup::{Edition, Rules};
     use crate::tile::TileKind;
