@@ -456,7 +456,9 @@ mod tests {
     use super::*;
     use crate::board::Placement;
     use crate::catalogue::catalogue;
-    use crate::setup::{MAX_FIGURES, MAX_PLAYERS};
+    use crate::geometry::Rotation;
+    use crate::setup::{Edition, Rules, MAX_FIGURES};
+    use crate::tile::TileKind;
 
     /// `FeatureTiles` has a bit for each of 256 tiles (a tile's index is
     /// taken modulo 256): every tile of every set, with the most abbeys
@@ -469,9 +471,6 @@ mod tests {
             assert!(tiles + abbeys <= 4 * 64, "{tiles} tiles and {abbeys} abbeys");
         }
     }
-    use crate::geometry::Rotation;
-    use crate::setup::{Edition, Rules};
-    use crate::tile::TileKind;
 
     /// Each feature scores once at the end, however many features hold
     /// figures (six players with twenty followers each can hold more than

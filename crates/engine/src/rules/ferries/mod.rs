@@ -14,9 +14,8 @@ use crate::board::Board;
 use crate::error::PlayError;
 use crate::event::{Event, EventSink};
 use crate::features::{Joint, PieceId, PieceSet, NONE};
-use crate::geometry::rotate_sides;
-use crate::geometry::Pos;
 use crate::geometry::Side::{self};
+use crate::geometry::{rotate_sides, Pos};
 use crate::pieces::{piece_across, piece_sides, rejoin};
 use crate::state::State;
 

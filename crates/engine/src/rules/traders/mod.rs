@@ -104,8 +104,8 @@ pub(crate) fn builder_may_join(
     Ok(())
 }
 
-/// Whether `player`'s pig may join the feature of `p` (a field piece of the
-/// tile just placed), or why not, in the words of the rules.
+/// Whether `player`'s pig may join the farm of `p` (a field piece of the
+/// tile just placed), or why not.
 pub(crate) fn pig_may_join(
     features: &Features,
     followers: &[Follower],
