@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use carcassonne_engine::playout::play_random;
+use carcassonne_engine::playout::play_random_with;
 use carcassonne_engine::{Edition, Expansion, Rules, State};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -19,13 +19,15 @@ fn main() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let start = Instant::now();
     let mut total = 0u64;
-    // Each game a copy of a new one, into the buffers the last one grew
-    // (as `carcassonne bench` and the Python VectorEnv start their games).
+    // Each game a copy of a new one, into the buffers the last one grew,
+    // with one scratch list for the steps played from a list (as
+    // `carcassonne bench` and the Python VectorEnv play their games).
     let fresh = State::new(rules);
     let mut s = fresh.clone();
+    let mut buf = Vec::with_capacity(256);
     for _ in 0..n {
         s.clone_from(&fresh);
-        play_random(&mut s, &mut rng);
+        play_random_with(&mut s, &mut rng, &mut buf);
         total += s.final_scores().iter().map(|x| *x as u64).sum::<u64>();
     }
     let secs = start.elapsed().as_secs_f64();

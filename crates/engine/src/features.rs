@@ -410,6 +410,43 @@ impl PieceSet {
     }
 }
 
+/// Pieces in the order they come, on the stack up to `N` of them (a
+/// feature's pieces, walked to be taken apart: most features are short,
+/// and a list on the heap would cost its allocation each time).
+pub(crate) struct PieceList<const N: usize> {
+    short: [PieceId; N],
+    len: usize,
+    /// Every piece once there are more than `N`.
+    long: Vec<PieceId>,
+}
+
+impl<const N: usize> PieceList<N> {
+    pub(crate) fn new() -> Self {
+        PieceList { short: [NONE; N], len: 0, long: Vec::new() }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, p: PieceId) {
+        if self.len < N {
+            self.short[self.len] = p;
+            self.len += 1;
+        } else {
+            if self.long.is_empty() {
+                self.long.extend_from_slice(&self.short);
+            }
+            self.long.push(p);
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[PieceId] {
+        if self.long.is_empty() {
+            &self.short[..self.len]
+        } else {
+            &self.long
+        }
+    }
+}
+
 /// Iterator over a feature's pieces.
 pub struct Members<'a> {
     features: &'a Features,
@@ -435,6 +472,18 @@ mod tests {
 
     fn piece(f: &mut Features, open: u16) -> PieceId {
         f.add(PieceInfo { kind: FeatureKind::Road, tile: 0, local: 0 }, Totals { open, pieces: 1, ..Totals::default() })
+    }
+
+    #[test]
+    fn a_piece_list_keeps_its_order_past_its_room_on_the_stack() {
+        for n in [0, 1, 3, 4, 5, 9, 40] {
+            let mut list = PieceList::<4>::new();
+            let pieces: Vec<PieceId> = (0..n).map(|i| (i * 7 % 11) as PieceId).collect();
+            for &p in &pieces {
+                list.push(p);
+            }
+            assert_eq!(list.as_slice(), &pieces[..], "{n} pieces");
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::action::{Action, JettyPair, Step};
 use crate::board::Board;
 use crate::error::PlayError;
 use crate::event::{Event, EventSink};
-use crate::features::{Joint, PieceId, PieceSet, NONE};
+use crate::features::{Joint, PieceId, PieceList, PieceSet, NONE};
 use crate::geometry::Side::{self};
 use crate::geometry::{rotate_sides, Pos};
 use crate::pieces::{piece_across, piece_sides, rejoin};
@@ -257,7 +257,7 @@ pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: 
             // what it reaches.
             let [a, _] = from.sides().map(|s| jetty_piece(board, tile, s));
             let mut set = PieceSet::default();
-            let mut pieces = Vec::with_capacity(32);
+            let mut pieces = PieceList::<64>::new();
             for m in features.members(a) {
                 set.insert(m);
                 pieces.push(m);
@@ -265,7 +265,7 @@ pub(crate) fn apply<E: EventSink>(action: Action, ferries: &mut Ferries, table: 
             features.set_link(a, NONE);
             let [c, d] = ferry.sides().map(|s| jetty_piece(board, tile, s));
             features.set_link(c, d);
-            rejoin(board, features, followers, &set, &pieces);
+            rejoin(board, features, followers, &set, pieces.as_slice());
             if !set.contains(c) && !set.contains(d) {
                 features.join(c, d, Joint::Link);
             }
