@@ -48,7 +48,8 @@ fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Place
     if state.placing_restricted(kind) {
         return None;
     }
-    let signatures = kind.info().signatures;
+    // Rotation `r`'s signature is byte `r`: read as a byte, not shifted out.
+    let signatures = kind.info().signatures.to_le_bytes();
     let cells = state.board().open_cells();
     if cells.is_empty() {
         return None;
@@ -57,7 +58,7 @@ fn random_placement<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Place
     for _ in 0..REJECTION_TRIES {
         let pick = rng.random_range(0..n);
         let (cell, r) = (&cells[(pick / 4) as usize], (pick % 4) as u8);
-        if cell.accepts((signatures >> (8 * r)) as u8) {
+        if cell.accepts(signatures[r as usize]) {
             return Some(Placement { pos: cell.pos, rot: Rotation::from_quarters(r) });
         }
     }
