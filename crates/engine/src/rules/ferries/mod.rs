@@ -74,7 +74,15 @@ pub(crate) fn enter(step: Step, ferries: &mut Ferries, view: View) -> bool {
         return view.board.tile(view.placed).info().lake;
     }
     ferries.moved = 0;
-    ferries.movable = if ferries.ferries.is_empty() { 0 } else { reachable_ferries(ferries, view) };
+    // No ferry is reached from a tile without roads, nor when the only
+    // ferry is the one this tile brought (a ferry on the new tile was
+    // placed this turn: it is the last one): told here, without the call.
+    let own = ferries.ferries.last().is_some_and(|f| f.tile as usize == view.placed) as u8;
+    ferries.movable = if ferries.ferries.len() <= own as usize || view.board.tile(view.placed).info().road_pieces == 0 {
+        0
+    } else {
+        reachable_ferries(ferries, view, own)
+    };
     ferries.movable != 0
 }
 
@@ -82,18 +90,15 @@ pub(crate) fn enter(step: Step, ferries: &mut Ferries, view: View) -> bool {
 /// collect the first ferry met on each branch. A jetty ends the walk: with a
 /// ferry it is that ferry; without one, the road ends there. Out of line:
 /// entering the steps is asked twice a turn and is a flag test most times.
+/// The tile has roads, and another ferry than its own (`own`: 1 if it
+/// brought one) is on the board.
 #[inline(never)]
-fn reachable_ferries(ferries: &Ferries, view: View) -> u32 {
+fn reachable_ferries(ferries: &Ferries, view: View, own: u8) -> u32 {
     let View { board, features, placed: new } = view;
     let t = board.tile(new);
     // A ferry the new tile's roads reach lies on one of their roads: skip
     // the walk when those roads hold no ferry but the one just placed.
     let roads = t.info().road_pieces;
-    // A ferry on the new tile was placed this turn: it is the last one.
-    let own = ferries.ferries.last().is_some_and(|f| f.tile as usize == new) as u8;
-    if roads == 0 || ferries.ferries.len() <= own as usize {
-        return 0;
-    }
     // Compared in line: `contains` on u16 is a call out of line.
     #[allow(clippy::manual_contains)]
     let seen = |roots: &[PieceId], r: PieceId| roots.iter().any(|&q| q == r);
