@@ -74,9 +74,9 @@ pub(crate) fn enter(step: Step, ferries: &mut Ferries, view: View) -> bool {
         return view.board.tile(view.placed).info().lake;
     }
     ferries.moved = 0;
-    // No ferry is reached from a tile without roads, nor when the only
-    // ferry is the one this tile brought (a ferry on the new tile was
-    // placed this turn: it is the last one): told here, without the call.
+    // Most turns end here, without the call out of line: no ferry is
+    // reached from a tile without roads, nor when the only ferry is the
+    // one this tile brought (placed this turn, so the last one).
     let own = ferries.ferries.last().is_some_and(|f| f.tile as usize == view.placed) as u8;
     ferries.movable = if ferries.ferries.len() <= own as usize || view.board.tile(view.placed).info().road_pieces == 0 {
         0
