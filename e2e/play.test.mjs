@@ -685,7 +685,10 @@ async function ferryHandleShots(page, shots) {
     await pointShot(page, 'ferry-handles');
   }
   await page.setViewportSize(was);
-  await page.waitForTimeout(300);
+  // Back at a desktop's width the board is drawn for a mouse again: no
+  // tile is left behind its phone-sized chooser, every handle clicked alone.
+  if (was.width > 480) await page.waitForFunction(() => !document.querySelector('.chooser-hit') && !!document.querySelector('.ferry-handle[data-pick]'), null, { timeout: 3000 });
+  else await page.waitForTimeout(300);
 }
 
 /** Is the topmost element at this point part of the board's drawing (no panel over it)? */

@@ -115,6 +115,9 @@ export class BoardView {
     this.size = { w: Math.max(50, r.width), h: Math.max(50, r.height) };
     if (!this.cam) this.fit();
     this.applyCamera();
+    // A window narrowed to a phone's width, or widened past it, wants other
+    // targets (finger-sized, crowded tiles through their chooser): drawn again.
+    if (this.lastDrawn && this.bigTargets() !== this.drawnBig) this.render(...this.lastDrawn);
   }
 
   applyCamera() {
@@ -460,6 +463,7 @@ export class BoardView {
     this.lastDrawn = [view, ix];
     this.taps = [];
     const touch = this.bigTargets();
+    this.drawnBig = touch;
     const L = this.layers;
     for (const l of Object.values(L)) while (l.firstChild) l.removeChild(l.firstChild);
     const byPos = new Map();
