@@ -69,6 +69,21 @@ async function pointShot(page, name) {
   log(`screenshot ${path.relative(ROOT, file)}`);
 }
 
+/**
+ * Asserts that no tap area (the invisible, finger-sized targets around a
+ * board's buttons and spots) is painted: one painted over a button hides
+ * its mark (the confirm button's tick, a refused spot's stroke).
+ */
+async function assertTapsUnpainted(page, where) {
+  const painted = await page.evaluate(() => [...document.querySelectorAll('svg .tap')]
+    .map((e) => ({ e, s: getComputedStyle(e) }))
+    .filter(({ s }) => !['transparent', 'rgba(0, 0, 0, 0)', 'none'].includes(s.fill) || s.stroke !== 'none')
+    .map(({ e, s }) => `${e.parentNode.getAttribute('class')}: fill ${s.fill}, stroke ${s.stroke}`));
+  const taps = await page.locator('svg .tap').count();
+  assert(taps > 0, `${where}: the board has tap areas`);
+  assert(painted.length === 0, `${where}: tap areas are not drawn over their buttons: ${painted.join('; ')}`);
+}
+
 /** Boxes ({x, y, width, height}) that share some area. */
 function boxesMeet(a, b) {
   return !!a && !!b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -447,6 +462,7 @@ async function playOneGame(page, base, cat, gameNo, spectate, { inns = false, se
       const refusedHere = (view.refused || []).filter((r) => r.type === 'deploy' && r.figure === 'normal');
       if (refusedHere.length && !shots.has('why-not-spot')) {
         assert(await page.locator('.refused-spot').count() === refusedHere.length, 'each refused feature is crossed out');
+        await assertTapsUnpainted(page, 'a refused spot');
         const r = refusedHere[0];
         await page.click(`.refused-spot[data-meeple="${r.feature}"]`);
         const said = await page.textContent('#toasts [data-key="why"] .msg');
@@ -1575,6 +1591,7 @@ try {
     assert(/tap/i.test(await words()) && noKeys(await words()), `touch wording once selected: "${await words()}"`);
     const w2 = await p.evaluate(() => document.documentElement.scrollWidth);
     assert(w2 <= 361, `game has no sideways scrolling (${w2}px)`);
+    await assertTapsUnpainted(p, 'the tile to confirm on a phone');
     await shot(p, 'phone-game');
     const v = Number(await p.evaluate(() => document.body.dataset.version));
     await p.tap('#confirm');
