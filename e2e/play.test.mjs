@@ -75,11 +75,14 @@ async function pointShot(page, name) {
  * its mark (the confirm button's tick, a refused spot's stroke).
  */
 async function assertTapsUnpainted(page, where) {
-  const painted = await page.evaluate(() => [...document.querySelectorAll('svg .tap')]
-    .map((e) => ({ e, s: getComputedStyle(e) }))
-    .filter(({ s }) => !['transparent', 'rgba(0, 0, 0, 0)', 'none'].includes(s.fill) || s.stroke !== 'none')
-    .map(({ e, s }) => `${e.parentNode.getAttribute('class')}: fill ${s.fill}, stroke ${s.stroke}`));
-  const taps = await page.locator('svg .tap').count();
+  const { taps, painted } = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('svg .tap')];
+    const painted = all
+      .map((e) => ({ e, s: getComputedStyle(e) }))
+      .filter(({ s }) => !['transparent', 'rgba(0, 0, 0, 0)', 'none'].includes(s.fill) || s.stroke !== 'none')
+      .map(({ e, s }) => `${e.parentNode.getAttribute('class')}: fill ${s.fill}, stroke ${s.stroke}`);
+    return { taps: all.length, painted };
+  });
   assert(taps > 0, `${where}: the board has tap areas`);
   assert(painted.length === 0, `${where}: tap areas are not drawn over their buttons: ${painted.join('; ')}`);
 }
